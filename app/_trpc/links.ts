@@ -1,0 +1,147 @@
+import { TRPCClientError, httpBatchLink, httpLink, loggerLink, retryLink, splitLink } from "@trpc/client";
+import type { Operation, TRPCLink } from "@trpc/client";
+import type { AppRouter } from "~/server/trpc/routers/_app";
+import type { AttemptOutcome, AttemptRecorder } from "./attempt-log";
+import { DEFAULT_RETRY_SETTINGS, decideRetry, parseRetryAfter } from "./retry-policy";
+import type { AttemptFailure, RetrySettings } from "./retry-policy";
+
+/** What a caller may put in an operation's context (`{ context: ... }` on a call). */
+export interface OperationContext extends Record<string, unknown> {
+  attempts?: AttemptRecorder;
+  startedAt?: number;
+}
+
+const REPLAYED_HEADER = "Idempotent-Replayed";
+
+/**
+ * The client's links:
+ * - queries go through httpBatchLink;
+ * - mutations go one per request through httpLink, so that each has its own
+ *   status and headers (Idempotent-Replayed, Retry-After), behind retryLink
+ *   with the retry policy, and a per-attempt timeout.
+ * loggerLink sits between retryLink and httpLink, so it sees every attempt;
+ * its logger fills the operation's attempt log.
+ */
+export function createLinks(
+  url: string,
+  settings: RetrySettings = DEFAULT_RETRY_SETTINGS,
+): TRPCLink<AppRouter>[] {
+  return [
+    splitLink({
+      condition: (op) => op.type === "mutation",
+      true: [
+        stampStartLink(),
+        retryLink({
+          retry: ({ op, attempts, error }) => rememberDecision(op, attempts, error, settings),
+          // retryLink asks for the delay right after retry() decided, with no
+          // access to the error; the delay decided there is handed over here.
+          retryDelayMs: () => takeDecidedDelay(),
+        }),
+        loggerLink({ logger: recordAttempt }),
+        httpLink({ url, fetch: fetchWithTimeout(settings.attemptTimeoutMs) }),
+      ],
+      false: [httpBatchLink({ url })],
+    }),
+  ];
+}
+
+/**
+ * tRPC has no link that records when an operation started, and retryLink
+ * needs it for the overall deadline; this one adds `startedAt` to the context.
+ */
+function stampStartLink(): TRPCLink<AppRouter> {
+  return () =>
+    ({ op, next }) =>
+      next({ ...op, context: { startedAt: Date.now(), ...op.context } });
+}
+
+let decidedDelayMs = 0;
+
+function rememberDecision(
+  op: Operation,
+  attempts: number,
+  error: TRPCClientError<AppRouter>,
+  settings: RetrySettings,
+): boolean {
+  const context = op.context as OperationContext;
+  const elapsed = Date.now() - (context.startedAt ?? Date.now());
+  const decision = decideRetry(describeFailure(error), attempts, elapsed, settings);
+  decidedDelayMs = decision.delayMs;
+  if (decision.retry) context.attempts?.retrying(decision.delayMs);
+  return decision.retry;
+}
+
+function takeDecidedDelay(): number {
+  const delay = decidedDelayMs;
+  decidedDelayMs = 0;
+  return delay;
+}
+
+export function describeFailure(error: TRPCClientError<AppRouter>): AttemptFailure {
+  const response = responseOf(error.meta);
+  if (response) {
+    return {
+      kind: "http",
+      status: response.status,
+      retryAfterSeconds: parseRetryAfter(response.headers.get("Retry-After")),
+    };
+  }
+  // A DOMException is not an Error in every runtime, so the name is read directly.
+  const name = (error.cause as { name?: unknown } | undefined)?.name;
+  if (name === "TimeoutError") return { kind: "timeout" };
+  if (name === "AbortError") return { kind: "cancelled" };
+  return { kind: "network" };
+}
+
+function fetchWithTimeout(timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return fetch(input, { ...init, signal });
+  };
+}
+
+type LoggerOptions = Parameters<NonNullable<Parameters<typeof loggerLink>[0]>["logger"] & object>[0];
+
+function contextOf(opts: { context: unknown }): OperationContext {
+  return opts.context as OperationContext;
+}
+
+function recordAttempt(opts: LoggerOptions) {
+  const recorder = contextOf(opts).attempts;
+  if (!recorder) return;
+  if (opts.direction === "up") {
+    recorder.started(Date.now());
+    return;
+  }
+  const { outcome, status } = attemptOutcome(opts.result);
+  recorder.ended(Date.now(), outcome, status);
+}
+
+function attemptOutcome(result: unknown): { outcome: AttemptOutcome; status: number | null } {
+  if (result instanceof TRPCClientError) {
+    const failure = describeFailure(result as TRPCClientError<AppRouter>);
+    switch (failure.kind) {
+      case "timeout":
+        return { outcome: "timed_out", status: null };
+      case "network":
+        return { outcome: "network_error", status: null };
+      case "cancelled":
+        return { outcome: "cancelled", status: null };
+      case "http":
+        return {
+          outcome:
+            failure.status === 409 ? "conflict" : failure.status >= 500 ? "unavailable" : "final_error",
+          status: failure.status,
+        };
+    }
+  }
+  const response = responseOf((result as { context?: unknown }).context);
+  const replayed = response?.headers.get(REPLAYED_HEADER) === "true";
+  return { outcome: replayed ? "replayed" : "executed", status: response?.status ?? null };
+}
+
+function responseOf(meta: unknown): Response | undefined {
+  const response = (meta as { response?: unknown } | undefined)?.response;
+  return response instanceof Response ? response : undefined;
+}

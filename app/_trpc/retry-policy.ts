@@ -1,0 +1,85 @@
+/**
+ * When a mutation is retried, and how long to wait: the client half of the
+ * idempotency contract. Only outcomes that leave the result unknown are
+ * retried; a final answer (400, 402, 404, 412, 422, or a success) never is.
+ */
+
+export interface RetrySettings {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  /** Backoff before retry n is uniform in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))] ("full jitter"). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /**
+   * One attempt's budget. Above the server's wait bound for in-progress keys
+   * (5 s by default), so that a busy key answers 409 before the client gives up.
+   */
+  attemptTimeoutMs: number;
+  /** The whole operation's budget, backoffs included: no retry starts past it. */
+  deadlineMs: number;
+}
+
+export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
+  maxAttempts: 5,
+  baseDelayMs: 300,
+  maxDelayMs: 5_000,
+  attemptTimeoutMs: 8_000,
+  deadlineMs: 45_000,
+};
+
+/** What an attempt's failure tells about the outcome. */
+export type AttemptFailure =
+  | { kind: "network" } // no response: the request may or may not have arrived
+  | { kind: "timeout" } // no response in time: same
+  | { kind: "cancelled" } // the caller gave up: not ours to retry
+  | { kind: "http"; status: number; retryAfterSeconds: number | null };
+
+/** Statuses that say "the outcome is unknown or not yet decided; ask again with the same key". */
+const RETRYABLE_STATUSES = new Set([409, 502, 503, 504]);
+
+export function isRetryable(failure: AttemptFailure): boolean {
+  switch (failure.kind) {
+    case "network":
+    case "timeout":
+      return true;
+    case "cancelled":
+      return false;
+    case "http":
+      return RETRYABLE_STATUSES.has(failure.status);
+  }
+}
+
+export interface RetryDecision {
+  retry: boolean;
+  delayMs: number;
+}
+
+/**
+ * @param attempt the attempt that just failed, from 1
+ * @param elapsedMs time since the first attempt started
+ * @param random a number in [0, 1), injectable for tests
+ */
+export function decideRetry(
+  failure: AttemptFailure,
+  attempt: number,
+  elapsedMs: number,
+  settings: RetrySettings,
+  random: () => number = Math.random,
+): RetryDecision {
+  if (!isRetryable(failure) || attempt >= settings.maxAttempts) return { retry: false, delayMs: 0 };
+  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (attempt - 1));
+  const jittered = Math.floor(random() * ceiling);
+  const retryAfterMs =
+    failure.kind === "http" && failure.retryAfterSeconds !== null ? failure.retryAfterSeconds * 1000 : 0;
+  const delayMs = Math.max(jittered, retryAfterMs);
+  if (elapsedMs + delayMs >= settings.deadlineMs) return { retry: false, delayMs: 0 };
+  return { retry: true, delayMs };
+}
+
+/** Reads Retry-After as delay-seconds or as an HTTP date. */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
+  if (value === null) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}

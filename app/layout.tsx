@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { TRPCReactProvider } from "./_trpc/provider";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Idempotent Checkout",
+  description: "A checkout whose retried payments charge exactly once.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="site-header">
+          <Link href="/" className="brand">
+            <span aria-hidden="true">🧾</span> Idempotent Checkout
+          </Link>
+          <nav aria-label="Main">
+            <Link href="/">Shop</Link>
+            <Link href="/orders">Orders</Link>
+            <Link href="/ledger">Ledger</Link>
+          </nav>
+        </header>
+        <main id="main">
+          <TRPCReactProvider>{children}</TRPCReactProvider>
+        </main>
+        <footer className="site-footer">
+          A demo: no money moves. Every payment is charged at most once per key, whatever the network does.
+        </footer>
+      </body>
+    </html>
+  );
+}

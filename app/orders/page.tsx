@@ -1,0 +1,5 @@
+import { OrdersList } from "~/app/_components/orders-list";
+
+export default function OrdersPage() {
+  return <OrdersList />;
+}

@@ -1,0 +1,141 @@
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import type {
+  IsolationLevel,
+  SqlDriverAdapter,
+  SqlMigrationAwareDriverAdapterFactory,
+  SqlQuery,
+  Transaction,
+} from "@prisma/driver-adapter-utils";
+import { Mutex } from "async-mutex";
+
+/**
+ * Prisma's better-sqlite3 adapter shares one connection between everything in
+ * a process, but only serialises transactions against each other: a plain
+ * query issued while an interactive transaction is open runs inside that
+ * transaction. A duplicate request would then read the key's uncommitted
+ * completion (and replay an outcome that may still roll back), and its claim
+ * would vanish if the other transaction rolled back. This wrapper puts every
+ * statement behind one gate that an open transaction holds until it ends.
+ *
+ * It also begins transactions with BEGIN IMMEDIATE, so a transaction takes the
+ * write lock up front (waiting up to the busy timeout for another process)
+ * instead of failing with SQLITE_BUSY when a read later upgrades to a write,
+ * and it rolls back when COMMIT itself fails, which Prisma does not do
+ * (prisma/orm#29933), so a failed commit cannot leave the connection stuck in
+ * an open transaction.
+ */
+class SerializedSqliteAdapter implements SqlDriverAdapter {
+  readonly provider = "sqlite";
+  readonly adapterName: string;
+  readonly #gate = new Mutex();
+
+  constructor(private readonly inner: SqlDriverAdapter) {
+    this.adapterName = inner.adapterName;
+  }
+
+  queryRaw(query: SqlQuery) {
+    return this.#gate.runExclusive(() => this.inner.queryRaw(query));
+  }
+
+  executeRaw(query: SqlQuery) {
+    return this.#gate.runExclusive(() => this.inner.executeRaw(query));
+  }
+
+  executeScript(script: string) {
+    return this.#gate.runExclusive(() => this.inner.executeScript(script));
+  }
+
+  async startTransaction(isolationLevel?: IsolationLevel): Promise<Transaction> {
+    if (isolationLevel && isolationLevel !== "SERIALIZABLE") {
+      throw new Error(`SQLite transactions are always SERIALIZABLE, not ${isolationLevel}`);
+    }
+    const release = await this.#gate.acquire();
+    try {
+      await this.inner.executeScript("BEGIN IMMEDIATE");
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return new SerializedSqliteTransaction(this.inner, release);
+  }
+
+  dispose() {
+    return this.#gate.runExclusive(() => this.inner.dispose());
+  }
+}
+
+/** Runs on the shared connection while holding the gate; Prisma sends COMMIT and ROLLBACK as statements. */
+class SerializedSqliteTransaction implements Transaction {
+  readonly provider = "sqlite";
+  readonly adapterName: string;
+  readonly options = { usePhantomQuery: false };
+  #open = true;
+
+  constructor(
+    private readonly connection: SqlDriverAdapter,
+    private readonly release: () => void,
+  ) {
+    this.adapterName = connection.adapterName;
+  }
+
+  queryRaw(query: SqlQuery) {
+    return this.connection.queryRaw(query);
+  }
+
+  async executeRaw(query: SqlQuery) {
+    if (query.sql.trim().toUpperCase() !== "COMMIT") return this.connection.executeRaw(query);
+    try {
+      return await this.connection.executeRaw(query);
+    } catch (error) {
+      await this.connection.executeScript("ROLLBACK").catch(() => undefined);
+      this.end();
+      throw error;
+    }
+  }
+
+  commit() {
+    this.end();
+    return Promise.resolve();
+  }
+
+  rollback() {
+    this.end();
+    return Promise.resolve();
+  }
+
+  private end() {
+    if (!this.#open) return;
+    this.#open = false;
+    this.release();
+  }
+}
+
+/**
+ * The SQLite adapter factory for the application and the Prisma CLI. WAL lets
+ * readers in other processes proceed while one process writes; foreign keys
+ * are off by default in SQLite.
+ */
+export class SerializedSqliteAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
+  readonly provider = "sqlite";
+  readonly adapterName = "@prisma/adapter-better-sqlite3";
+  readonly #inner: PrismaBetterSQLite3;
+
+  constructor(url: string, busyTimeoutMs = 5_000) {
+    this.#inner = new PrismaBetterSQLite3({ url, timeout: busyTimeoutMs });
+  }
+
+  async connect() {
+    return this.#prepare(await this.#inner.connect());
+  }
+
+  async connectToShadowDb() {
+    return this.#prepare(await this.#inner.connectToShadowDb());
+  }
+
+  async #prepare(connection: SqlDriverAdapter) {
+    await connection.executeScript(
+      "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+    );
+    return new SerializedSqliteAdapter(connection);
+  }
+}

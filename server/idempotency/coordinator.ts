@@ -1,0 +1,287 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { TRPCError, getTRPCErrorFromUnknown } from "@trpc/server";
+import type { Db, Tx } from "../db/client";
+import { DomainError } from "../errors";
+import type { Logger } from "../logger";
+import type { KeyScope } from "./key";
+import { scopeId } from "./key";
+import type { KeyWatcher } from "./key-watcher";
+import { errorOutcome, isFinalError, successOutcome } from "./outcome";
+import type { StoredOutcome } from "./outcome";
+import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
+import type { RunOnceSettings } from "./settings";
+import type { Claim, ClaimTerms, IdempotencyStore, KeyRecord } from "./store";
+
+/** What happened to one request, for logs, metrics and response headers. */
+export type Decision =
+  | "executed" // claimed an absent key and ran the handler
+  | "replayed" // found the key completed and returned its outcome
+  | "coalesced" // joined an in-flight duplicate in this process and shared its outcome
+  | "taken_over" // found an IN_PROGRESS key whose lease had run out, took it and ran
+  | "expired"; // found a completed key past its retention, treated it as absent and ran
+
+export interface RunOnceRequest {
+  scope: KeyScope;
+  fingerprint: string;
+  /** The caller's request signal: aborting it stops the caller's wait, never the shared execution. */
+  signal?: AbortSignal;
+}
+
+export interface RunOnceResult {
+  keyId: string;
+  outcome: StoredOutcome;
+  decision: Decision;
+  /** Until when the key is retained and replayed. */
+  expiresAt: Date;
+}
+
+/** What the handler of a run-once procedure gets as `ctx.runOnce`. */
+export interface KeyTransaction {
+  /** The key being run, from the input field or the Idempotency-Key header. */
+  key: string;
+  /**
+   * Runs `work` in a database transaction that also completes the key with
+   * work's result, so the side effect and the completion commit together or
+   * not at all. A final error thrown by `work` (a DomainError such as
+   * CARD_DECLINED) is committed as the outcome along with what `work` wrote
+   * before throwing; any other error rolls everything back and releases the key.
+   * Its result is the procedure's result.
+   */
+  commit<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+export type HandlerResult = { ok: true; data: unknown } | { ok: false; error: TRPCError };
+export type Handler = (keyTransaction: KeyTransaction) => Promise<HandlerResult>;
+
+interface InFlight {
+  fingerprint: string;
+  settled: Promise<RunOnceResult>;
+  coalesced: number;
+  replaysCounted?: Promise<void>;
+}
+
+export interface CoordinatorDeps {
+  db: Db;
+  store: IdempotencyStore;
+  watcher: KeyWatcher;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/**
+ * Runs a handler at most once per key scope, following the key state grid:
+ *
+ * | key state        | same payload                | different payload |
+ * | ---------------- | --------------------------- | ----------------- |
+ * | absent / expired | claim, execute              | claim, execute    |
+ * | in progress      | wait for the first outcome  | 422               |
+ * | completed        | replay the stored outcome   | 422               |
+ *
+ * Duplicates in this process share one promise per key; duplicates in other
+ * processes meet at the store's unique constraint and wait for the row.
+ */
+export class RunOnceCoordinator {
+  readonly #inFlight = new Map<string, InFlight>();
+  readonly #clock: () => Date;
+
+  constructor(
+    private readonly deps: CoordinatorDeps,
+    readonly settings: RunOnceSettings = DEFAULT_RUN_ONCE_SETTINGS,
+  ) {
+    this.#clock = deps.clock ?? (() => new Date());
+  }
+
+  async run(request: RunOnceRequest, handler: Handler): Promise<RunOnceResult> {
+    const id = scopeId(request.scope);
+    const current = this.#inFlight.get(id);
+    if (current) return this.#join(current, request);
+
+    const entry: InFlight = {
+      fingerprint: request.fingerprint,
+      coalesced: 0,
+      settled: this.#resolve(request, handler).finally(() => this.#inFlight.delete(id)),
+    };
+    // Callers await `settled`; this only keeps a failure whose callers all
+    // went away from being reported as unhandled.
+    entry.settled.catch(() => undefined);
+    this.#inFlight.set(id, entry);
+    return abandonable(entry.settled, request.signal);
+  }
+
+  async #join(entry: InFlight, request: RunOnceRequest): Promise<RunOnceResult> {
+    if (entry.fingerprint !== request.fingerprint) throw keyReused();
+    const result = await abandonable(withinWait(entry.settled, this.settings.waitMs), request.signal);
+    entry.coalesced += 1;
+    // Every duplicate resumes in the same turn, so one write counts them all.
+    entry.replaysCounted ??= nextTurn().then(() =>
+      this.deps.store.countReplays(result.keyId, entry.coalesced).catch((error: unknown) => {
+        this.deps.logger.warn({ err: error }, "could not count coalesced replays");
+      }),
+    );
+    await entry.replaysCounted;
+    return { ...result, decision: "coalesced" };
+  }
+
+  async #resolve(request: RunOnceRequest, handler: Handler): Promise<RunOnceResult> {
+    const deadline = this.#clock().getTime() + this.settings.waitMs;
+    let record: KeyRecord | null = null;
+    for (let attempt = 0; ; attempt++) {
+      if (!record) {
+        const claim = await this.deps.store.claim(request.scope, this.#terms(request));
+        if ("claimed" in claim) return this.#execute(request, claim.claimed, handler, "executed");
+        record = claim.existing;
+      }
+
+      const now = this.#clock().getTime();
+      if (record.state === "COMPLETED" && record.expiresAt.getTime() <= now) {
+        const claim = await this.deps.store.takeOver(record, this.#terms(request));
+        if (claim) return this.#execute(request, claim, handler, "expired");
+        record = null;
+        continue;
+      }
+      if (record.fingerprint !== request.fingerprint) throw keyReused();
+      if (record.state === "COMPLETED" && record.outcome) {
+        await this.deps.store.countReplays(record.id, 1);
+        return {
+          keyId: record.id,
+          outcome: record.outcome,
+          decision: "replayed",
+          expiresAt: record.expiresAt,
+        };
+      }
+      if (record.lockedUntil.getTime() <= now) {
+        const claim = await this.deps.store.takeOver(record, this.#terms(request));
+        if (claim) return this.#execute(request, claim, handler, "taken_over");
+        record = null;
+        continue;
+      }
+      if (now >= deadline) throw keyInProgress(record.lockedUntil.getTime() - now);
+
+      await this.deps.watcher.wait(
+        record.id,
+        attempt,
+        Math.min(deadline, record.lockedUntil.getTime()) - now,
+      );
+      record = await this.deps.store.read(request.scope);
+    }
+  }
+
+  async #execute(
+    request: RunOnceRequest,
+    claim: Claim,
+    handler: Handler,
+    decision: Decision,
+  ): Promise<RunOnceResult> {
+    let committed: { outcome: StoredOutcome; expiresAt: Date } | undefined;
+    const keyTransaction: KeyTransaction = {
+      key: request.scope.key,
+      commit: async (work) => {
+        if (committed) throw new Error("commit() completes the key, so it runs once per execution");
+        let finalError: TRPCError | undefined;
+        const done = await this.deps.db.$transaction(async (tx) => {
+          let data: Awaited<ReturnType<typeof work>> | undefined;
+          let outcome: StoredOutcome;
+          try {
+            data = await work(tx);
+            outcome = successOutcome(data);
+          } catch (error) {
+            if (!isFinalError(error)) throw error;
+            finalError = error;
+            outcome = errorOutcome(error);
+          }
+          const { expiresAt } = await this.deps.store.complete(claim, outcome, this.#completedAt(), tx);
+          return { data, outcome, expiresAt };
+        });
+        committed = { outcome: done.outcome, expiresAt: done.expiresAt };
+        if (finalError) throw finalError;
+        return done.data as Awaited<ReturnType<typeof work>>;
+      },
+    };
+
+    const result = await handler(keyTransaction).catch((error: unknown): HandlerResult => ({
+      ok: false,
+      error: getTRPCErrorFromUnknown(error),
+    }));
+    // Once committed, the stored outcome is the answer, whatever the handler did afterwards.
+    if (committed) return { keyId: claim.id, decision, ...committed };
+
+    if (result.ok || isFinalError(result.error)) {
+      const outcome = result.ok ? successOutcome(result.data) : errorOutcome(result.error);
+      const { expiresAt } = await this.deps.store.complete(claim, outcome, this.#completedAt());
+      return { keyId: claim.id, outcome, decision, expiresAt };
+    }
+
+    // Nothing was committed: release the key so that the next retry runs normally.
+    await this.deps.store.release(claim).catch((error: unknown) => {
+      this.deps.logger.error({ err: error }, "could not release a key; it frees when its lease ends");
+    });
+    throw asTransient(result.error);
+  }
+
+  #terms(request: RunOnceRequest): ClaimTerms {
+    return {
+      fingerprint: request.fingerprint,
+      now: this.#clock(),
+      leaseMs: this.settings.leaseMs,
+      ttlMs: this.settings.ttlMs,
+    };
+  }
+
+  #completedAt() {
+    return { now: this.#clock(), ttlMs: this.settings.ttlMs };
+  }
+}
+
+function keyReused(): DomainError {
+  return new DomainError(
+    "IDEMPOTENCY_KEY_REUSED",
+    "This idempotency key was already used with a different request body. Use a new key for a new operation.",
+  );
+}
+
+function keyInProgress(leaseLeftMs: number): DomainError {
+  return new DomainError(
+    "IDEMPOTENCY_KEY_IN_PROGRESS",
+    "A request with this idempotency key is still in progress. Retry with the same key after Retry-After seconds.",
+    { retryAfterSeconds: Math.max(1, Math.min(5, Math.ceil(leaseLeftMs / 1000))) },
+  );
+}
+
+/** Errors our own machinery raised pass through; an unexpected crash becomes a retryable 503. */
+function asTransient(error: TRPCError): TRPCError {
+  if (error instanceof DomainError || error.code !== "INTERNAL_SERVER_ERROR") return error;
+  return new DomainError(
+    "TRANSIENT_FAILURE",
+    "The operation failed before it was committed, so nothing happened. Retry with the same key.",
+    { cause: error, retryAfterSeconds: 1 },
+  );
+}
+
+function withinWait<T>(promise: Promise<T>, waitMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(keyInProgress(waitMs)), waitMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The caller may stop waiting (its client went away); the shared promise runs on regardless. */
+function abandonable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(clientClosed());
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(clientClosed());
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  });
+}
+
+function clientClosed(): TRPCError {
+  return new TRPCError({
+    code: "CLIENT_CLOSED_REQUEST",
+    message: "The client went away; the operation continues and its outcome will be replayed.",
+  });
+}

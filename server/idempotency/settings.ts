@@ -1,0 +1,25 @@
+/** The run-once middleware's timing, configurable through the environment (see server/env.ts). */
+export interface RunOnceSettings {
+  /**
+   * How long a claim is presumed alive. A key left IN_PROGRESS past its lease
+   * (its owner crashed) can be taken over; keep it well above the slowest
+   * execution, since a takeover while the owner still runs fences the owner off.
+   */
+  leaseMs: number;
+  /**
+   * How long a completed key is kept and replayed. Derive it from your longest
+   * retry or redelivery window: a retry arriving after the TTL executes again.
+   */
+  ttlMs: number;
+  /**
+   * How long a duplicate waits for an in-progress key's outcome before it gets
+   * 409 CONFLICT with Retry-After (nothing executes for it).
+   */
+  waitMs: number;
+}
+
+export const DEFAULT_RUN_ONCE_SETTINGS: RunOnceSettings = {
+  leaseMs: 30_000,
+  ttlMs: 24 * 60 * 60 * 1000,
+  waitMs: 5_000,
+};

@@ -1,0 +1,49 @@
+import type { Db, Tx } from "../db/client";
+import { DomainError } from "../errors";
+
+/** The rows an order page needs, in one query. */
+export const orderWithItems = {
+  items: { include: { product: true }, orderBy: { id: "asc" } },
+} as const;
+
+type OrderRow = NonNullable<Awaited<ReturnType<Db["order"]["findFirst"]>>> & {
+  items: Array<{
+    sku: string;
+    quantity: number;
+    unitPriceCents: number;
+    product: { name: string; emoji: string };
+  }>;
+};
+
+export interface OrderSummary {
+  id: string;
+  totalCents: number;
+  paymentKey: string;
+  status: "PENDING" | "PAID" | "DECLINED";
+  createdAt: string;
+  items: Array<{ sku: string; name: string; emoji: string; quantity: number; unitPriceCents: number }>;
+}
+
+export function toOrderSummary(order: OrderRow): OrderSummary {
+  return {
+    id: order.id,
+    totalCents: order.totalCents,
+    paymentKey: order.paymentKey,
+    status: order.status,
+    createdAt: order.createdAt.toISOString(),
+    items: order.items.map((item) => ({
+      sku: item.sku,
+      name: item.product.name,
+      emoji: item.product.emoji,
+      quantity: item.quantity,
+      unitPriceCents: item.unitPriceCents,
+    })),
+  };
+}
+
+/** Another session's order is reported exactly like a missing one. */
+export async function findSessionOrder(db: Db | Tx, sessionId: string, orderId: string) {
+  const order = await db.order.findFirst({ where: { id: orderId, sessionId }, include: orderWithItems });
+  if (!order) throw new DomainError("ORDER_NOT_FOUND", `No order ${orderId} in this session.`);
+  return order;
+}

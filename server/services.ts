@@ -1,0 +1,60 @@
+import { createDb } from "./db/client";
+import { env, resolveDatabaseUrl } from "./env";
+import { RunOnceCoordinator } from "./idempotency/coordinator";
+import type { RunOnceSettings } from "./idempotency/settings";
+import { PollingKeyWatcher } from "./idempotency/key-watcher";
+import { PrismaIdempotencyStore } from "./idempotency/prisma-store";
+import { KeySweeper } from "./idempotency/sweeper";
+import { MockLedger } from "./ledger/mock-ledger";
+import type { Ledger } from "./ledger/ledger";
+import { logger } from "./logger";
+import type { Services } from "./trpc/context";
+
+export interface AppServices extends Services {
+  sweeper: KeySweeper;
+}
+
+/** Wires the database, the ledger and the run-once machinery for one database URL. */
+export function createServices(opts: {
+  databaseUrl: string;
+  settings: RunOnceSettings;
+  ledger?: Ledger;
+  clock?: () => Date;
+}): AppServices {
+  const db = createDb(opts.databaseUrl);
+  const store = new PrismaIdempotencyStore(db);
+  const idempotency = new RunOnceCoordinator(
+    { db, store, watcher: new PollingKeyWatcher(), logger, clock: opts.clock },
+    opts.settings,
+  );
+  return {
+    db,
+    ledger: opts.ledger ?? new MockLedger(),
+    idempotency,
+    sweeper: new KeySweeper(store, logger, opts.clock),
+  };
+}
+
+// One set per server process, kept on globalThis so that dev-mode module
+// reloads reuse the connection and the in-flight map instead of forking them.
+// They are made on the first API request, in the API route's module graph:
+// made in instrumentation.ts instead, they would throw errors of another copy
+// of TRPCError (Next bundles each entry apart), which tRPC turns into 500s.
+const globalForServices = globalThis as unknown as { services?: AppServices };
+
+export function getServices(): AppServices {
+  if (!globalForServices.services) {
+    const services = createServices({
+      databaseUrl: resolveDatabaseUrl(env.DATABASE_URL),
+      settings: {
+        leaseMs: env.IDEMPOTENCY_LEASE_MS,
+        ttlMs: env.IDEMPOTENCY_TTL_MS,
+        waitMs: env.IDEMPOTENCY_WAIT_MS,
+      },
+    });
+    // The sweeper lives as long as the services it belongs to: the process.
+    services.sweeper.start(env.IDEMPOTENCY_SWEEP_INTERVAL_MS);
+    globalForServices.services = services;
+  }
+  return globalForServices.services;
+}

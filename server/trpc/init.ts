@@ -1,0 +1,38 @@
+/**
+ * tRPC's one initialisation: the context type, the error shape, and the
+ * building blocks the routers use.
+ * @see https://trpc.io/docs/server/routers#initialize-trpc
+ */
+import { initTRPC } from "@trpc/server";
+import { ZodError, z } from "zod";
+import { DomainError } from "../errors";
+import type { Context } from "./context";
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const zodError = error.cause instanceof ZodError ? error.cause : null;
+    return {
+      ...shape,
+      // An internal error's message can carry SQL or a driver's details: the
+      // client gets a fixed sentence and the server log keeps the rest.
+      message:
+        error.code === "INTERNAL_SERVER_ERROR"
+          ? "Internal server error."
+          : zodError
+            ? `Invalid input: ${z.prettifyError(zodError)}`
+            : shape.message,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        reason: error instanceof DomainError ? error.reason : null,
+        fieldErrors: zodError ? z.flattenError(zodError).fieldErrors : null,
+      },
+    };
+  },
+});
+
+export const router = t.router;
+export const middleware = t.middleware;
+export const publicProcedure = t.procedure;
+export const createCallerFactory = t.createCallerFactory;

@@ -1,0 +1,17 @@
+import { createCallerFactory, router } from "../init";
+import { catalogRouter } from "./catalog";
+import { ledgerRouter } from "./ledger";
+import { ordersRouter } from "./orders";
+import { paymentsRouter } from "./payments";
+
+export const appRouter = router({
+  catalog: catalogRouter,
+  orders: ordersRouter,
+  payments: paymentsRouter,
+  ledger: ledgerRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Calls procedures in-process, with a context of the caller's making (tests, server code). */
+export const createCaller = createCallerFactory(appRouter);

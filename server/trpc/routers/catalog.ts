@@ -1,0 +1,9 @@
+import { publicProcedure } from "../procedures";
+import { router } from "../init";
+import { listCatalogOutput } from "../schemas/catalog";
+
+export const catalogRouter = router({
+  list: publicProcedure
+    .output(listCatalogOutput)
+    .query(({ ctx }) => ctx.db.product.findMany({ orderBy: { priceCents: "asc" } })),
+});

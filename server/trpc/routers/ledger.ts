@@ -1,0 +1,38 @@
+import { router } from "../init";
+import { sessionProcedure } from "../procedures";
+import { ledgerEntriesOutput, ledgerSummaryOutput } from "../schemas/ledger";
+
+/** The caller's part of the ledger: every charge of the session's orders. */
+export const ledgerRouter = router({
+  entries: sessionProcedure.output(ledgerEntriesOutput).query(async ({ ctx }) => {
+    const charges = await ctx.db.charge.findMany({
+      where: { order: { sessionId: ctx.sessionId } },
+      orderBy: { createdAt: "desc" },
+    });
+    return charges.map((charge) => ({ ...charge, createdAt: charge.createdAt.toISOString() }));
+  }),
+
+  summary: sessionProcedure.output(ledgerSummaryOutput).query(async ({ ctx }) => {
+    const [orders, keys] = await Promise.all([
+      ctx.db.order.findMany({
+        where: { sessionId: ctx.sessionId },
+        include: { charges: { select: { amountCents: true } } },
+        orderBy: { createdAt: "desc" },
+      }),
+      ctx.db.idempotencyKey.findMany({
+        where: { scope: ctx.sessionId, path: "payments.charge" },
+        select: { key: true, replayCount: true },
+      }),
+    ]);
+    const replays = new Map(keys.map((key) => [key.key, key.replayCount]));
+    return orders.map((order) => ({
+      orderId: order.id,
+      totalCents: order.totalCents,
+      status: order.status,
+      paymentKey: order.paymentKey,
+      chargeCount: order.charges.length,
+      chargedCents: order.charges.reduce((sum, charge) => sum + charge.amountCents, 0),
+      replayCount: replays.get(order.paymentKey) ?? 0,
+    }));
+  }),
+});

@@ -1,0 +1,56 @@
+import { router } from "../init";
+import { runOnceProcedure, sessionProcedure } from "../procedures";
+import {
+  getOrderInput,
+  getOrderOutput,
+  listOrdersOutput,
+  placeOrderInput,
+  placeOrderOutput,
+} from "../schemas/orders";
+import { findSessionOrder, orderWithItems, toOrderSummary } from "../../orders/order-view";
+import { placeOrder } from "../../orders/place-order";
+
+export const ordersRouter = router({
+  /** Run-once on the form's submission key: a double-submit places one order. */
+  place: runOnceProcedure(placeOrderInput, placeOrderOutput, { keyField: "submissionKey" }).mutation(
+    ({ ctx, input }) => ctx.runOnce.commit((tx) => placeOrder(tx, ctx.sessionId, input.items)),
+  ),
+
+  get: sessionProcedure
+    .input(getOrderInput)
+    .output(getOrderOutput)
+    .query(async ({ ctx, input }) => {
+      const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
+      const [charges, paymentKey] = await Promise.all([
+        ctx.db.charge.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
+        ctx.db.idempotencyKey.findUnique({
+          where: {
+            scope_path_key: { scope: ctx.sessionId, path: "payments.charge", key: order.paymentKey },
+          },
+          select: { state: true },
+        }),
+      ]);
+      return {
+        ...toOrderSummary(order),
+        charges: charges.map((charge) => ({
+          id: charge.id,
+          amountCents: charge.amountCents,
+          idempotencyKey: charge.idempotencyKey,
+          cardLast4: charge.cardLast4,
+          createdAt: charge.createdAt.toISOString(),
+        })),
+        paymentKeyState:
+          paymentKey === null ? "unused" : paymentKey.state === "COMPLETED" ? "completed" : "in_progress",
+      };
+    }),
+
+  list: sessionProcedure.output(listOrdersOutput).query(async ({ ctx }) => {
+    const orders = await ctx.db.order.findMany({
+      where: { sessionId: ctx.sessionId },
+      include: orderWithItems,
+      orderBy: { createdAt: "desc" },
+      take: 20,
+    });
+    return orders.map(toOrderSummary);
+  }),
+});

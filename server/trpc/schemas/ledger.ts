@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { orderIdSchema, orderStatusSchema } from "./orders";
+
+export const ledgerEntrySchema = z.object({
+  id: z.string(),
+  orderId: orderIdSchema,
+  amountCents: z.number().int(),
+  idempotencyKey: z.string(),
+  cardLast4: z.string(),
+  createdAt: z.iso.datetime(),
+});
+
+export const ledgerEntriesOutput = z.array(ledgerEntrySchema);
+
+/** Per order: how many charges exist (one, however often Pay was clicked) and how many replays the key served. */
+export const ledgerOrderSchema = z.object({
+  orderId: orderIdSchema,
+  totalCents: z.number().int(),
+  status: orderStatusSchema,
+  paymentKey: z.string(),
+  chargeCount: z.number().int(),
+  chargedCents: z.number().int(),
+  replayCount: z.number().int(),
+});
+
+export const ledgerSummaryOutput = z.array(ledgerOrderSchema);

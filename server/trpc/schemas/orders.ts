@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { idempotencyKeySchema } from "../../idempotency/key";
+import { skuSchema } from "./catalog";
+
+export const orderIdSchema = z
+  .string()
+  .regex(/^ord_[A-Za-z0-9_-]{1,60}$/, { message: "an order id looks like ord_..." });
+
+export const orderStatusSchema = z.enum(["PENDING", "PAID", "DECLINED"]);
+
+export const placeOrderInput = z.strictObject({
+  /** Created when the order form is shown; makes a double-submit place one order. */
+  submissionKey: idempotencyKeySchema.optional(),
+  items: z
+    .array(
+      z.strictObject({
+        sku: skuSchema,
+        quantity: z.number().int().min(1).max(99),
+      }),
+    )
+    .min(1, { message: "an order needs at least one item" })
+    .max(20),
+});
+
+export const orderItemSchema = z.object({
+  sku: z.string(),
+  name: z.string(),
+  emoji: z.string(),
+  quantity: z.number().int(),
+  unitPriceCents: z.number().int(),
+});
+
+export const orderSummarySchema = z.object({
+  id: orderIdSchema,
+  totalCents: z.number().int(),
+  paymentKey: z.string(),
+  status: orderStatusSchema,
+  createdAt: z.iso.datetime(),
+  items: z.array(orderItemSchema),
+});
+
+export const placeOrderOutput = orderSummarySchema;
+
+export const getOrderInput = z.strictObject({ orderId: orderIdSchema });
+
+export const orderChargeSchema = z.object({
+  id: z.string(),
+  amountCents: z.number().int(),
+  idempotencyKey: z.string(),
+  cardLast4: z.string(),
+  createdAt: z.iso.datetime(),
+});
+
+/**
+ * The payment key's state on the server: "in_progress" after a reload means an
+ * attempt may still be running or may have died, so the page offers to finish
+ * the payment with the same key.
+ */
+export const paymentKeyStateSchema = z.enum(["unused", "in_progress", "completed"]);
+
+export const getOrderOutput = orderSummarySchema.extend({
+  charges: z.array(orderChargeSchema),
+  paymentKeyState: paymentKeyStateSchema,
+});
+
+export const listOrdersOutput = z.array(orderSummarySchema);

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { idempotencyKeySchema } from "../../idempotency/key";
+import { APPROVED_TEST_CARD } from "../../ledger/mock-ledger";
+import { orderIdSchema } from "./orders";
+
+export const chargeInput = z.strictObject({
+  orderId: orderIdSchema,
+  amountCents: z
+    .number()
+    .int({ message: "amountCents is a whole number of cents" })
+    .positive({ message: "amountCents must be positive" })
+    .max(100_000_000, { message: "amountCents is at most 100000000" }),
+  /** Must be the order's paymentKey: the server refuses keys made per attempt. */
+  idempotencyKey: idempotencyKeySchema.optional(),
+  cardNumber: z
+    .string()
+    .regex(/^\d{12,19}$/, { message: "cardNumber is 12 to 19 digits, without spaces" })
+    .default(APPROVED_TEST_CARD),
+});
+
+export const chargeOutput = z.object({
+  chargeId: z.string(),
+  orderId: orderIdSchema,
+  amountCents: z.number().int(),
+  status: z.literal("captured"),
+  cardLast4: z.string(),
+  createdAt: z.iso.datetime(),
+});
