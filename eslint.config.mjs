@@ -14,6 +14,11 @@ export default defineConfig([
     "bench/results/**",
   ]),
   {
+    // Playwright fixtures call their argument `use`, which is not React's hook.
+    files: ["e2e/**"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Image from "next/image";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { TRPCReactProvider } from "./_trpc/provider";
@@ -18,7 +19,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </a>
         <header className="site-header">
           <Link href="/" className="brand">
-            <span aria-hidden="true">🧾</span> Idempotent Checkout
+            <Image src="/icon.svg" alt="" width={28} height={28} unoptimized /> Idempotent Checkout
           </Link>
           <nav aria-label="Main">
             <Link href="/">Shop</Link>

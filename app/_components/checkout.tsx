@@ -7,6 +7,7 @@ import { formatCents } from "~/app/_lib/money";
 import { readSessionItem, removeSessionItem, writeSessionItem } from "~/app/_lib/session-storage";
 import { useSubmissionKey } from "~/app/_lib/use-submission-key";
 import { useTRPC } from "~/app/_trpc/provider";
+import { ProductImage } from "./product-image";
 
 type Cart = Record<string, number>;
 
@@ -70,9 +71,7 @@ export function Checkout() {
             const quantity = cart[product.sku] ?? 0;
             return (
               <li key={product.sku} className="card product" data-sku={product.sku}>
-                <span className="product-emoji" aria-hidden="true">
-                  {product.emoji}
-                </span>
+                <ProductImage sku={product.sku} />
                 <h2>{product.name}</h2>
                 <p className="muted">{product.description}</p>
                 <p className="price">{formatCents(product.priceCents)}</p>
@@ -111,8 +110,9 @@ export function Checkout() {
           <ul className="cart-lines">
             {lines.map((product) => (
               <li key={product.sku}>
-                <span>
-                  {product.emoji} {product.name} × {cart[product.sku]}
+                <span className="line-name">
+                  <ProductImage sku={product.sku} size="small" />
+                  {product.name} × {cart[product.sku]}
                 </span>
                 <span>{formatCents(product.priceCents * (cart[product.sku] ?? 0))}</span>
               </li>

@@ -35,7 +35,7 @@ export function LedgerView() {
             </thead>
             <tbody>
               {summary.data?.map((order) => (
-                <tr key={order.orderId} data-order-id={order.orderId}>
+                <tr key={order.orderId} data-order-summary={order.orderId}>
                   <td>
                     <Link href={`/orders/${order.orderId}`}>
                       <code>{order.orderId}</code>

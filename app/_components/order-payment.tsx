@@ -10,6 +10,7 @@ import type { PaymentState } from "~/app/_lib/use-payment";
 import { useTRPC } from "~/app/_trpc/provider";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { AttemptTimeline } from "./attempt-timeline";
+import { ProductImage } from "./product-image";
 
 type Order = inferRouterOutputs<AppRouter>["orders"]["get"];
 
@@ -63,8 +64,9 @@ function PaymentPanel({ order }: { order: Order }) {
         <ul className="cart-lines">
           {order.items.map((item) => (
             <li key={item.sku}>
-              <span>
-                {item.emoji} {item.name} × {item.quantity}
+              <span className="line-name">
+                <ProductImage sku={item.sku} size="small" />
+                {item.name} × {item.quantity}
               </span>
               <span>{formatCents(item.unitPriceCents * item.quantity)}</span>
             </li>

@@ -11,7 +11,7 @@ type OrderRow = NonNullable<Awaited<ReturnType<Db["order"]["findFirst"]>>> & {
     sku: string;
     quantity: number;
     unitPriceCents: number;
-    product: { name: string; emoji: string };
+    product: { name: string };
   }>;
 };
 
@@ -21,7 +21,7 @@ export interface OrderSummary {
   paymentKey: string;
   status: "PENDING" | "PAID" | "DECLINED";
   createdAt: string;
-  items: Array<{ sku: string; name: string; emoji: string; quantity: number; unitPriceCents: number }>;
+  items: Array<{ sku: string; name: string; quantity: number; unitPriceCents: number }>;
 }
 
 export function toOrderSummary(order: OrderRow): OrderSummary {
@@ -34,7 +34,6 @@ export function toOrderSummary(order: OrderRow): OrderSummary {
     items: order.items.map((item) => ({
       sku: item.sku,
       name: item.product.name,
-      emoji: item.product.emoji,
       quantity: item.quantity,
       unitPriceCents: item.unitPriceCents,
     })),

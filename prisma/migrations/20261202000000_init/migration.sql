@@ -3,8 +3,7 @@ CREATE TABLE "Product" (
     "sku" TEXT NOT NULL PRIMARY KEY,
     "name" TEXT NOT NULL,
     "description" TEXT NOT NULL,
-    "priceCents" INTEGER NOT NULL,
-    "emoji" TEXT NOT NULL
+    "priceCents" INTEGER NOT NULL
 );
 
 -- CreateTable

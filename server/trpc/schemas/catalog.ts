@@ -9,7 +9,6 @@ export const productSchema = z.object({
   name: z.string(),
   description: z.string(),
   priceCents: z.number().int(),
-  emoji: z.string(),
 });
 
 export const listCatalogOutput = z.array(productSchema);

@@ -25,7 +25,6 @@ export const placeOrderInput = z.strictObject({
 export const orderItemSchema = z.object({
   sku: z.string(),
   name: z.string(),
-  emoji: z.string(),
   quantity: z.number().int(),
   unitPriceCents: z.number().int(),
 });

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { newSessionId } from "../../session";
+import { createTestApp } from "../../testing/test-app";
+import type { TestApp } from "../../testing/test-app";
+
+let app: TestApp;
+afterEach(() => app.close());
+
+describe("orders.place", () => {
+  it("places one order for a double submit of one form", async () => {
+    app = await createTestApp();
+    const session = newSessionId();
+    const form = { submissionKey: "form-1", items: [{ sku: "notebook", quantity: 3 }] };
+
+    const [a, b] = await Promise.all([
+      app.caller(session).orders.place(form),
+      app.caller(session).orders.place(form),
+    ]);
+    const c = await app.caller(session).orders.place(form);
+
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect(a).toMatchObject({ totalCents: 3 * 1200, status: "PENDING" });
+    expect(a.paymentKey).toMatch(/^pay_/);
+    expect(await app.services.db.order.count({ where: { sessionId: session } })).toBe(1);
+  });
+
+  it("persists the payment key on the order row, unique per order", async () => {
+    app = await createTestApp();
+    const session = newSessionId();
+    const first = await app.caller(session).orders.place({
+      submissionKey: "form-1",
+      items: [{ sku: "notebook", quantity: 1 }],
+    });
+    const second = await app.caller(session).orders.place({
+      submissionKey: "form-2",
+      items: [{ sku: "notebook", quantity: 1 }],
+    });
+
+    expect(second.paymentKey).not.toBe(first.paymentKey);
+    const row = await app.services.db.order.findUniqueOrThrow({ where: { id: first.id } });
+    expect(row.paymentKey).toBe(first.paymentKey);
+    expect((await app.caller(session).orders.get({ orderId: first.id })).paymentKey).toBe(first.paymentKey);
+  });
+
+  it("merges repeated lines and prices them from the catalogue", async () => {
+    app = await createTestApp();
+    const order = await app.caller().orders.place({
+      submissionKey: "form-1",
+      items: [
+        { sku: "notebook", quantity: 1 },
+        { sku: "notebook", quantity: 2 },
+        { sku: "backpack", quantity: 1 },
+      ],
+    });
+    expect(order.totalCents).toBe(3 * 1200 + 6500);
+    expect(order.items).toHaveLength(2);
+  });
+
+  it("rejects an unknown product and writes no order", async () => {
+    app = await createTestApp();
+    const session = newSessionId();
+    await expect(
+      app.caller(session).orders.place({ submissionKey: "form-1", items: [{ sku: "unicorn", quantity: 1 }] }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "UNKNOWN_PRODUCT" });
+    expect(await app.services.db.order.count()).toBe(0);
+  });
+});
