@@ -12,7 +12,7 @@ export class KeySweeper {
 
   constructor(
     private readonly store: IdempotencyStore,
-    private readonly logger: Logger,
+    private readonly logger: Pick<Logger, "info" | "error">,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 

@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDb } from "../db/client";
+import type { Db } from "../db/client";
+import { createTestDatabase } from "../testing/test-database";
+import type { TestDatabase } from "../testing/test-database";
+import { PrismaIdempotencyStore } from "./prisma-store";
+import type { Claim, ClaimTerms, KeyRecord } from "./store";
+
+const scope = { caller: "session-1", path: "payments.charge", key: "key-1" };
+const success = { ok: true as const, data: { charged: 1 } };
+
+let database: TestDatabase;
+let db: Db;
+let store: PrismaIdempotencyStore;
+const terms = (now = new Date()): ClaimTerms => ({ fingerprint: "fp", now, leaseMs: 1_000, ttlMs: 60_000 });
+const at = (now = new Date()) => ({ now, ttlMs: 60_000 });
+
+beforeEach(() => {
+  database = createTestDatabase();
+  db = createDb(database.url);
+  store = new PrismaIdempotencyStore(db);
+});
+afterEach(async () => {
+  await db.$disconnect();
+  database.drop();
+});
+
+async function claimed(): Promise<Claim> {
+  const result = await store.claim(scope, terms());
+  if (!("claimed" in result)) throw new Error("expected a claim");
+  return result.claimed;
+}
+
+async function existing(): Promise<KeyRecord> {
+  const result = await store.claim(scope, terms());
+  if (!("existing" in result)) throw new Error("expected an existing key");
+  return result.existing;
+}
+
+describe("PrismaIdempotencyStore", () => {
+  it("lets exactly one of many concurrent claims win", async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.claim(scope, terms())));
+    expect(results.filter((result) => "claimed" in result)).toHaveLength(1);
+  });
+
+  it("refuses a takeover when the owner completed after the row was read, though its token is unchanged", async () => {
+    const claim = await claimed();
+    const seen = await existing();
+    await store.complete(claim, success, at());
+    expect(await store.takeOver(seen, terms())).toBeNull();
+    expect((await store.read(scope))?.outcome).toEqual(success);
+  });
+
+  it("lets one of two concurrent takeovers win", async () => {
+    await claimed();
+    const seen = await existing();
+    const results = await Promise.all([store.takeOver(seen, terms()), store.takeOver(seen, terms())]);
+    expect(results.filter((result) => result !== null)).toHaveLength(1);
+  });
+
+  it("fences off the completion and the release of a claim that was taken over", async () => {
+    const stale = await claimed();
+    const fresh = await store.takeOver(await existing(), terms());
+    expect(fresh).not.toBeNull();
+    await expect(store.complete(stale, success, at())).rejects.toMatchObject({
+      reason: "IDEMPOTENCY_LEASE_LOST",
+    });
+    expect(await store.release(stale)).toBe(false);
+    expect(await store.read(scope)).toMatchObject({ state: "IN_PROGRESS", token: fresh?.token });
+  });
+
+  it("does not release a completed key", async () => {
+    const claim = await claimed();
+    await store.complete(claim, success, at());
+    expect(await store.release(claim)).toBe(false);
+    expect((await store.read(scope))?.state).toBe("COMPLETED");
+  });
+
+  it("sweeps completed keys past retention and abandoned claims past lease and retention", async () => {
+    const claim = await claimed();
+    await store.complete(claim, success, at(new Date(Date.now() - 120_000)));
+    await store.claim({ ...scope, key: "abandoned" }, terms(new Date(Date.now() - 120_000)));
+    await store.claim({ ...scope, key: "live" }, terms());
+    expect(await store.sweepExpired(new Date())).toBe(2);
+    expect((await db.idempotencyKey.findMany()).map((row) => row.key)).toEqual(["live"]);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * One of several processes that race to charge one order with one key.
+ * Usage: tsx charge-race-worker.ts <json args>; prints the results as JSON.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { DEFAULT_RUN_ONCE_SETTINGS } from "../idempotency/settings";
+import { createServices } from "../services";
+import { createContextInner } from "../trpc/context";
+import { createCaller } from "../trpc/routers/_app";
+import { ControllableLedger } from "./controllable-ledger";
+
+interface RaceArgs {
+  databaseUrl: string;
+  sessionId: string;
+  orderId: string;
+  amountCents: number;
+  paymentKey: string;
+  startAt: number;
+  concurrency: number;
+}
+
+const args = JSON.parse(process.argv[2] ?? "{}") as RaceArgs;
+const ledger = new ControllableLedger();
+// A slow card network widens the window in which the processes overlap.
+ledger.beforeAuthorize = () => sleep(100);
+const services = createServices({
+  databaseUrl: args.databaseUrl,
+  settings: DEFAULT_RUN_ONCE_SETTINGS,
+  ledger,
+});
+const caller = createCaller(createContextInner({ services, sessionId: args.sessionId }));
+
+await services.db.product.count(); // connect before the start line
+await sleep(Math.max(0, args.startAt - Date.now()));
+const lateByMs = Date.now() - args.startAt;
+const results = await Promise.all(
+  Array.from({ length: args.concurrency }, () =>
+    caller.payments
+      .charge({ orderId: args.orderId, amountCents: args.amountCents, idempotencyKey: args.paymentKey })
+      .then((data) => ({ ok: true, data }))
+      .catch((error: unknown) => ({ ok: false, error: String(error) })),
+  ),
+);
+await services.db.$disconnect();
+process.stdout.write(JSON.stringify({ results, authorizeCalls: ledger.authorizeCalls, lateByMs }));

@@ -1,0 +1,168 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { newSessionId } from "../session";
+import { ControllableLedger, gate } from "../testing/controllable-ledger";
+import { createTestApp } from "../testing/test-app";
+import type { TestApp } from "../testing/test-app";
+import { handleTrpcRequest } from "./http-handler";
+
+/** The tRPC HTTP layer in-process: real Requests and Responses, no server. */
+let app: TestApp;
+let ledger: ControllableLedger;
+let session: string;
+
+beforeEach(async () => {
+  ledger = new ControllableLedger();
+  app = await createTestApp({ ledger, settings: { waitMs: 200 } });
+  session = newSessionId();
+});
+afterEach(() => app.close());
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return handleTrpcRequest(
+    new Request(`http://shop.test/api/trpc/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: `checkout_session=${session}`, ...headers },
+      body: JSON.stringify(body),
+    }),
+    app.services,
+  );
+}
+
+async function placeOrder() {
+  const response = await post("orders.place", {
+    submissionKey: crypto.randomUUID(),
+    items: [{ sku: "notebook", quantity: 1 }],
+  });
+  const { result } = (await response.json()) as { result: { data: { id: string; paymentKey: string } } };
+  return result.data;
+}
+
+const errorOf = async (response: Response) =>
+  ((await response.json()) as { error: { message: string; data: { code: string; reason: string | null } } })
+    .error;
+
+describe("the Idempotency-Key header and the key field", () => {
+  it("accepts the key as a header, bare or as an RFC 8941 string, with the same result", async () => {
+    const order = await placeOrder();
+    const body = { orderId: order.id, amountCents: 1200 };
+    const bare = await post("payments.charge", body, { "Idempotency-Key": order.paymentKey });
+    const quoted = await post("payments.charge", body, { "Idempotency-Key": `"${order.paymentKey}"` });
+
+    expect(bare.status).toBe(200);
+    expect(quoted.status).toBe(200);
+    expect(quoted.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await quoted.text()).toBe(await bare.text());
+  });
+
+  it("replays byte-identical bodies, marks replays, and tells until when the key is kept", async () => {
+    const order = await placeOrder();
+    const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
+    const first = await post("payments.charge", body);
+    const replay = await post("payments.charge", body);
+
+    expect(first.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    const expires = Date.parse(first.headers.get("Idempotency-Key-Expires") ?? "");
+    expect(expires).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    expect(replay.headers.get("Idempotency-Key-Expires")).toBe(first.headers.get("Idempotency-Key-Expires"));
+    expect(await replay.text()).toBe(await first.text());
+  });
+
+  it.each([
+    ["a missing key", {}, "IDEMPOTENCY_KEY_MISSING"],
+    [
+      "a header and a field that differ",
+      { "Idempotency-Key": "other" },
+      "IDEMPOTENCY_KEY_CONFLICTING_SOURCES",
+    ],
+    ["a key over 255 characters", { "Idempotency-Key": "k".repeat(256) }, "IDEMPOTENCY_KEY_INVALID"],
+    ["a control character", { "Idempotency-Key": "a\tb" }, "IDEMPOTENCY_KEY_INVALID"],
+  ])("answers %s with 400 and a message naming the rule", async (_, headers, reason) => {
+    const order = await placeOrder();
+    const body =
+      reason === "IDEMPOTENCY_KEY_CONFLICTING_SOURCES"
+        ? { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey }
+        : { orderId: order.id, amountCents: 1200 };
+    const response = await post("payments.charge", body, headers);
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.data.reason).toBe(reason);
+    expect(error.message.length).toBeGreaterThan(20);
+    expect(await app.services.db.charge.count()).toBe(0);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["too long", "k".repeat(256)],
+    ["non-ASCII", "clé-1"],
+  ])("answers a %s key field with 400 naming the rule", async (_, key) => {
+    const order = await placeOrder();
+    const response = await post("payments.charge", {
+      orderId: order.id,
+      amountCents: 1200,
+      idempotencyKey: key,
+    });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toContain("1 to 255 printable ASCII characters");
+  });
+});
+
+describe("batches", () => {
+  it("runs each operation of a batch under its own key", async () => {
+    const form = (key: string, quantity: number) => ({
+      submissionKey: key,
+      items: [{ sku: "notebook", quantity }],
+    });
+    const batch = { 0: form("a", 1), 1: form("b", 2), 2: form("a", 1) };
+    const response = await post("orders.place,orders.place,orders.place?batch=1", batch);
+    expect(response.status).toBe(200);
+    const results = (await response.json()) as Array<{ result: { data: { id: string } } }>;
+    expect(results[0]?.result.data.id).toBe(results[2]?.result.data.id);
+    expect(results[1]?.result.data.id).not.toBe(results[0]?.result.data.id);
+    expect(await app.services.db.order.count()).toBe(2);
+  });
+
+  it("refuses an Idempotency-Key header on a batch, which would name several operations", async () => {
+    const body = { 0: { items: [{ sku: "notebook", quantity: 1 }] } };
+    const response = await post("orders.place?batch=1", body, { "Idempotency-Key": "one-for-all" });
+    expect(response.status).toBe(400);
+    expect(await app.services.db.order.count()).toBe(0);
+  });
+});
+
+describe("keys in progress", () => {
+  it("answers a duplicate past the wait bound with 409 and Retry-After", async () => {
+    const order = await placeOrder();
+    const held = gate();
+    ledger.beforeAuthorize = () => held.opened;
+    const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
+    const first = post("payments.charge", body);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+
+    const duplicate = await post("payments.charge", body);
+    expect(duplicate.status).toBe(409);
+    expect(Number(duplicate.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect((await errorOf(duplicate)).data.reason).toBe("IDEMPOTENCY_KEY_IN_PROGRESS");
+
+    held.open();
+    expect((await first).status).toBe(200);
+    expect(await app.services.db.charge.count()).toBe(1);
+  });
+
+  it("answers a failure before commit with 503 and Retry-After, and the retry charges once", async () => {
+    const order = await placeOrder();
+    let failures = 1;
+    ledger.afterRecord = async () => {
+      if (failures-- > 0) throw new Error("ledger connection reset");
+    };
+    const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
+
+    const failed = await post("payments.charge", body);
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get("Retry-After")).toBe("1");
+    expect(JSON.stringify(await failed.json())).not.toContain("ledger connection reset");
+
+    expect((await post("payments.charge", body)).status).toBe(200);
+    expect(await app.services.db.charge.count()).toBe(1);
+  });
+});

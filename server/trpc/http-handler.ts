@@ -1,0 +1,44 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { parseCookie } from "cookie";
+import { DomainError } from "../errors";
+import { logger } from "../logger";
+import { SESSION_COOKIE, isSessionId } from "../session";
+import { createContextInner } from "./context";
+import type { Services } from "./context";
+import { appRouter } from "./routers/_app";
+
+export const TRPC_ENDPOINT = "/api/trpc";
+
+/**
+ * Serves tRPC over the fetch adapter, plain JSON (no transformer) so that curl
+ * works. The API route calls it; tests call it with Requests of their own.
+ * @see https://trpc.io/docs/server/adapters/fetch
+ */
+export function handleTrpcRequest(req: Request, services: Services): Promise<Response> {
+  return fetchRequestHandler({
+    endpoint: TRPC_ENDPOINT,
+    req,
+    router: appRouter,
+    createContext({ resHeaders, info }) {
+      const sessionId = parseCookie(req.headers.get("cookie") ?? "")[SESSION_COOKIE];
+      return createContextInner({
+        services,
+        sessionId: isSessionId(sessionId) ? sessionId : null,
+        http: { requestHeaders: req.headers, responseHeaders: resHeaders, isBatch: info.isBatchCall },
+      });
+    },
+    responseMeta({ errors }) {
+      const retryAfter = Math.max(
+        0,
+        ...errors.map((error) => (error instanceof DomainError ? (error.retryAfterSeconds ?? 0) : 0)),
+      );
+      return retryAfter > 0 ? { headers: new Headers({ "Retry-After": String(retryAfter) }) } : {};
+    },
+    onError({ error, path }) {
+      // Internal errors are logged in full here; the client gets a fixed message (see init.ts).
+      if (error.code === "INTERNAL_SERVER_ERROR" || error.code === "SERVICE_UNAVAILABLE") {
+        logger.error({ err: error.cause ?? error, path }, "procedure failed");
+      }
+    },
+  });
+}
