@@ -56,6 +56,7 @@ export default defineConfig({
       PORT: String(E2E_PORT),
       DATABASE_URL: E2E_DATABASE_URL,
       NEXT_TELEMETRY_DISABLED: "1",
+      LAB_ENABLED: "1",
     },
   },
 });

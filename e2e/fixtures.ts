@@ -1,17 +1,30 @@
 import { test as base, expect } from "@playwright/test";
-import type { Page } from "@playwright/test";
+import type { Page, TestInfo } from "@playwright/test";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
 import { resolveDatabaseUrl } from "../server/env";
 import { E2E_DATABASE_URL } from "./environment";
 
+/** The lab's switches, by the label a person clicks. */
+export const LAB = {
+  dropReply: "Drop the reply after commit",
+  failBeforeCommit: "Fail before commit",
+  slowLedger: "Slow ledger (3 s)",
+  decline: "Decline the card",
+  naiveClient: "Naive client (counter-example)",
+} as const;
+
 /**
  * The shop as a user drives it, plus direct database access to check what the
  * UI claims. Each test runs in a browser context of its own, hence a session
- * of its own: its orders and charges are its own.
+ * of its own: its orders and charges are its own, and tests run in parallel.
  */
 export class Shop {
-  constructor(readonly page: Page) {}
+  constructor(
+    readonly page: Page,
+    private readonly db: Db,
+    private readonly testInfo: TestInfo,
+  ) {}
 
   /** Puts the given products in the cart and places the order; returns the order id. */
   async placeOrder(quantities: Record<string, number>): Promise<string> {
@@ -23,35 +36,60 @@ export class Shop {
     }
     await this.page.getByRole("button", { name: "Place order" }).click();
     await this.page.waitForURL(/\/orders\/ord_/);
+    await expect(this.payButton()).toBeEnabled();
     return this.orderIdFromUrl();
   }
 
-  orderIdFromUrl(): string {
-    const match = /\/orders\/(ord_[A-Za-z0-9_-]+)/.exec(this.page.url());
-    if (!match?.[1]) throw new Error(`not on an order page: ${this.page.url()}`);
+  orderIdFromUrl(page: Page = this.page): string {
+    const match = /\/orders\/(ord_[A-Za-z0-9_-]+)/.exec(page.url());
+    if (!match?.[1]) throw new Error(`not on an order page: ${page.url()}`);
     return match[1];
   }
 
-  payButton() {
-    return this.page.getByRole("button", { name: /^(Pay|Finish payment)/ });
+  payButton(page: Page = this.page) {
+    return page.getByRole("button", { name: /^(Pay|Finish payment)/ });
   }
 
-  async expectCharged() {
-    await expect(this.page.getByTestId("payment-status")).toContainText("Charged");
+  status(page: Page = this.page) {
+    return page.getByTestId("payment-status");
   }
 
-  /** The ledger page's count of charges for one order. */
-  async ledgerChargeCount(orderId: string): Promise<string> {
+  async expectCharged(page: Page = this.page) {
+    await expect(this.status(page)).toContainText("Charged");
+  }
+
+  /** Turns a lab switch on, as a person would, and waits until the server has it. */
+  async switchOn(label: string) {
+    const saved = this.page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
+    const box = this.page.getByLabel(label);
+    await box.check();
+    expect((await saved).ok()).toBe(true);
+  }
+
+  /** The timeline's attempts, as the outcome each one shows. */
+  attempts(page: Page = this.page) {
+    return page.locator(".lane");
+  }
+
+  /**
+   * Checks the order's charges twice, on the ledger page and in the database,
+   * and keeps a screenshot of the ledger as the test's artifact.
+   */
+  async expectLedger(orderId: string, charges: number) {
     await this.page.goto("/ledger");
     const row = this.page.locator(`tr[data-order-summary="${orderId}"]`);
-    await expect(row).toBeVisible();
-    return (await row.getByTestId("charge-count").textContent()) ?? "";
+    await expect(row.getByTestId("charge-count")).toHaveText(String(charges));
+    await expect(this.page.locator(`tr[data-charge-id][data-order-id="${orderId}"]`)).toHaveCount(charges);
+    expect(await this.db.charge.count({ where: { orderId } })).toBe(charges);
+    const path = this.testInfo.outputPath("ledger.png");
+    await this.page.screenshot({ path, fullPage: true });
+    await this.testInfo.attach("ledger", { path, contentType: "image/png" });
   }
 }
 
 export const test = base.extend<{ shop: Shop }, { db: Db }>({
-  shop: async ({ page }, use) => {
-    await use(new Shop(page));
+  shop: async ({ page, db }, use, testInfo) => {
+    await use(new Shop(page, db, testInfo));
   },
   db: [
     async ({}, use) => {

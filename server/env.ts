@@ -18,11 +18,19 @@ const envSchema = z.object({
   IDEMPOTENCY_TTL_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.ttlMs),
   IDEMPOTENCY_WAIT_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.waitMs),
   IDEMPOTENCY_SWEEP_INTERVAL_MS: milliseconds(60_000),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** The fault-injection lab: on in development, off in production unless LAB_ENABLED=1. */
+  LAB_ENABLED: z.enum(["0", "1", "true", "false"]).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
 export const env: Env = envSchema.parse(process.env);
+
+export function labEnabled(config: Env = env): boolean {
+  if (config.LAB_ENABLED === undefined) return config.NODE_ENV !== "production";
+  return config.LAB_ENABLED === "1" || config.LAB_ENABLED === "true";
+}
 
 export type DatabaseProvider = "sqlite" | "postgresql";
 

@@ -1,10 +1,11 @@
 import { createDb } from "./db/client";
-import { env, resolveDatabaseUrl } from "./env";
+import { env, labEnabled, resolveDatabaseUrl } from "./env";
 import { RunOnceCoordinator } from "./idempotency/coordinator";
 import type { RunOnceSettings } from "./idempotency/settings";
 import { PollingKeyWatcher } from "./idempotency/key-watcher";
 import { PrismaIdempotencyStore } from "./idempotency/prisma-store";
 import { KeySweeper } from "./idempotency/sweeper";
+import { LabLedger } from "./lab/lab-ledger";
 import { MockLedger } from "./ledger/mock-ledger";
 import type { Ledger } from "./ledger/ledger";
 import { logger } from "./logger";
@@ -20,6 +21,8 @@ export function createServices(opts: {
   settings: RunOnceSettings;
   ledger?: Ledger;
   clock?: () => Date;
+  /** Puts the fault-injection lab in front of the ledger and opens its procedures. */
+  lab?: boolean;
 }): AppServices {
   const db = createDb(opts.databaseUrl);
   const store = new PrismaIdempotencyStore(db);
@@ -27,10 +30,12 @@ export function createServices(opts: {
     { db, store, watcher: new PollingKeyWatcher(), logger, clock: opts.clock },
     opts.settings,
   );
+  const ledger = opts.ledger ?? new MockLedger();
   return {
     db,
-    ledger: opts.ledger ?? new MockLedger(),
+    ledger: opts.lab ? new LabLedger(db, ledger) : ledger,
     idempotency,
+    labEnabled: opts.lab ?? false,
     sweeper: new KeySweeper(store, logger, opts.clock),
   };
 }
@@ -51,6 +56,7 @@ export function getServices(): AppServices {
         ttlMs: env.IDEMPOTENCY_TTL_MS,
         waitMs: env.IDEMPOTENCY_WAIT_MS,
       },
+      lab: labEnabled(),
     });
     // The sweeper lives as long as the services it belongs to: the process.
     services.sweeper.start(env.IDEMPOTENCY_SWEEP_INTERVAL_MS);

@@ -85,6 +85,11 @@ export function LedgerView() {
                   <td>{formatCents(entry.amountCents)}</td>
                   <td>
                     <code>{entry.idempotencyKey}</code>
+                    {entry.naive && (
+                      <span className="badge status-declined" data-testid="naive-mark">
+                        naive client: new key per attempt
+                      </span>
+                    )}
                   </td>
                   <td>•••• {entry.cardLast4}</td>
                   <td>

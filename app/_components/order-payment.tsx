@@ -10,11 +10,12 @@ import type { PaymentState } from "~/app/_lib/use-payment";
 import { useTRPC } from "~/app/_trpc/provider";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { AttemptTimeline } from "./attempt-timeline";
+import { LabPanel } from "./lab-panel";
 import { ProductImage } from "./product-image";
 
 type Order = inferRouterOutputs<AppRouter>["orders"]["get"];
 
-export function OrderPayment({ orderId }: { orderId: string }) {
+export function OrderPayment({ orderId, labEnabled }: { orderId: string; labEnabled: boolean }) {
   const trpc = useTRPC();
   const order = useQuery(trpc.orders.get.queryOptions({ orderId }, { retry: false }));
 
@@ -28,11 +29,14 @@ export function OrderPayment({ orderId }: { orderId: string }) {
       </div>
     );
   }
-  return <PaymentPanel order={order.data} />;
+  return <PaymentPanel order={order.data} labEnabled={labEnabled} />;
 }
 
-function PaymentPanel({ order }: { order: Order }) {
-  const { state, attempts, pay, interrupted } = usePayment(order);
+function PaymentPanel({ order, labEnabled }: { order: Order; labEnabled: boolean }) {
+  const trpc = useTRPC();
+  const lab = useQuery({ ...trpc.lab.switches.queryOptions({ orderId: order.id }), enabled: labEnabled });
+  const naive = labEnabled && lab.data?.naiveClient === true;
+  const { state, attempts, pay, interrupted } = usePayment(order, { naive });
   const [card, setCard] = useState("4242 4242 4242 4242");
   const statusRef = useRef<HTMLDivElement>(null);
   const settled = state.phase === "charged" || state.phase === "declined" || state.phase === "failed";
@@ -43,12 +47,13 @@ function PaymentPanel({ order }: { order: Order }) {
   }, [settled]);
 
   const pending = state.phase === "processing";
+  const paying = naive ? "Pay naively" : "Pay";
   const resumable = order.status === "PENDING" && (interrupted || order.paymentKeyState === "in_progress");
   const payLabel = pending
     ? "Processing…"
     : resumable
       ? `Finish payment of ${formatCents(order.totalCents)}`
-      : `Pay ${formatCents(order.totalCents)}`;
+      : `${paying} ${formatCents(order.totalCents)}`;
 
   return (
     <div className="order-layout">
@@ -136,7 +141,12 @@ function PaymentPanel({ order }: { order: Order }) {
         ) : (
           <p data-testid="charge-count">
             {order.charges.length === 1 ? "Charged once" : `Charged ${order.charges.length} times`}:{" "}
-            {order.charges.map((charge) => `${formatCents(charge.amountCents)} (${charge.id})`).join(", ")}
+            {order.charges
+              .map(
+                (charge) =>
+                  `${formatCents(charge.amountCents)} (${charge.id}${charge.naive ? ", naive client" : ""})`,
+              )
+              .join(", ")}
           </p>
         )}
         <p>
@@ -145,6 +155,7 @@ function PaymentPanel({ order }: { order: Order }) {
       </section>
 
       <AttemptTimeline attempts={attempts} />
+      {labEnabled && <LabPanel order={order} disabled={pending} />}
     </div>
   );
 }

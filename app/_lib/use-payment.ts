@@ -2,11 +2,14 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
+import type { TRPCClient } from "@trpc/client";
 import { useCallback, useEffect, useState } from "react";
 import { AttemptLog } from "~/app/_trpc/attempt-log";
-import type { Attempt } from "~/app/_trpc/attempt-log";
+import type { Attempt, AttemptOutcome } from "~/app/_trpc/attempt-log";
+import { describeFailure } from "~/app/_trpc/links";
 import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
-import { DEFAULT_RETRY_SETTINGS } from "~/app/_trpc/retry-policy";
+import { DEFAULT_RETRY_SETTINGS, isRetryable } from "~/app/_trpc/retry-policy";
+import type { AppRouter } from "~/server/trpc/routers/_app";
 import { readSessionItem, writeSessionItem } from "./session-storage";
 
 export interface PayableOrder {
@@ -24,6 +27,15 @@ export type PaymentState =
 
 const attemptsKey = (orderId: string) => `payment.attempts.${orderId}`;
 
+const UNKNOWN_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set<AttemptOutcome>([
+  "in_flight",
+  "interrupted",
+  "network_error",
+  "timed_out",
+  "conflict",
+  "unavailable",
+]);
+
 function parseAttempts(value: unknown): Attempt[] | null {
   return Array.isArray(value) ? (value as Attempt[]) : null;
 }
@@ -34,7 +46,7 @@ function parseAttempts(value: unknown): Attempt[] | null {
  * outcomes. The attempt log is kept in the tab (sessionStorage), so after a
  * reload the page can tell that an attempt was under way.
  */
-export function usePayment(order: PayableOrder) {
+export function usePayment(order: PayableOrder, opts: { naive: boolean }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
@@ -61,24 +73,57 @@ export function usePayment(order: PayableOrder) {
       const earlier = readSessionItem(attemptsKey(order.id), parseAttempts) ?? [];
       setRunStart(earlier.length);
       const log = new AttemptLog(record, earlier);
+      if (opts.naive) return payNaively(client, order, cardNumber, log);
       return client.payments.charge.mutate(
         { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey, cardNumber },
         { context: { attempts: log } },
       );
     },
     onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: trpc.orders.get.queryKey({ orderId: order.id }) }),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: trpc.orders.get.queryKey({ orderId: order.id }) }),
+        queryClient.invalidateQueries({ queryKey: trpc.ledger.pathKey() }),
+        queryClient.invalidateQueries({ queryKey: trpc.lab.pathKey() }),
+      ]),
   });
 
-  const inFlight = attempts.filter((attempt) => attempt.outcome === "in_flight").length > 0;
-  const state = paymentState(mutation, attempts.slice(runStart));
+  const current = attempts.slice(runStart);
   return {
-    state,
+    state: paymentState(mutation, current),
     attempts,
     pay: (cardNumber: string) => mutation.mutate(cardNumber),
-    /** A reload interrupted an attempt whose outcome this tab never learned. */
-    interrupted: !mutation.isPending && inFlight,
+    /** The tab's last attempt never learned its outcome (a reload or a lost answer cut it off). */
+    interrupted: !mutation.isPending && UNKNOWN_OUTCOMES.has(attempts.at(-1)?.outcome ?? "executed"),
   };
+}
+
+/**
+ * The lab's counter-example; do not copy it. It makes a new key for every
+ * attempt and calls a procedure without run-once, so a retry after a lost
+ * reply is a second payment.
+ */
+async function payNaively(
+  client: TRPCClient<AppRouter>,
+  order: PayableOrder,
+  cardNumber: string,
+  log: AttemptLog,
+) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.lab.naiveCharge.mutate(
+        {
+          orderId: order.id,
+          amountCents: order.totalCents,
+          attemptKey: `naive_${crypto.randomUUID()}`,
+          cardNumber,
+        },
+        { context: { attempts: log, retries: false } },
+      );
+    } catch (error) {
+      const retryable = error instanceof TRPCClientError && isRetryable(describeFailure(error));
+      if (!retryable || attempt >= 3) throw error;
+    }
+  }
 }
 
 function paymentState(

@@ -9,6 +9,8 @@ import type { AttemptFailure, RetrySettings } from "./retry-policy";
 export interface OperationContext extends Record<string, unknown> {
   attempts?: AttemptRecorder;
   startedAt?: number;
+  /** false: the caller retries by itself (only the lab's naive client does). */
+  retries?: boolean;
 }
 
 const REPLAYED_HEADER = "Idempotent-Replayed";
@@ -22,25 +24,33 @@ const REPLAYED_HEADER = "Idempotent-Replayed";
  * loggerLink sits between retryLink and httpLink, so it sees every attempt;
  * its logger fills the operation's attempt log.
  */
-export function createLinks(
-  url: string,
-  settings: RetrySettings = DEFAULT_RETRY_SETTINGS,
-): TRPCLink<AppRouter>[] {
+export function createLinks({
+  url,
+  settings = DEFAULT_RETRY_SETTINGS,
+  fetch: transport = fetch,
+  random = Math.random,
+}: {
+  url: string;
+  settings?: RetrySettings;
+  /** The transport; tests pass a fake one. */
+  fetch?: typeof fetch;
+  random?: () => number;
+}): TRPCLink<AppRouter>[] {
   return [
     splitLink({
       condition: (op) => op.type === "mutation",
       true: [
         stampStartLink(),
         retryLink({
-          retry: ({ op, attempts, error }) => rememberDecision(op, attempts, error, settings),
+          retry: ({ op, attempts, error }) => rememberDecision(op, attempts, error, settings, random),
           // retryLink asks for the delay right after retry() decided, with no
           // access to the error; the delay decided there is handed over here.
           retryDelayMs: () => takeDecidedDelay(),
         }),
         loggerLink({ logger: recordAttempt }),
-        httpLink({ url, fetch: fetchWithTimeout(settings.attemptTimeoutMs) }),
+        httpLink({ url, fetch: fetchWithTimeout(transport, settings.attemptTimeoutMs) }),
       ],
-      false: [httpBatchLink({ url })],
+      false: [httpBatchLink({ url, fetch: transport })],
     }),
   ];
 }
@@ -62,10 +72,12 @@ function rememberDecision(
   attempts: number,
   error: TRPCClientError<AppRouter>,
   settings: RetrySettings,
+  random: () => number,
 ): boolean {
   const context = op.context as OperationContext;
+  if (context.retries === false) return false;
   const elapsed = Date.now() - (context.startedAt ?? Date.now());
-  const decision = decideRetry(describeFailure(error), attempts, elapsed, settings);
+  const decision = decideRetry(describeFailure(error), attempts, elapsed, settings, random);
   decidedDelayMs = decision.delayMs;
   if (decision.retry) context.attempts?.retrying(decision.delayMs);
   return decision.retry;
@@ -93,11 +105,20 @@ export function describeFailure(error: TRPCClientError<AppRouter>): AttemptFailu
   return { kind: "network" };
 }
 
-function fetchWithTimeout(timeoutMs: number): typeof fetch {
+/**
+ * httpLink has no per-attempt timeout; its fetch option lets each attempt
+ * carry one. The timer is left to run: it must cover reading the body too, and
+ * aborting a finished request does nothing. (A plain controller rather than
+ * AbortSignal.any with AbortSignal.timeout, whose timer Node may collect.)
+ */
+function fetchWithTimeout(transport: typeof fetch, timeoutMs: number): typeof fetch {
   return (input, init) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    return fetch(input, { ...init, signal });
+    const attempt = new AbortController();
+    setTimeout(() => attempt.abort(new DOMException("The attempt timed out.", "TimeoutError")), timeoutMs);
+    const outer = init?.signal;
+    if (outer?.aborted) attempt.abort(outer.reason);
+    outer?.addEventListener("abort", () => attempt.abort(outer.reason), { once: true });
+    return transport(input, { ...init, signal: attempt.signal });
   };
 }
 

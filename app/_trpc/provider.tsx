@@ -14,7 +14,9 @@ export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRou
 
 export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
-  const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: createLinks("/api/trpc") }));
+  const [trpcClient] = useState(() =>
+    createTRPCClient<AppRouter>({ links: createLinks({ url: "/api/trpc" }) }),
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>

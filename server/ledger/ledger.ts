@@ -5,6 +5,8 @@ export interface ChargeRequest {
   amountCents: number;
   idempotencyKey: string;
   cardNumber: string;
+  /** Sent by the lab's naive client, which makes a new key per attempt; the ledger marks it. */
+  naive?: boolean;
 }
 
 export type Authorization =
@@ -16,6 +18,7 @@ export interface LedgerEntry {
   amountCents: number;
   idempotencyKey: string;
   cardLast4: string;
+  naive: boolean;
   createdAt: Date;
 }
 

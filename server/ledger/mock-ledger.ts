@@ -29,6 +29,7 @@ export class MockLedger implements Ledger {
         amountCents: request.amountCents,
         idempotencyKey: request.idempotencyKey,
         cardLast4: authorization.cardLast4,
+        naive: request.naive ?? false,
       },
     });
   }

@@ -3,15 +3,8 @@ import { DomainError } from "../errors";
 import type { KeyTransaction } from "../idempotency/coordinator";
 import type { Ledger } from "../ledger/ledger";
 import { findSessionOrder } from "../orders/order-view";
-
-export interface ChargeView {
-  chargeId: string;
-  orderId: string;
-  amountCents: number;
-  status: "captured";
-  cardLast4: string;
-  createdAt: string;
-}
+import { toChargeView } from "./charge-view";
+import type { ChargeView } from "./charge-view";
 
 /**
  * Charges an order once. Runs inside the run-once middleware, so it never sees
@@ -49,13 +42,6 @@ export async function chargeOrder(
     }
     const entry = await deps.ledger.record(tx, request, authorization);
     await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });
-    return {
-      chargeId: entry.id,
-      orderId: entry.orderId,
-      amountCents: entry.amountCents,
-      status: "captured" as const,
-      cardLast4: entry.cardLast4,
-      createdAt: entry.createdAt.toISOString(),
-    };
+    return toChargeView(entry);
   });
 }

@@ -73,7 +73,7 @@ export async function createProbeApp(
     { db, store, watcher: new PollingKeyWatcher(), logger, clock },
     { ...DEFAULT_RUN_ONCE_SETTINGS, ...opts.settings },
   );
-  const services = { db, ledger: new MockLedger(), idempotency };
+  const services = { db, ledger: new MockLedger(), idempotency, labEnabled: false };
 
   let executions = 0;
   let behaviour: ProbeBehaviour = async (input) => ({ value: input.value });

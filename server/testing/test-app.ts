@@ -25,6 +25,7 @@ export async function createTestApp(
     ledger?: Ledger;
     clock?: () => Date;
     database?: TestDatabase;
+    lab?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? createTestDatabase();
@@ -33,6 +34,7 @@ export async function createTestApp(
     settings: { ...DEFAULT_RUN_ONCE_SETTINGS, ...opts.settings },
     ledger: opts.ledger,
     clock: opts.clock,
+    lab: opts.lab,
   });
   await seedCatalog(services.db);
   return {

@@ -7,6 +7,8 @@ export interface Services {
   db: Db;
   ledger: Ledger;
   idempotency: RunOnceCoordinator;
+  /** The fault-injection lab answers only where it is enabled (see env.ts). */
+  labEnabled: boolean;
 }
 
 /** The HTTP exchange, when there is one: a server-side caller has none. */

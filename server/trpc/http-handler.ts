@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { parseCookie } from "cookie";
 import { DomainError } from "../errors";
+import { dropReplyIfAsked, orderIdOf } from "../lab/reply-dropper";
 import { logger } from "../logger";
 import { SESSION_COOKIE, isSessionId } from "../session";
 import { createContextInner } from "./context";
@@ -14,7 +15,14 @@ export const TRPC_ENDPOINT = "/api/trpc";
  * works. The API route calls it; tests call it with Requests of their own.
  * @see https://trpc.io/docs/server/adapters/fetch
  */
-export function handleTrpcRequest(req: Request, services: Services): Promise<Response> {
+export async function handleTrpcRequest(req: Request, services: Services): Promise<Response> {
+  if (!services.labEnabled) return respond(req, services);
+  const path = new URL(req.url).pathname.slice(TRPC_ENDPOINT.length + 1);
+  const orderId = await orderIdOf(req, path);
+  return dropReplyIfAsked(services.db, orderId, path, await respond(req, services));
+}
+
+function respond(req: Request, services: Services): Promise<Response> {
   return fetchRequestHandler({
     endpoint: TRPC_ENDPOINT,
     req,

@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "../init";
 import { catalogRouter } from "./catalog";
+import { labRouter } from "./lab";
 import { ledgerRouter } from "./ledger";
 import { ordersRouter } from "./orders";
 import { paymentsRouter } from "./payments";
@@ -9,6 +10,7 @@ export const appRouter = router({
   orders: ordersRouter,
   payments: paymentsRouter,
   ledger: ledgerRouter,
+  lab: labRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -37,6 +37,7 @@ export const ordersRouter = router({
           amountCents: charge.amountCents,
           idempotencyKey: charge.idempotencyKey,
           cardLast4: charge.cardLast4,
+          naive: charge.naive,
           createdAt: charge.createdAt.toISOString(),
         })),
         paymentKeyState:

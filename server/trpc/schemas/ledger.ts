@@ -7,6 +7,8 @@ export const ledgerEntrySchema = z.object({
   amountCents: z.number().int(),
   idempotencyKey: z.string(),
   cardLast4: z.string(),
+  /** Made by the lab's naive client (a new key per attempt). */
+  naive: z.boolean(),
   createdAt: z.iso.datetime(),
 });
 

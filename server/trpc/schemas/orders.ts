@@ -47,6 +47,7 @@ export const orderChargeSchema = z.object({
   amountCents: z.number().int(),
   idempotencyKey: z.string(),
   cardLast4: z.string(),
+  naive: z.boolean(),
   createdAt: z.iso.datetime(),
 });
 

@@ -1,0 +1,149 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { TRPCClientError } from "@trpc/client";
+import { useState } from "react";
+import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
+
+type Switches = {
+  dropReplies: number;
+  failuresBeforeCommit: number;
+  ledgerDelayMs: number;
+  decline: boolean;
+  naiveClient: boolean;
+};
+
+const SLOW_LEDGER_MS = 3_000;
+
+const TOGGLES: Array<{
+  id: string;
+  label: string;
+  help: string;
+  isOn: (s: Switches) => boolean;
+  turn: (s: Switches, on: boolean) => Switches;
+}> = [
+  {
+    id: "drop-reply",
+    label: "Drop the reply after commit",
+    help: "The next charge commits, then its reply is lost on the way back. Left without an answer, the client retries with the same key.",
+    isOn: (s) => s.dropReplies > 0,
+    turn: (s, on) => ({ ...s, dropReplies: on ? 1 : 0 }),
+  },
+  {
+    id: "fail-before-commit",
+    label: "Fail before commit",
+    help: "The next attempt fails before anything is written. The key is released and the retry charges once.",
+    isOn: (s) => s.failuresBeforeCommit > 0,
+    turn: (s, on) => ({ ...s, failuresBeforeCommit: on ? 1 : 0 }),
+  },
+  {
+    id: "slow-ledger",
+    label: "Slow ledger (3 s)",
+    help: "Every charge takes 3 seconds: a double-click or a second tab waits for the first and shares its charge.",
+    isOn: (s) => s.ledgerDelayMs > 0,
+    turn: (s, on) => ({ ...s, ledgerDelayMs: on ? SLOW_LEDGER_MS : 0 }),
+  },
+  {
+    id: "decline",
+    label: "Decline the card",
+    help: "The card network declines (a final answer): retries replay the decline, and nothing is charged.",
+    isOn: (s) => s.decline,
+    turn: (s, on) => ({ ...s, decline: on }),
+  },
+  {
+    id: "naive-client",
+    label: "Naive client (counter-example)",
+    help: "Pay makes a new key for every attempt against a charge without run-once. With a lost reply, it pays twice.",
+    isOn: (s) => s.naiveClient,
+    turn: (s, on) => ({ ...s, naiveClient: on }),
+  },
+];
+
+/**
+ * Demo controls: per-order switches that the server honours, to watch every
+ * failure mode of the guide being handled. Off by default; absent in
+ * production unless LAB_ENABLED=1.
+ */
+export function LabPanel({
+  order,
+  disabled,
+}: {
+  order: { id: string; totalCents: number; paymentKey: string };
+  disabled: boolean;
+}) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const switches = useQuery(trpc.lab.switches.queryOptions({ orderId: order.id }));
+  const switchesKey = trpc.lab.switches.queryKey({ orderId: order.id });
+  const update = useMutation(
+    trpc.lab.setSwitches.mutationOptions({
+      // The box shows the new state at once; the server's answer confirms it.
+      onMutate: ({ switches: next }) => queryClient.setQueryData(switchesKey, next),
+      onSuccess: (data) => queryClient.setQueryData(switchesKey, data),
+      onError: () => queryClient.invalidateQueries({ queryKey: switchesKey }),
+    }),
+  );
+  const [reuseAnswer, setReuseAnswer] = useState<string | null>(null);
+  const reuse = useMutation({
+    mutationFn: () =>
+      client.payments.charge.mutate({
+        orderId: order.id,
+        amountCents: order.totalCents + 100,
+        idempotencyKey: order.paymentKey,
+      }),
+    onSuccess: () => setReuseAnswer("The server accepted it. That would be a bug."),
+    onError: (error) => {
+      const status =
+        error instanceof TRPCClientError ? (error.data as { httpStatus?: number })?.httpStatus : null;
+      setReuseAnswer(
+        status === 422
+          ? `Rejected with 422: ${error.message} One key names one operation; a changed amount is a different operation and needs a new key.`
+          : `Rejected${status ? ` with ${status}` : ""}: ${error.message}`,
+      );
+    },
+  });
+
+  const current = switches.data;
+  return (
+    <section className="card lab" aria-labelledby="lab-heading" data-testid="lab-panel">
+      <h2 id="lab-heading">
+        Fault lab <span className="badge">demo controls</span>
+      </h2>
+      <p className="muted small">
+        Switches for this order only, honoured by the server. Use them to watch each failure being handled.
+      </p>
+      {current && (
+        <ul className="lab-switches">
+          {TOGGLES.map((toggle) => (
+            <li key={toggle.id}>
+              <label className="switch">
+                <input
+                  type="checkbox"
+                  checked={toggle.isOn(current)}
+                  disabled={disabled}
+                  aria-describedby={`${toggle.id}-help`}
+                  onChange={(event) =>
+                    update.mutate({ orderId: order.id, switches: toggle.turn(current, event.target.checked) })
+                  }
+                />
+                {toggle.label}
+              </label>
+              <p id={`${toggle.id}-help`} className="muted small">
+                {toggle.help}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="secondary" disabled={reuse.isPending} onClick={() => reuse.mutate()}>
+        Reuse this order&apos;s key with a different amount
+      </button>
+      {reuseAnswer && (
+        <p role="status" className="small" data-testid="reuse-answer">
+          {reuseAnswer}
+        </p>
+      )}
+    </section>
+  );
+}

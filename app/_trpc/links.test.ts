@@ -1,0 +1,125 @@
+import { createTRPCClient } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import type { AppRouter } from "~/server/trpc/routers/_app";
+import { AttemptLog } from "./attempt-log";
+import { createLinks } from "./links";
+import type { RetrySettings } from "./retry-policy";
+
+/**
+ * The real links (splitLink, retryLink, loggerLink, httpLink) over a fake
+ * transport that answers from a script, so that every branch of the retry
+ * policy meets tRPC's own retry machinery.
+ */
+type Step = (init: RequestInit | undefined) => Promise<Response>;
+
+const settings: RetrySettings = {
+  maxAttempts: 4,
+  baseDelayMs: 1,
+  maxDelayMs: 5,
+  attemptTimeoutMs: 200,
+  deadlineMs: 5_000,
+};
+
+const charge = { orderId: "ord_1", amountCents: 100, idempotencyKey: "pay_1" };
+const success = { chargeId: "ch_1", orderId: "ord_1", amountCents: 100, status: "captured" };
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Step {
+  return async () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json", ...headers },
+    });
+}
+const ok = (headers: Record<string, string> = {}) => json(200, { result: { data: success } }, headers);
+const failing = (status: number, code: string, headers: Record<string, string> = {}) =>
+  json(status, { error: { message: code, code: -32000, data: { code, httpStatus: status } } }, headers);
+const networkError: Step = async () => {
+  throw new TypeError("fetch failed");
+};
+/** Never answers; gives up only when the attempt's signal aborts. */
+const silence: Step = (init) =>
+  new Promise((_, reject) => {
+    init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+  });
+
+function clientWith(script: Step[], overrides: Partial<RetrySettings> = {}) {
+  const requests: Array<{ body: string; at: number }> = [];
+  const transport: typeof fetch = async (_input, init) => {
+    requests.push({ body: String(init?.body), at: Date.now() });
+    const step = script.shift();
+    if (!step) throw new Error("the script ran out");
+    return step(init);
+  };
+  const client = createTRPCClient<AppRouter>({
+    links: createLinks({
+      url: "http://shop.test/api/trpc",
+      settings: { ...settings, ...overrides },
+      fetch: transport,
+    }),
+  });
+  return { client, requests };
+}
+
+describe("the client's retries", () => {
+  it("retries unknown outcomes with the same body, hence the same key, until an answer", async () => {
+    const { client, requests } = clientWith([
+      networkError,
+      silence,
+      failing(503, "SERVICE_UNAVAILABLE"),
+      ok(),
+    ]);
+    await expect(client.payments.charge.mutate(charge)).resolves.toEqual(success);
+    expect(requests).toHaveLength(4);
+    expect(new Set(requests.map((request) => request.body)).size).toBe(1);
+    expect(JSON.parse(requests[0]?.body ?? "{}")).toMatchObject({ idempotencyKey: "pay_1" });
+  });
+
+  it.each([
+    [400, "BAD_REQUEST"],
+    [402, "PAYMENT_REQUIRED"],
+    [404, "NOT_FOUND"],
+    [422, "UNPROCESSABLE_CONTENT"],
+  ])("does not retry %i: a final answer", async (status, code) => {
+    const { client, requests } = clientWith([failing(status, code), ok()]);
+    await expect(client.payments.charge.mutate(charge)).rejects.toMatchObject({ data: { code } });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("gives up at the attempt cap", async () => {
+    const { client, requests } = clientWith([networkError, networkError, networkError, networkError, ok()]);
+    await expect(client.payments.charge.mutate(charge)).rejects.toThrow();
+    expect(requests).toHaveLength(4);
+  });
+
+  it("waits Retry-After before retrying a 409", async () => {
+    const { client, requests } = clientWith([failing(409, "CONFLICT", { "Retry-After": "1" }), ok()]);
+    await client.payments.charge.mutate(charge);
+    const [first, second] = requests;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it("starts no retry past the deadline", async () => {
+    const { client, requests } = clientWith([failing(409, "CONFLICT", { "Retry-After": "2" }), ok()], {
+      deadlineMs: 1_000,
+    });
+    await expect(client.payments.charge.mutate(charge)).rejects.toMatchObject({ data: { code: "CONFLICT" } });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("logs every attempt with what its answer said", async () => {
+    const { client } = clientWith([silence, ok({ "Idempotent-Replayed": "true" })]);
+    const log = new AttemptLog();
+    await client.payments.charge.mutate(charge, { context: { attempts: log } });
+    expect(log.attempts.map((attempt) => attempt.outcome)).toEqual(["timed_out", "replayed"]);
+    expect(log.attempts[0]?.retryDelayMs).not.toBeNull();
+    expect(log.attempts[1]).toMatchObject({ number: 2, status: 200 });
+  });
+
+  it("sends queries in batches and does not retry them into a loop", async () => {
+    const { client, requests } = clientWith([
+      json(200, [{ result: { data: [] } }, { result: { data: [] } }]),
+    ]);
+    await Promise.all([client.catalog.list.query(), client.ledger.entries.query()]);
+    expect(requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,14 @@
+import { LAB, expect, test } from "./fixtures";
+
+test("a failure before commit releases the key, and the retry charges once", async ({ shop }) => {
+  const orderId = await shop.placeOrder({ "espresso-beans": 2 });
+  await shop.switchOn(LAB.failBeforeCommit);
+
+  await shop.payButton().click();
+  await shop.expectCharged();
+
+  await expect(shop.attempts()).toHaveCount(2);
+  await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "unavailable");
+  await expect(shop.attempts().nth(1)).toHaveAttribute("data-outcome", "executed");
+  await shop.expectLedger(orderId, 1);
+});

@@ -1,0 +1,25 @@
+import { LAB, expect, test } from "./fixtures";
+
+test("a reload in the middle of a payment offers to finish it, with the same key: one charge", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ "espresso-beans": 1 });
+  await shop.switchOn(LAB.slowLedger);
+
+  await shop.payButton().click();
+  await expect(shop.status()).toContainText("Processing");
+  await page.reload();
+
+  // The server still holds the key in progress; the tab remembers an attempt with no answer.
+  const finish = page.getByRole("button", { name: /^Finish payment/ });
+  await expect(finish).toBeVisible();
+  await expect(page.getByTestId("resume-note")).toBeVisible();
+  await finish.click();
+  await shop.expectCharged();
+
+  // The reload cut attempt 1 off: its outcome never reached the tab.
+  await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", /^(interrupted|network_error)$/);
+  await expect(shop.attempts().nth(1)).toHaveAttribute("data-outcome", "replayed");
+  await shop.expectLedger(orderId, 1);
+});

@@ -1,0 +1,24 @@
+import { LAB, expect, test } from "./fixtures";
+
+test("with a slow ledger, a double-click and a second tab wait for one execution and share it", async ({
+  shop,
+  page,
+  context,
+}) => {
+  const orderId = await shop.placeOrder({ headphones: 1 });
+  await shop.switchOn(LAB.slowLedger);
+  const second = await context.newPage();
+  await second.goto(page.url());
+  await expect(shop.payButton(second)).toBeEnabled();
+
+  await shop.payButton().dblclick();
+  await expect(shop.status()).toContainText("Processing");
+  await shop.payButton(second).click();
+
+  await shop.expectCharged();
+  await shop.expectCharged(second);
+  const chargeIn = (tab: typeof page) => tab.getByTestId("payment-status").textContent();
+  expect(await chargeIn(second)).toBe(await chargeIn(page));
+  await expect(shop.attempts(second).last()).toHaveAttribute("data-outcome", "replayed");
+  await shop.expectLedger(orderId, 1);
+});
