@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_DATABASE_URL, E2E_PORT } from "./e2e/environment";
+import { E2E_SERVERS } from "./e2e/environment";
+import type { E2EProvider } from "./e2e/environment";
 
 /**
  * Debian's Chromium where it is installed (machines without internet cannot
@@ -20,43 +21,47 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   use: {
-    baseURL: `http://localhost:${E2E_PORT}`,
     trace: "on-first-retry",
     screenshot: "only-on-failure",
   },
-  projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: chromiumPath,
-          // Without the background-networking flags Chromium floods a closed
-          // network with connection attempts.
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        },
+  projects: (Object.keys(E2E_SERVERS) as E2EProvider[]).map((provider) => ({
+    name: provider,
+    use: {
+      ...devices["Desktop Chrome"],
+      baseURL: `http://localhost:${E2E_SERVERS[provider].port}`,
+      databaseUrl: E2E_SERVERS[provider].databaseUrl,
+      launchOptions: {
+        executablePath: chromiumPath,
+        // Without the background-networking flags Chromium floods a closed
+        // network with connection attempts.
+        args: [
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+        ],
       },
     },
-  ],
-  webServer: {
-    // The production build on a database of its own, emptied for each run.
-    command: "rm -f .tmp/e2e.db .tmp/e2e.db-wal .tmp/e2e.db-shm && npm run build && npm start",
-    url: `http://localhost:${E2E_PORT}/api/trpc/catalog.list`,
+  })),
+  // One production server per database, each on a database emptied for the run.
+  // `npm test` builds first and sets E2E_SKIP_BUILD; alone, the suite builds.
+  webServer: (Object.keys(E2E_SERVERS) as E2EProvider[]).map((provider, index) => ({
+    command: [
+      `tsx server/testing/reset-database.ts ${E2E_SERVERS[provider].databaseUrl}`,
+      ...(process.env.E2E_SKIP_BUILD || index > 0 ? [] : ["npm run build"]),
+      "npm start",
+    ].join(" && "),
+    url: `http://localhost:${E2E_SERVERS[provider].port}/api/trpc/catalog.list`,
     reuseExistingServer: !process.env.CI,
     timeout: 300_000,
     env: {
-      PORT: String(E2E_PORT),
-      DATABASE_URL: E2E_DATABASE_URL,
+      PORT: String(E2E_SERVERS[provider].port),
+      DATABASE_URL: E2E_SERVERS[provider].databaseUrl,
       NEXT_TELEMETRY_DISABLED: "1",
       LAB_ENABLED: "1",
     },
-  },
+  })),
 });

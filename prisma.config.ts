@@ -1,19 +1,23 @@
 import { defineConfig } from "prisma/config";
-import { databaseProvider, env, resolveDatabaseUrl } from "./server/env";
+import { postgresMigrationAdapter } from "./server/db/postgres-adapter";
 import { SerializedSqliteAdapterFactory } from "./server/db/sqlite-adapter";
+import { databaseProvider, env, resolveDatabaseUrl } from "./server/env";
 
-// The CLI runs on the WebAssembly schema engine through the same driver
-// adapter as the application: no native engine download (see STACK.md).
+// The CLI runs on the WebAssembly schema engine through a driver adapter, as
+// the application does: no native engine download (see STACK.md). The
+// provider follows DATABASE_URL: a file: URL is SQLite, a postgresql:// URL
+// selects the generated PostgreSQL schema and its migrations.
 const url = resolveDatabaseUrl(env.DATABASE_URL);
+const provider = databaseProvider(url);
+const folder = provider === "sqlite" ? "prisma" : "prisma/postgresql";
 process.env.DATABASE_URL = url;
 
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
-  schema: "prisma/schema.prisma",
-  migrations: { path: "prisma/migrations", seed: "tsx prisma/seed.ts" },
+  schema: `${folder}/schema.prisma`,
+  migrations: { path: `${folder}/migrations`, seed: "tsx prisma/seed.ts" },
   async adapter() {
-    if (databaseProvider(url) !== "sqlite") throw new Error("PostgreSQL is not wired yet");
-    return new SerializedSqliteAdapterFactory(url);
+    return provider === "sqlite" ? new SerializedSqliteAdapterFactory(url) : postgresMigrationAdapter(url);
   },
 });

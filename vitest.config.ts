@@ -1,16 +1,46 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const alias = { "~": fileURLToPath(new URL(".", import.meta.url)) };
+const shared = {
+  environment: "node" as const,
+  globalSetup: ["server/testing/global-setup.ts"],
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+};
+
+/**
+ * The suite runs twice: on SQLite (the default store) and on PostgreSQL (the
+ * shared store of several instances). Tests that only make sense on one
+ * provider are named *.sqlite.test.ts or *.postgresql.test.ts.
+ */
 export default defineConfig({
-  resolve: { alias: { "~": fileURLToPath(new URL(".", import.meta.url)) } },
+  resolve: { alias },
   test: {
-    include: ["server/**/*.test.ts", "app/**/*.test.ts"],
-    environment: "node",
-    globalSetup: ["server/testing/global-setup.ts"],
-    // Two cores: files run two at a time, each on databases of its own.
+    // Two cores: two test files at a time, each on databases of its own.
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    env: { NODE_ENV: "test" },
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: "sqlite",
+          include: ["server/**/*.test.ts", "app/**/*.test.ts"],
+          exclude: ["**/*.postgresql.test.ts"],
+          env: { NODE_ENV: "test", TEST_DATABASE: "sqlite" },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: "postgresql",
+          // The client's tests know no database; they run once, above.
+          include: ["server/**/*.test.ts"],
+          exclude: ["**/*.sqlite.test.ts"],
+          env: { NODE_ENV: "test", TEST_DATABASE: "postgresql" },
+        },
+      },
+    ],
   },
 });

@@ -3,7 +3,6 @@ import type { Page, TestInfo } from "@playwright/test";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
 import { resolveDatabaseUrl } from "../server/env";
-import { E2E_DATABASE_URL } from "./environment";
 
 /** The lab's switches, by the label a person clicks. */
 export const LAB = {
@@ -87,13 +86,15 @@ export class Shop {
   }
 }
 
-export const test = base.extend<{ shop: Shop }, { db: Db }>({
+export const test = base.extend<{ shop: Shop }, { databaseUrl: string; db: Db }>({
   shop: async ({ page, db }, use, testInfo) => {
     await use(new Shop(page, db, testInfo));
   },
+  // Set per project (playwright.config.ts): the database its server runs on.
+  databaseUrl: ["", { scope: "worker", option: true }],
   db: [
-    async ({}, use) => {
-      const db = createDb(resolveDatabaseUrl(E2E_DATABASE_URL));
+    async ({ databaseUrl }, use) => {
+      const db = createDb(resolveDatabaseUrl(databaseUrl));
       await use(db);
       await db.$disconnect();
     },

@@ -2,8 +2,7 @@ import { createDb } from "./db/client";
 import { env, labEnabled, resolveDatabaseUrl } from "./env";
 import { RunOnceCoordinator } from "./idempotency/coordinator";
 import type { RunOnceSettings } from "./idempotency/settings";
-import { PollingKeyWatcher } from "./idempotency/key-watcher";
-import { PrismaIdempotencyStore } from "./idempotency/prisma-store";
+import { idempotencyBackend } from "./idempotency/backend";
 import { KeySweeper } from "./idempotency/sweeper";
 import { LabLedger } from "./lab/lab-ledger";
 import { MockLedger } from "./ledger/mock-ledger";
@@ -13,6 +12,8 @@ import type { Services } from "./trpc/context";
 
 export interface AppServices extends Services {
   sweeper: KeySweeper;
+  /** Stops the sweeper and closes the database connections. */
+  close(): Promise<void>;
 }
 
 /** Wires the database, the ledger and the run-once machinery for one database URL. */
@@ -25,18 +26,23 @@ export function createServices(opts: {
   lab?: boolean;
 }): AppServices {
   const db = createDb(opts.databaseUrl);
-  const store = new PrismaIdempotencyStore(db);
+  const { store, watcher } = idempotencyBackend(opts.databaseUrl, db, logger);
   const idempotency = new RunOnceCoordinator(
-    { db, store, watcher: new PollingKeyWatcher(), logger, clock: opts.clock },
+    { db, store, watcher, logger, clock: opts.clock },
     opts.settings,
   );
   const ledger = opts.ledger ?? new MockLedger();
+  const sweeper = new KeySweeper(store, logger, opts.clock);
   return {
     db,
     ledger: opts.lab ? new LabLedger(db, ledger) : ledger,
     idempotency,
     labEnabled: opts.lab ?? false,
-    sweeper: new KeySweeper(store, logger, opts.clock),
+    sweeper,
+    async close() {
+      sweeper.stop();
+      await Promise.all([watcher.close(), db.$disconnect()]);
+    },
   };
 }
 

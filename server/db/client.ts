@@ -1,12 +1,24 @@
-import { PrismaClient } from "./generated/sqlite/client";
+import { databaseProvider } from "../env";
+import { PrismaClient as PostgresqlClient } from "./generated/postgresql/client";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { Prisma } from "./generated/sqlite/client";
+import { postgresAdapter } from "./postgres-adapter";
 import { SerializedSqliteAdapterFactory } from "./sqlite-adapter";
 
-export type Db = PrismaClient;
+/**
+ * The database client. Prisma generates one client per provider from the one
+ * data model; the application uses only what both have in common, so it is
+ * written against the SQLite client's type and the PostgreSQL client stands in
+ * for it.
+ */
+export type Db = SqliteClient;
 /** The client handed to code that runs inside an interactive transaction. */
 export type Tx = Prisma.TransactionClient;
 
-/** Opens the database a URL names: a file: URL is SQLite. */
+/** Opens the database a URL names: a file: URL is SQLite, a postgresql:// URL PostgreSQL. */
 export function createDb(url: string): Db {
-  return new PrismaClient({ adapter: new SerializedSqliteAdapterFactory(url) });
+  if (databaseProvider(url) === "postgresql") {
+    return new PostgresqlClient({ adapter: postgresAdapter(url) }) as unknown as Db;
+  }
+  return new SqliteClient({ adapter: new SerializedSqliteAdapterFactory(url) });
 }

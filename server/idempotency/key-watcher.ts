@@ -7,6 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
  */
 export interface KeyWatcher {
   wait(keyId: string, attempt: number, maxMs: number): Promise<void>;
+  /** Releases what the watcher holds open (a listening connection). */
+  close(): Promise<void>;
 }
 
 /**
@@ -25,4 +27,6 @@ export class PollingKeyWatcher implements KeyWatcher {
     const interval = Math.min(this.firstIntervalMs * 2 ** attempt, this.maxIntervalMs);
     await sleep(Math.max(0, Math.min(interval, maxMs)));
   }
+
+  async close(): Promise<void> {}
 }

@@ -3,7 +3,9 @@ import { createDb } from "../db/client";
 import type { Db } from "../db/client";
 import { createTestDatabase } from "../testing/test-database";
 import type { TestDatabase } from "../testing/test-database";
-import { PrismaIdempotencyStore } from "./prisma-store";
+import { logger } from "../logger";
+import { idempotencyBackend } from "./backend";
+import type { PrismaIdempotencyStore } from "./prisma-store";
 import type { Claim, ClaimTerms, KeyRecord } from "./store";
 
 const scope = { caller: "session-1", path: "payments.charge", key: "key-1" };
@@ -15,14 +17,14 @@ let store: PrismaIdempotencyStore;
 const terms = (now = new Date()): ClaimTerms => ({ fingerprint: "fp", now, leaseMs: 1_000, ttlMs: 60_000 });
 const at = (now = new Date()) => ({ now, ttlMs: 60_000 });
 
-beforeEach(() => {
-  database = createTestDatabase();
+beforeEach(async () => {
+  database = await createTestDatabase();
   db = createDb(database.url);
-  store = new PrismaIdempotencyStore(db);
+  store = idempotencyBackend(database.url, db, logger).store as PrismaIdempotencyStore;
 });
 afterEach(async () => {
   await db.$disconnect();
-  database.drop();
+  await database.drop();
 });
 
 async function claimed(): Promise<Claim> {

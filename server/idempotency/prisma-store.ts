@@ -8,8 +8,13 @@ import { parseStoredOutcome } from "./outcome";
 import type { StoredOutcome } from "./outcome";
 import type { Claim, ClaimResult, ClaimTerms, IdempotencyStore, KeyRecord } from "./store";
 
+/**
+ * The store on Prisma, for both providers. The claim is an insert against the
+ * unique (scope, path, key) constraint; every later transition is one
+ * conditional update or delete.
+ */
 export class PrismaIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly db: Db) {}
+  constructor(protected readonly db: Db) {}
 
   async claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult> {
     const claimed = { id: randomUUID(), token: randomUUID() };
@@ -112,7 +117,7 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
   }
 }
 
-function leaseAndRetention(terms: ClaimTerms) {
+export function leaseAndRetention(terms: ClaimTerms) {
   const now = terms.now.getTime();
   return {
     lockedUntil: new Date(now + terms.leaseMs),

@@ -20,6 +20,9 @@ async function start(opts: Parameters<typeof createProbeApp>[0] = {}) {
 
 const call = (value: number, idempotencyKey = "key-1") => ({ idempotencyKey, value });
 
+/** Resolves once the app's first execution has claimed its key and runs. */
+const executing = (app: ProbeApp) => expect.poll(() => app.executions).toBeGreaterThanOrEqual(1);
+
 /** Makes the probe wait for a gate, so that a key stays in progress. */
 function holdExecutions(app: ProbeApp) {
   const held = gate();
@@ -43,7 +46,7 @@ describe("run-once: the key state grid", () => {
     const app = await start();
     const held = holdExecutions(app);
     const first = app.caller().probe(call(1));
-    await settle();
+    await executing(app);
     const second = app.caller().probe(call(1));
     await settle();
     held.open();
@@ -55,7 +58,7 @@ describe("run-once: the key state grid", () => {
     const app = await start();
     const held = holdExecutions(app);
     const first = app.caller().probe(call(1));
-    await settle();
+    await executing(app);
     await expect(app.caller().probe(call(2))).rejects.toMatchObject({
       code: "UNPROCESSABLE_CONTENT",
       reason: "IDEMPOTENCY_KEY_REUSED",
@@ -70,7 +73,7 @@ describe("run-once: the key state grid", () => {
     const elsewhere = await start({ database: app.database });
     const held = holdExecutions(app);
     const first = app.caller().probe(call(1));
-    await settle();
+    await executing(app);
     await expect(elsewhere.caller().probe(call(2))).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
     held.open();
     await first;
@@ -136,6 +139,7 @@ describe("run-once: concurrent duplicates", () => {
     const app = await start();
     const held = holdExecutions(app);
     const calls = Array.from({ length: 25 }, () => app.caller().probe(call(7)));
+    await executing(app);
     await settle();
     held.open();
     const results = await Promise.all(calls);
@@ -154,7 +158,7 @@ describe("run-once: concurrent duplicates", () => {
     const elsewhere = await start({ database: app.database });
     const held = holdExecutions(app);
     const first = app.caller().probe(call(1));
-    await settle();
+    await executing(app);
     const second = elsewhere.caller().probe(call(1));
     await settle(100);
     held.open();
@@ -167,7 +171,7 @@ describe("run-once: concurrent duplicates", () => {
     const elsewhere = await start({ database: app.database, settings: { waitMs: 200 } });
     const held = holdExecutions(app);
     const first = app.caller().probe(call(1));
-    await settle();
+    await executing(app);
 
     const error = await elsewhere
       .caller()
@@ -186,7 +190,7 @@ describe("run-once: concurrent duplicates", () => {
     const app = await start({ settings: { waitMs: 150 } });
     const held = holdExecutions(app);
     const first = app.caller().probe(call(1));
-    await settle();
+    await executing(app);
     await expect(app.caller().probe(call(1))).rejects.toMatchObject({ code: "CONFLICT" });
     held.open();
     await expect(first).resolves.toMatchObject({ execution: 1 });
@@ -198,7 +202,7 @@ describe("run-once: callers that go away", () => {
     const app = await start();
     const held = holdExecutions(app);
     const first = app.caller().probe(call(1));
-    await settle();
+    await executing(app);
     const controller = new AbortController();
     const duplicate = app.caller(SESSION, { signal: controller.signal }).probe(call(1));
     await settle();
@@ -215,7 +219,7 @@ describe("run-once: callers that go away", () => {
     const held = holdExecutions(app);
     const controller = new AbortController();
     const first = app.caller(SESSION, { signal: controller.signal }).probe(call(1));
-    await settle();
+    await executing(app);
     controller.abort();
     await expect(first).rejects.toMatchObject({ code: "CLIENT_CLOSED_REQUEST" });
 
@@ -264,6 +268,7 @@ describe("run-once: leases and fencing", () => {
     const elsewhere = await start({ database: app.database, settings: { leaseMs: 150 } });
     const held = holdExecutions(app);
     const stale = app.caller().probe(call(1));
+    await executing(app);
     await settle(250);
 
     // The lease has run out: the other process takes the key over and runs.
@@ -287,10 +292,12 @@ describe("run-once: leases and fencing", () => {
       throw new Error("crashed late");
     });
     const stale = app.caller().probe(call(1));
+    await executing(app);
     await settle(250);
     const newOwnerHeld = holdExecutions(elsewhere);
     const newOwner = elsewhere.caller().probe(call(1));
-    await settle();
+    // The new owner has taken the key over once its handler runs.
+    await expect.poll(() => elsewhere.executions).toBe(1);
 
     held.open();
     await expect(stale).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });

@@ -4,4 +4,3 @@ import { fileURLToPath } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** Scratch space for test databases and logs, ignored by git. */
 export const TMP = path.join(ROOT, ".tmp");
-export const SQLITE_TEMPLATE = path.join(TMP, "template.db");

@@ -4,8 +4,7 @@ import { createDb } from "../db/client";
 import type { Db } from "../db/client";
 import { RunOnceCoordinator } from "../idempotency/coordinator";
 import { idempotencyKeySchema } from "../idempotency/key";
-import { PollingKeyWatcher } from "../idempotency/key-watcher";
-import { PrismaIdempotencyStore } from "../idempotency/prisma-store";
+import { idempotencyBackend } from "../idempotency/backend";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "../idempotency/settings";
 import type { RunOnceSettings } from "../idempotency/settings";
 import type { IdempotencyStore } from "../idempotency/store";
@@ -65,12 +64,13 @@ export class FakeClock {
 export async function createProbeApp(
   opts: { settings?: Partial<RunOnceSettings>; database?: TestDatabase; clock?: FakeClock } = {},
 ) {
-  const database = opts.database ?? createTestDatabase();
+  const database = opts.database ?? (await createTestDatabase());
   const db: Db = createDb(database.url);
-  const store = countingStore(new PrismaIdempotencyStore(db));
+  const backend = idempotencyBackend(database.url, db, logger);
+  const store = countingStore(backend.store);
   const clock = opts.clock?.now;
   const idempotency = new RunOnceCoordinator(
-    { db, store, watcher: new PollingKeyWatcher(), logger, clock },
+    { db, store, watcher: backend.watcher, logger, clock },
     { ...DEFAULT_RUN_ONCE_SETTINGS, ...opts.settings },
   );
   const services = { db, ledger: new MockLedger(), idempotency, labEnabled: false };
@@ -104,8 +104,8 @@ export async function createProbeApp(
       return createCaller(createContextInner({ services, sessionId }), callerOpts);
     },
     async close() {
-      await db.$disconnect();
-      if (!opts.database) database.drop();
+      await Promise.all([backend.watcher.close(), db.$disconnect()]);
+      if (!opts.database) await database.drop();
     },
   };
 }

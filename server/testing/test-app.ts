@@ -28,7 +28,7 @@ export async function createTestApp(
     lab?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const database = opts.database ?? createTestDatabase();
+  const database = opts.database ?? (await createTestDatabase());
   const services = createServices({
     databaseUrl: database.url,
     settings: { ...DEFAULT_RUN_ONCE_SETTINGS, ...opts.settings },
@@ -43,8 +43,8 @@ export async function createTestApp(
     caller: (sessionId = newSessionId(), callerOpts) =>
       createCaller(createContextInner({ services, sessionId }), callerOpts),
     async close() {
-      await services.db.$disconnect();
-      if (!opts.database) database.drop();
+      await services.close();
+      if (!opts.database) await database.drop();
     },
   };
 }

@@ -7,13 +7,13 @@ import type { Db } from "./client";
 
 let database: TestDatabase;
 let db: Db;
-beforeEach(() => {
-  database = createTestDatabase();
+beforeEach(async () => {
+  database = await createTestDatabase();
   db = createDb(database.url);
 });
 afterEach(async () => {
   await db.$disconnect();
-  database.drop();
+  await database.drop();
 });
 
 const product = (sku: string) => ({ sku, name: sku, description: "", priceCents: 1 });

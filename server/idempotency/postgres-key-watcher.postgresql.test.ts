@@ -1,0 +1,38 @@
+import { afterEach, expect, it } from "vitest";
+import { gate } from "../testing/controllable-ledger";
+import { createProbeApp, settle } from "../testing/probe-app";
+import type { ProbeApp } from "../testing/probe-app";
+
+let apps: ProbeApp[] = [];
+afterEach(async () => {
+  await Promise.all(apps.map((app) => app.close()));
+  apps = [];
+});
+
+it("wakes a waiter in another process by NOTIFY when the key settles, without polling", async () => {
+  const owner = await createProbeApp();
+  const waiter = await createProbeApp({ database: owner.database });
+  apps.push(waiter, owner);
+  const held = gate();
+  owner.behave(async (input) => {
+    await held.opened;
+    return { value: input.value };
+  });
+
+  const first = owner.caller().probe({ idempotencyKey: "k", value: 1 });
+  await expect.poll(() => owner.executions).toBe(1);
+  const second = waiter.caller().probe({ idempotencyKey: "k", value: 1 });
+  await settle(1_500);
+  const readsWhileHeld = waiter.store.calls.read ?? 0;
+
+  const openedAt = Date.now();
+  held.open();
+  const [a, b] = await Promise.all([first, second]);
+  const wokeAfterMs = Date.now() - openedAt;
+
+  expect(b).toEqual(a);
+  // A poll backing off to 250 ms would have read the key 8 times or more in 1.5 s;
+  // the waiter re-reads only when a wait of at most 1 s runs out.
+  expect(readsWhileHeld).toBeLessThanOrEqual(2);
+  expect(wokeAfterMs).toBeLessThan(500);
+});
