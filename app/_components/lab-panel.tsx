@@ -8,6 +8,7 @@ import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
 type Switches = {
   dropReplies: number;
   failuresBeforeCommit: number;
+  stallsBeforeCommit: number;
   ledgerDelayMs: number;
   decline: boolean;
   naiveClient: boolean;
@@ -35,6 +36,13 @@ const TOGGLES: Array<{
     help: "The next attempt fails before anything is written. The key is released and the retry charges once.",
     isOn: (s) => s.failuresBeforeCommit > 0,
     turn: (s, on) => ({ ...s, failuresBeforeCommit: on ? 1 : 0 }),
+  },
+  {
+    id: "stall-before-commit",
+    label: "Stall before commit (4 s)",
+    help: "The next charge writes the ledger, then holds its transaction open for 4 s: kill the server now, and nothing of it remains.",
+    isOn: (s) => s.stallsBeforeCommit > 0,
+    turn: (s, on) => ({ ...s, stallsBeforeCommit: on ? 1 : 0 }),
   },
   {
     id: "slow-ledger",

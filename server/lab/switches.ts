@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 export interface LabSwitchState {
   dropReplies: number;
   failuresBeforeCommit: number;
+  stallsBeforeCommit: number;
   ledgerDelayMs: number;
   decline: boolean;
   naiveClient: boolean;
@@ -11,6 +12,7 @@ export interface LabSwitchState {
 export const SWITCHES_OFF: LabSwitchState = {
   dropReplies: 0,
   failuresBeforeCommit: 0,
+  stallsBeforeCommit: 0,
   ledgerDelayMs: 0,
   decline: false,
   naiveClient: false,
@@ -28,7 +30,7 @@ export async function readSwitches(db: Db, orderId: string): Promise<LabSwitchSt
 export async function spend(
   db: Db,
   orderId: string,
-  counter: "dropReplies" | "failuresBeforeCommit",
+  counter: "dropReplies" | "failuresBeforeCommit" | "stallsBeforeCommit",
 ): Promise<boolean> {
   const { count } = await db.labSwitches.updateMany({
     where: { orderId, [counter]: { gt: 0 } },

@@ -7,6 +7,7 @@ import { chargeInput } from "./payments";
 export const labSwitchesSchema = z.object({
   dropReplies: z.number().int().min(0).max(5),
   failuresBeforeCommit: z.number().int().min(0).max(5),
+  stallsBeforeCommit: z.number().int().min(0).max(5),
   ledgerDelayMs: z.number().int().min(0).max(10_000),
   decline: z.boolean(),
   naiveClient: z.boolean(),
