@@ -8,6 +8,9 @@ import { LabLedger } from "./lab/lab-ledger";
 import { MockLedger } from "./ledger/mock-ledger";
 import type { Ledger } from "./ledger/ledger";
 import { logger } from "./logger";
+import { allOf } from "./observability/run-once-events";
+import { RunOnceLog } from "./observability/run-once-log";
+import { RunOnceMetrics } from "./observability/run-once-metrics";
 import type { Services } from "./trpc/context";
 
 export interface AppServices extends Services {
@@ -27,8 +30,10 @@ export function createServices(opts: {
 }): AppServices {
   const db = createDb(opts.databaseUrl);
   const { store, watcher } = idempotencyBackend(opts.databaseUrl, db, logger);
+  const metrics = new RunOnceMetrics();
+  const observer = allOf(new RunOnceLog(logger), metrics);
   const idempotency = new RunOnceCoordinator(
-    { db, store, watcher, logger, clock: opts.clock },
+    { db, store, watcher, logger, observer, clock: opts.clock },
     opts.settings,
   );
   const ledger = opts.ledger ?? new MockLedger();
@@ -38,6 +43,7 @@ export function createServices(opts: {
     ledger: opts.lab ? new LabLedger(db, ledger) : ledger,
     idempotency,
     labEnabled: opts.lab ?? false,
+    metrics,
     sweeper,
     async close() {
       sweeper.stop();

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { formatCents } from "~/app/_lib/money";
 import { useTRPC } from "~/app/_trpc/provider";
+import { RunOncePanel } from "./run-once-panel";
 
 /** The session's ledger: per order, how many charges exist; below, every charge. */
 export function LedgerView() {
@@ -102,6 +103,8 @@ export function LedgerView() {
         </div>
         {entries.data?.length === 0 && <p className="muted">No charges yet.</p>}
       </section>
+
+      <RunOncePanel />
     </div>
   );
 }

@@ -45,7 +45,9 @@ it(`charges once for ${duplicates} concurrent duplicates spread round-robin over
   const order = await placeOrderWith(clients[0]!, { ledgerDelayMs: 1_000 });
 
   const responses = await Promise.all(
-    Array.from({ length: duplicates }, (_, i) => clients[i % count]!.post("payments.charge", chargeBody(order))),
+    Array.from({ length: duplicates }, (_, i) =>
+      clients[i % count]!.post("payments.charge", chargeBody(order)),
+    ),
   );
 
   // Every duplicate waited for the one execution (well within the 5 s wait bound) and got its result.

@@ -3,6 +3,7 @@ import { TRPCError, getTRPCErrorFromUnknown } from "@trpc/server";
 import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
 import type { Logger } from "../logger";
+import type { RunOnceObserver, RunOnceOutcome } from "../observability/run-once-events";
 import type { KeyScope } from "./key";
 import { scopeId } from "./key";
 import type { KeyWatcher } from "./key-watcher";
@@ -65,6 +66,8 @@ export interface CoordinatorDeps {
   store: IdempotencyStore;
   watcher: KeyWatcher;
   logger: Logger;
+  /** Told how every request ended (logs, metrics). */
+  observer?: RunOnceObserver;
   clock?: () => Date;
 }
 
@@ -92,6 +95,25 @@ export class RunOnceCoordinator {
   }
 
   async run(request: RunOnceRequest, handler: Handler): Promise<RunOnceResult> {
+    const startedAt = performance.now();
+    const joined = this.#inFlight.has(scopeId(request.scope));
+    const observe = (outcome: RunOnceOutcome) =>
+      this.deps.observer?.observe({
+        scope: request.scope,
+        outcome,
+        durationMs: performance.now() - startedAt,
+      });
+    try {
+      const result = await this.#run(request, handler);
+      observe(result.decision);
+      return result;
+    } catch (error) {
+      observe(outcomeOfFailure(error, joined));
+      throw error;
+    }
+  }
+
+  async #run(request: RunOnceRequest, handler: Handler): Promise<RunOnceResult> {
     const id = scopeId(request.scope);
     const current = this.#inFlight.get(id);
     if (current) return this.#join(current, request);
@@ -230,6 +252,17 @@ export class RunOnceCoordinator {
   #completedAt() {
     return { now: this.#clock(), ttlMs: this.settings.ttlMs };
   }
+}
+
+/** How a failed request ended, for logs and metrics; a joiner shares the failure it joined. */
+function outcomeOfFailure(error: unknown, joined: boolean): RunOnceOutcome {
+  if (error instanceof DomainError) {
+    if (error.reason === "IDEMPOTENCY_KEY_IN_PROGRESS") return "conflict";
+    if (error.reason === "IDEMPOTENCY_KEY_REUSED") return "mismatch";
+    if (error.reason === "IDEMPOTENCY_LEASE_LOST") return "lease_lost";
+  }
+  if (error instanceof TRPCError && error.code === "CLIENT_CLOSED_REQUEST") return "abandoned";
+  return joined ? "coalesced" : "released";
 }
 
 function keyReused(): DomainError {

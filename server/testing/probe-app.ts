@@ -11,6 +11,7 @@ import type { IdempotencyStore } from "../idempotency/store";
 import { KeySweeper } from "../idempotency/sweeper";
 import { MockLedger } from "../ledger/mock-ledger";
 import { logger } from "../logger";
+import { RunOnceMetrics } from "../observability/run-once-metrics";
 import { newSessionId } from "../session";
 import { createContextInner } from "../trpc/context";
 import { createCallerFactory, router } from "../trpc/init";
@@ -73,7 +74,13 @@ export async function createProbeApp(
     { db, store, watcher: backend.watcher, logger, clock },
     { ...DEFAULT_RUN_ONCE_SETTINGS, ...opts.settings },
   );
-  const services = { db, ledger: new MockLedger(), idempotency, labEnabled: false };
+  const services = {
+    db,
+    ledger: new MockLedger(),
+    idempotency,
+    labEnabled: false,
+    metrics: new RunOnceMetrics(),
+  };
 
   let executions = 0;
   let behaviour: ProbeBehaviour = async (input) => ({ value: input.value });

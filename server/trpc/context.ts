@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import type { RunOnceCoordinator } from "../idempotency/coordinator";
 import type { Ledger } from "../ledger/ledger";
+import type { RunOnceMetrics } from "../observability/run-once-metrics";
 
 /** What every procedure can reach; tests build their own (see createContextInner). */
 export interface Services {
@@ -9,6 +10,8 @@ export interface Services {
   idempotency: RunOnceCoordinator;
   /** The fault-injection lab answers only where it is enabled (see env.ts). */
   labEnabled: boolean;
+  /** This process's run-once metrics (also served at /api/metrics). */
+  metrics: RunOnceMetrics;
 }
 
 /** The HTTP exchange, when there is one: a server-side caller has none. */

@@ -10,12 +10,16 @@ import { appRouter } from "./routers/_app";
 
 export const TRPC_ENDPOINT = "/api/trpc";
 
+/** The largest request body accepted: a batch of orders fits many times over. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 /**
  * Serves tRPC over the fetch adapter, plain JSON (no transformer) so that curl
  * works. The API route calls it; tests call it with Requests of their own.
  * @see https://trpc.io/docs/server/adapters/fetch
  */
-export async function handleTrpcRequest(req: Request, services: Services): Promise<Response> {
+export async function handleTrpcRequest(request: Request, services: Services): Promise<Response> {
+  const req = limitBody(request);
   if (!services.labEnabled) return respond(req, services);
   const path = new URL(req.url).pathname.slice(TRPC_ENDPOINT.length + 1);
   const orderId = await orderIdOf(req, path);
@@ -49,4 +53,34 @@ function respond(req: Request, services: Services): Promise<Response> {
       }
     },
   });
+}
+
+/**
+ * Caps the body before tRPC parses it: a declared length over the cap fails
+ * at once, and a body that turns out longer fails as soon as it crosses the
+ * cap, without reading the rest. The error surfaces through tRPC as 413.
+ */
+function limitBody(req: Request): Request {
+  if (!req.body) return req;
+  const tooLarge = () =>
+    new DomainError(
+      "BODY_TOO_LARGE",
+      `The request body is over ${MAX_BODY_BYTES} bytes; send smaller batches or fewer items.`,
+    );
+  let body: ReadableStream<Uint8Array>;
+  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
+    body = new ReadableStream({ start: (controller) => controller.error(tooLarge()) });
+  } else {
+    let received = 0;
+    body = req.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          received += chunk.byteLength;
+          if (received > MAX_BODY_BYTES) controller.error(tooLarge());
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+  }
+  return new Request(req, { body, duplex: "half" } as RequestInit);
 }

@@ -19,8 +19,10 @@ const t = initTRPC.context<Context>().create({
         error.code === "INTERNAL_SERVER_ERROR"
           ? "Internal server error."
           : zodError
-            ? `Invalid input: ${z.prettifyError(zodError)}`
-            : shape.message,
+            ? `Invalid input: ${zodError.issues.map(describeIssue).join("; ")}.`
+            : error.cause instanceof SyntaxError
+              ? `The request body is not valid JSON: ${error.cause.message}.`
+              : shape.message,
       data: {
         code: shape.data.code,
         httpStatus: shape.data.httpStatus,
@@ -31,6 +33,10 @@ const t = initTRPC.context<Context>().create({
     };
   },
 });
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  return issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
+}
 
 export const router = t.router;
 export const middleware = t.middleware;

@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "../init";
 import { catalogRouter } from "./catalog";
 import { labRouter } from "./lab";
 import { ledgerRouter } from "./ledger";
+import { metricsRouter } from "./metrics";
 import { ordersRouter } from "./orders";
 import { paymentsRouter } from "./payments";
 
@@ -11,6 +12,7 @@ export const appRouter = router({
   payments: paymentsRouter,
   ledger: ledgerRouter,
   lab: labRouter,
+  metrics: metricsRouter,
 });
 
 export type AppRouter = typeof appRouter;

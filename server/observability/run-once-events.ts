@@ -1,0 +1,39 @@
+import type { Decision } from "../idempotency/coordinator";
+import type { KeyScope } from "../idempotency/key";
+
+/**
+ * Every way a run-once request can end: the coordinator's decisions, and the
+ * refusals: conflict (409, still in progress past the wait bound), mismatch
+ * (422), released (a transient failure freed the key), lease_lost (the
+ * attempt was fenced off) and abandoned (the caller went away).
+ */
+export const RUN_ONCE_OUTCOMES = [
+  "executed",
+  "replayed",
+  "coalesced",
+  "taken_over",
+  "expired",
+  "conflict",
+  "mismatch",
+  "released",
+  "lease_lost",
+  "abandoned",
+] as const satisfies ReadonlyArray<Decision | string>;
+
+export type RunOnceOutcome = (typeof RUN_ONCE_OUTCOMES)[number];
+
+export interface RunOnceEvent {
+  scope: KeyScope;
+  outcome: RunOnceOutcome;
+  durationMs: number;
+}
+
+/** Told of every run-once request's end: logs and metrics listen. */
+export interface RunOnceObserver {
+  observe(event: RunOnceEvent): void;
+}
+
+/** Tells every observer, in order. */
+export function allOf(...observers: RunOnceObserver[]): RunOnceObserver {
+  return { observe: (event) => observers.forEach((observer) => observer.observe(event)) };
+}

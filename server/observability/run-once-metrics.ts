@@ -1,0 +1,57 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { RUN_ONCE_OUTCOMES } from "./run-once-events";
+import type { RunOnceEvent, RunOnceObserver, RunOnceOutcome } from "./run-once-events";
+
+/**
+ * Prometheus metrics of the run-once middleware, per process (each instance
+ * is scraped on its own): a counter per outcome and procedure, and how long
+ * coalesced duplicates waited for the shared execution.
+ */
+export class RunOnceMetrics implements RunOnceObserver {
+  readonly registry = new Registry();
+  readonly #outcomes = new Counter({
+    name: "idempotency_requests_total",
+    help: "Run-once requests by how they ended.",
+    labelNames: ["procedure", "outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly #coalescedWait = new Histogram({
+    name: "idempotency_coalesced_wait_seconds",
+    help: "How long duplicates waited for the execution they joined.",
+    labelNames: ["procedure"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  observe(event: RunOnceEvent): void {
+    this.#outcomes.inc({ procedure: event.scope.path, outcome: event.outcome });
+    if (event.outcome === "coalesced") {
+      this.#coalescedWait.observe({ procedure: event.scope.path }, event.durationMs / 1000);
+    }
+  }
+
+  /** The counters summed over procedures, for the ledger page's panel. */
+  async snapshot(): Promise<{
+    outcomes: Record<RunOnceOutcome, number>;
+    coalescedWait: { count: number; sumSeconds: number };
+  }> {
+    const outcomes = Object.fromEntries(RUN_ONCE_OUTCOMES.map((outcome) => [outcome, 0])) as Record<
+      RunOnceOutcome,
+      number
+    >;
+    for (const value of (await this.#outcomes.get()).values) {
+      const outcome = value.labels.outcome as RunOnceOutcome;
+      outcomes[outcome] += value.value;
+    }
+    const wait = (await this.#coalescedWait.get()).values;
+    const total = (suffix: string) =>
+      wait
+        .filter((value) => value.metricName === `idempotency_coalesced_wait_seconds_${suffix}`)
+        .reduce((sum, value) => sum + value.value, 0);
+    return { outcomes, coalescedWait: { count: total("count"), sumSeconds: total("sum") } };
+  }
+}
