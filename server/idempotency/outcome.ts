@@ -12,16 +12,18 @@ export type StoredOutcome =
 
 /**
  * Errors that are answers: the same request would get the same error again, so
- * it is stored and replayed like a success (a declined card, an unknown order).
- * Everything else (a crash, a timeout, a lost lease, 408/409/429) leaves the
- * outcome unknown or worth retrying, and is never stored.
+ * it is stored and replayed like a success (a declined card, an amount that
+ * does not match the order). Everything else (a crash, a timeout, a lost lease,
+ * 408/409/429) leaves the outcome unknown or worth retrying, and is never
+ * stored. NOT_FOUND is not stored either: what is missing may yet appear (a
+ * request creating it may still be in flight), and a request that names
+ * nothing should leave nothing behind.
  */
 const FINAL_ERROR_CODES: ReadonlySet<TRPC_ERROR_CODE_KEY> = new Set<TRPC_ERROR_CODE_KEY>([
   "BAD_REQUEST",
   "UNAUTHORIZED",
   "PAYMENT_REQUIRED",
   "FORBIDDEN",
-  "NOT_FOUND",
   "METHOD_NOT_SUPPORTED",
   "PRECONDITION_FAILED",
   "PAYLOAD_TOO_LARGE",

@@ -54,11 +54,15 @@ export function countingStore(store: IdempotencyStore): IdempotencyStore & { cal
   });
 }
 
+/**
+ * Real time plus jumps: time flows (waits and timeouts still end), and a test
+ * can leap past a lease or a retention period at once.
+ */
 export class FakeClock {
-  constructor(public nowMs = Date.now()) {}
-  now = () => new Date(this.nowMs);
+  #offsetMs = 0;
+  now = () => new Date(Date.now() + this.#offsetMs);
   advance(ms: number) {
-    this.nowMs += ms;
+    this.#offsetMs += ms;
   }
 }
 

@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../db/client";
+import type { Db } from "../db/client";
+import { newSessionId } from "../session";
+import { apiClient, dataOf } from "../testing/api-client";
+import type { ApiClient, ApiResponse } from "../testing/api-client";
+import { createTestDatabase } from "../testing/test-database";
+import type { TestDatabase } from "../testing/test-database";
+import { MAX_BODY_BYTES } from "../trpc/http-handler";
+import { startInstances } from "./instances";
+import type { Cluster } from "./instances";
+
+/**
+ * Hostile and broken input, over HTTP against `next start`: each gets its
+ * documented status and a message a developer can act on, never a 500 or a
+ * stack trace, and the database is the same afterwards.
+ */
+let database: TestDatabase;
+let db: Db;
+let cluster: Cluster;
+let api: ApiClient;
+let baseUrl: string;
+let order: { id: string; totalCents: number; paymentKey: string };
+let strangersOrder: { id: string; paymentKey: string };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createDb(database.url);
+  cluster = await startInstances({
+    databaseUrl: database.url,
+    count: 1,
+    basePort: process.env.TEST_DATABASE === "postgresql" ? 3251 : 3241,
+  });
+  baseUrl = cluster.instances[0]!.url;
+  api = apiClient(baseUrl, newSessionId());
+  const place = (client: ApiClient) =>
+    client
+      .post("orders.place", { submissionKey: crypto.randomUUID(), items: [{ sku: "notebook", quantity: 1 }] })
+      .then((response) => dataOf<{ id: string; totalCents: number; paymentKey: string }>(response));
+  order = await place(api);
+  strangersOrder = await place(apiClient(baseUrl, newSessionId()));
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+function tableCounts() {
+  return Promise.all([db.order.count(), db.orderItem.count(), db.charge.count(), db.idempotencyKey.count()]);
+}
+
+const charge = (overrides: Record<string, unknown> = {}) => ({
+  orderId: order.id,
+  amountCents: order.totalCents,
+  idempotencyKey: order.paymentKey,
+  ...overrides,
+});
+
+function raw(path: string, init: RequestInit & { duplex?: "half" }): Promise<ApiResponse> {
+  return fetch(`${baseUrl}/api/trpc/${path}`, init as RequestInit).then(async (response) => {
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as unknown };
+  });
+}
+
+const oversized = () => JSON.stringify(charge({ padding: "x".repeat(MAX_BODY_BYTES) }));
+
+/** [case, request, status, what the message must say] */
+const CASES: Array<[string, () => Promise<ApiResponse>, number, RegExp]> = [
+  [
+    "a missing key",
+    () => api.post("payments.charge", charge({ idempotencyKey: undefined })),
+    400,
+    /idempotency key/,
+  ],
+  [
+    "an empty key",
+    () => api.post("payments.charge", charge({ idempotencyKey: "" })),
+    400,
+    /1 to 255 printable ASCII/,
+  ],
+  [
+    "a key over 255 characters",
+    () => api.post("payments.charge", charge({ idempotencyKey: "k".repeat(256) })),
+    400,
+    /1 to 255/,
+  ],
+  [
+    "a non-ASCII key",
+    () => api.post("payments.charge", charge({ idempotencyKey: "clé" })),
+    400,
+    /printable ASCII/,
+  ],
+  [
+    "a control character in the key",
+    () => api.post("payments.charge", charge({ idempotencyKey: "a\u0007b" })),
+    400,
+    /printable ASCII/,
+  ],
+  [
+    "a header key and a field key that differ",
+    () => api.post("payments.charge", charge(), { "Idempotency-Key": "another-key" }),
+    400,
+    /header and the idempotencyKey field differ/,
+  ],
+  [
+    "malformed JSON",
+    () =>
+      raw("payments.charge", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"orderId":',
+      }),
+    400,
+    /not valid JSON/,
+  ],
+  [
+    "a wrong content type",
+    () =>
+      raw("payments.charge", { method: "POST", headers: { "content-type": "text/plain" }, body: "pay me" }),
+    415,
+    /content-type/i,
+  ],
+  [
+    "a body over the size limit",
+    () =>
+      raw("payments.charge", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: oversized(),
+      }),
+    413,
+    /over 65536 bytes/,
+  ],
+  [
+    "a body over the size limit, streamed without a length",
+    () =>
+      raw("payments.charge", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: new Blob([oversized()]).stream(),
+        duplex: "half",
+      }),
+    413,
+    /over 65536 bytes/,
+  ],
+  [
+    "a negative amount",
+    () => api.post("payments.charge", charge({ amountCents: -1200 })),
+    400,
+    /amountCents: amountCents must be positive/,
+  ],
+  ["a zero amount", () => api.post("payments.charge", charge({ amountCents: 0 })), 400, /must be positive/],
+  [
+    "a fractional amount",
+    () => api.post("payments.charge", charge({ amountCents: 12.5 })),
+    400,
+    /whole number of cents/,
+  ],
+  [
+    "a huge amount",
+    () => api.post("payments.charge", charge({ amountCents: 1e15 })),
+    400,
+    /at most 100000000/,
+  ],
+  [
+    "an amount as a string",
+    () => api.post("payments.charge", charge({ amountCents: "1200" })),
+    400,
+    /amountCents/,
+  ],
+  [
+    "an unknown order id",
+    () =>
+      api.post("payments.charge", charge({ orderId: "ord_doesnotexist", idempotencyKey: "k-unknown-order" })),
+    404,
+    /No order ord_doesnotexist/,
+  ],
+  [
+    "a malformed order id",
+    () => api.get("orders.get", { orderId: "../etc/passwd" }),
+    400,
+    /orderId: an order id looks like ord_/,
+  ],
+  [
+    "another session's order",
+    () =>
+      api.post(
+        "payments.charge",
+        charge({ orderId: strangersOrder.id, idempotencyKey: strangersOrder.paymentKey }),
+      ),
+    404,
+    /No order/,
+  ],
+  [
+    "unknown fields",
+    () => api.post("payments.charge", charge({ discount: 100 })),
+    400,
+    /Unrecognized key: "discount"/,
+  ],
+  [
+    "an empty order",
+    () => api.post("orders.place", { submissionKey: crypto.randomUUID(), items: [] }),
+    400,
+    /at least one item/,
+  ],
+  ["an unknown procedure", () => api.post("payments.refund", charge()), 404, /No procedure found/],
+  ["a GET on a mutation", () => api.get("payments.charge", charge()), 405, /Unsupported GET-request/],
+];
+
+describe("bad input", () => {
+  it.each(CASES)(
+    "%s: the documented status, an actionable message, nothing written",
+    async (_, send, status, message) => {
+      const before = await tableCounts();
+      const response = await send();
+
+      expect(response.status).toBe(status);
+      const error = (response.json as { error: { message: string; data: { httpStatus: number } } }).error;
+      expect(error.message).toMatch(message);
+      expect(error.data.httpStatus).toBe(status);
+      expect(response.text).not.toMatch(/stack|\n\s+at |prisma|SELECT|INSERT|node_modules/i);
+      expect(await tableCounts()).toEqual(before);
+    },
+  );
+
+  it("answers a batch mixing valid and invalid calls per call, with 207", async () => {
+    const before = await tableCounts();
+    const response = await api.batchGet([
+      ["orders.get", { orderId: order.id }],
+      ["orders.get", { orderId: "nope" }],
+    ]);
+    expect(response.status).toBe(207);
+    const [ok, bad] = response.json as [
+      { result: { data: { id: string } } },
+      { error: { data: { httpStatus: number } } },
+    ];
+    expect(ok.result.data.id).toBe(order.id);
+    expect(bad.error.data.httpStatus).toBe(400);
+    expect(await tableCounts()).toEqual(before);
+  });
+});

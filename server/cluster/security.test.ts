@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createDb } from "../db/client";
+import type { Db } from "../db/client";
+import { newSessionId } from "../session";
+import { apiClient, dataOf } from "../testing/api-client";
+import { createTestDatabase } from "../testing/test-database";
+import type { TestDatabase } from "../testing/test-database";
+import { startInstances } from "./instances";
+import type { Cluster } from "./instances";
+
+/** The session cookie, and what an error may say, against `next start` (production). */
+let database: TestDatabase;
+let db: Db;
+let cluster: Cluster;
+let baseUrl: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createDb(database.url);
+  cluster = await startInstances({
+    databaseUrl: database.url,
+    count: 1,
+    basePort: process.env.TEST_DATABASE === "postgresql" ? 3261 : 3271,
+  });
+  baseUrl = cluster.instances[0]!.url;
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+it("sets an opaque session cookie: HttpOnly, SameSite=Lax, Secure in production", async () => {
+  const response = await fetch(`${baseUrl}/api/trpc/catalog.list`);
+  const cookie = response.headers.get("set-cookie") ?? "";
+  expect(cookie).toMatch(/^checkout_session=[A-Za-z0-9_-]{43};/);
+  expect(cookie).toMatch(/; HttpOnly/i);
+  expect(cookie).toMatch(/; SameSite=lax/i);
+  expect(cookie).toMatch(/; Secure/i);
+  expect(cookie).toMatch(/; Path=\//i);
+});
+
+it("replaces a cookie that is not a session id with a new session", async () => {
+  const response = await fetch(`${baseUrl}/api/trpc/orders.list`, {
+    headers: { cookie: "checkout_session=admin" },
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get("set-cookie")).toMatch(/^checkout_session=[A-Za-z0-9_-]{43};/);
+  expect(dataOf(await toApiResponse(response))).toEqual([]);
+});
+
+it("shows another session nothing of an order, its charge or its stored result", async () => {
+  const owner = apiClient(baseUrl, newSessionId());
+  const order = dataOf<{ id: string; totalCents: number; paymentKey: string }>(
+    await owner.post("orders.place", { submissionKey: "form", items: [{ sku: "backpack", quantity: 1 }] }),
+  );
+  const body = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const paid = await owner.post("payments.charge", body);
+  expect(paid.status).toBe(200);
+
+  // A caller who changed its cookie to another (valid) session id.
+  const other = apiClient(baseUrl, newSessionId());
+  expect((await other.get("orders.get", { orderId: order.id })).status).toBe(404);
+  expect(dataOf(await other.get("orders.list"))).toEqual([]);
+  expect(dataOf(await other.get("ledger.entries"))).toEqual([]);
+  const replayAttempt = await other.post("payments.charge", body);
+  expect(replayAttempt.status).toBe(404);
+  expect(replayAttempt.text).not.toContain(dataOf<{ chargeId: string }>(paid).chargeId);
+  expect(await db.charge.count({ where: { orderId: order.id } })).toBe(1);
+});
+
+it("answers a forced internal error with a fixed message: no SQL, no stack, no table names", async () => {
+  const client = apiClient(baseUrl, newSessionId());
+  const keysBefore = await db.idempotencyKey.count();
+  // Break the database under the running server.
+  await db.$executeRawUnsafe('ALTER TABLE "Product" RENAME TO "ProductGone"');
+
+  const query = await client.get("catalog.list");
+  expect(query.status).toBe(500);
+  expect((query.json as { error: { message: string } }).error.message).toBe("Internal server error.");
+
+  const mutation = await client.post("orders.place", {
+    submissionKey: "form",
+    items: [{ sku: "notebook", quantity: 1 }],
+  });
+  expect(mutation.status).toBe(503);
+  expect(mutation.headers.get("Retry-After")).toBe("1");
+
+  for (const response of [query, mutation]) {
+    expect(response.text).not.toMatch(
+      /Product|SELECT|FROM|prisma|stack|\n\s+at |node_modules|sqlite|postgres/i,
+    );
+  }
+  // The failed placement released its key: nothing half-written.
+  expect(await db.idempotencyKey.count()).toBe(keysBefore);
+});
+
+async function toApiResponse(response: Response) {
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as unknown };
+}
