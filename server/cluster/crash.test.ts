@@ -84,6 +84,13 @@ it("replays, on another instance, a charge whose instance died after the commit 
   const lost = b!.post("payments.charge", chargeBody(order)).catch(() => "no reply");
 
   await expect.poll(async () => (await keyOf(order.paymentKey))?.state, { interval: 20 }).toBe("COMPLETED");
+  // The lab spends its switch after the commit; crash only once B is holding the reply,
+  // or the unspent switch would lose C's reply too.
+  await expect
+    .poll(async () => (await db.labSwitches.findUnique({ where: { orderId: order.id } }))?.dropReplies, {
+      interval: 20,
+    })
+    .toBe(0);
   await cluster.crash(1);
   await lost;
 
