@@ -21,6 +21,8 @@ const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** The fault-injection lab: on in development, off in production unless LAB_ENABLED=1. */
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).optional(),
+  /** The benchmark's baseline: payments.charge's handler without the middleware (npm run bench). */
+  BENCH_BASELINE: z.enum(["0", "1"]).default("0"),
 });
 
 export type Env = z.infer<typeof envSchema>;

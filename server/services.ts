@@ -10,7 +10,7 @@ import type { Ledger } from "./ledger/ledger";
 import { logger } from "./logger";
 import { allOf } from "./observability/run-once-events";
 import { RunOnceLog } from "./observability/run-once-log";
-import { RunOnceMetrics } from "./observability/run-once-metrics";
+import { AppMetrics } from "./observability/app-metrics";
 import type { Services } from "./trpc/context";
 
 export interface AppServices extends Services {
@@ -27,10 +27,11 @@ export function createServices(opts: {
   clock?: () => Date;
   /** Puts the fault-injection lab in front of the ledger and opens its procedures. */
   lab?: boolean;
+  benchBaseline?: boolean;
 }): AppServices {
-  const db = createDb(opts.databaseUrl);
+  const metrics = new AppMetrics();
+  const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
   const { store, watcher } = idempotencyBackend(opts.databaseUrl, db, logger);
-  const metrics = new RunOnceMetrics();
   const observer = allOf(new RunOnceLog(logger), metrics);
   const idempotency = new RunOnceCoordinator(
     { db, store, watcher, logger, observer, clock: opts.clock },
@@ -43,10 +44,12 @@ export function createServices(opts: {
     ledger: opts.lab ? new LabLedger(db, ledger) : ledger,
     idempotency,
     labEnabled: opts.lab ?? false,
+    benchBaseline: opts.benchBaseline ?? false,
     metrics,
     sweeper,
     async close() {
       sweeper.stop();
+      await idempotency.flushReplayCounts();
       await Promise.all([watcher.close(), db.$disconnect()]);
     },
   };
@@ -69,6 +72,7 @@ export function getServices(): AppServices {
         waitMs: env.IDEMPOTENCY_WAIT_MS,
       },
       lab: labEnabled(),
+      benchBaseline: env.BENCH_BASELINE === "1",
     });
     // The sweeper lives as long as the services it belongs to: the process.
     services.sweeper.start(env.IDEMPOTENCY_SWEEP_INTERVAL_MS);

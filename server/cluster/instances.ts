@@ -8,6 +8,12 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 
+/** However this process ends, the servers it started end with it. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export interface Instance {
   port: number;
   url: string;
@@ -50,6 +56,8 @@ export async function startInstances(opts: {
       env: { ...env, PORT: String(port) },
       stdio: opts.output === "inherit" ? ["ignore", "inherit", "inherit"] : "ignore",
     });
+    running.add(child);
+    child.once("exit", () => running.delete(child));
     return { port, url: `http://localhost:${port}`, process: child };
   });
   const cluster: Cluster = {

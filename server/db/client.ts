@@ -15,10 +15,18 @@ export type Db = SqliteClient;
 /** The client handed to code that runs inside an interactive transaction. */
 export type Tx = Prisma.TransactionClient;
 
-/** Opens the database a URL names: a file: URL is SQLite, a postgresql:// URL PostgreSQL. */
-export function createDb(url: string): Db {
-  if (databaseProvider(url) === "postgresql") {
-    return new PostgresqlClient({ adapter: postgresAdapter(url) }) as unknown as Db;
-  }
-  return new SqliteClient({ adapter: new SerializedSqliteAdapterFactory(url) });
+/**
+ * Opens the database a URL names: a file: URL is SQLite, a postgresql:// URL
+ * PostgreSQL. `onQuery` hears of every statement (for the metrics).
+ */
+export function createDb(url: string, opts: { onQuery?: () => void } = {}): Db {
+  const log = opts.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
+  const db =
+    databaseProvider(url) === "postgresql"
+      ? (new PostgresqlClient({ adapter: postgresAdapter(url), log }) as unknown as Db)
+      : new SqliteClient({ adapter: new SerializedSqliteAdapterFactory(url), log });
+  // Db's type was made without log options, so it does not know the "query" event.
+  if (opts.onQuery)
+    (db as unknown as { $on(event: "query", listener: () => void): void }).$on("query", opts.onQuery);
+  return db;
 }

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { TRPCError, getTRPCErrorFromUnknown } from "@trpc/server";
 import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
@@ -7,6 +6,8 @@ import type { RunOnceObserver, RunOnceOutcome } from "../observability/run-once-
 import type { KeyScope } from "./key";
 import { scopeId } from "./key";
 import type { KeyWatcher } from "./key-watcher";
+import { RecentOutcomes } from "./recent-outcomes";
+import { ReplayCounter } from "./replay-counter";
 import { errorOutcome, isFinalError, successOutcome } from "./outcome";
 import type { StoredOutcome } from "./outcome";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
@@ -57,8 +58,6 @@ export type Handler = (keyTransaction: KeyTransaction) => Promise<HandlerResult>
 interface InFlight {
   fingerprint: string;
   settled: Promise<RunOnceResult>;
-  coalesced: number;
-  replaysCounted?: Promise<void>;
 }
 
 export interface CoordinatorDeps {
@@ -85,6 +84,8 @@ export interface CoordinatorDeps {
  */
 export class RunOnceCoordinator {
   readonly #inFlight = new Map<string, InFlight>();
+  readonly #recent = new RecentOutcomes();
+  readonly #replays: ReplayCounter;
   readonly #clock: () => Date;
 
   constructor(
@@ -92,6 +93,12 @@ export class RunOnceCoordinator {
     readonly settings: RunOnceSettings = DEFAULT_RUN_ONCE_SETTINGS,
   ) {
     this.#clock = deps.clock ?? (() => new Date());
+    this.#replays = new ReplayCounter(deps.store, deps.logger);
+  }
+
+  /** Writes the replay counts gathered in memory now (they are written within 5 s anyway). */
+  flushReplayCounts(): Promise<void> {
+    return this.#replays.flush();
   }
 
   async run(request: RunOnceRequest, handler: Handler): Promise<RunOnceResult> {
@@ -115,13 +122,23 @@ export class RunOnceCoordinator {
 
   async #run(request: RunOnceRequest, handler: Handler): Promise<RunOnceResult> {
     const id = scopeId(request.scope);
+    const recent = this.#recent.get(id, this.#clock().getTime());
+    if (recent) {
+      if (recent.fingerprint !== request.fingerprint) throw keyReused();
+      this.#replays.add(recent.result.keyId);
+      return { ...recent.result, decision: "replayed" };
+    }
     const current = this.#inFlight.get(id);
     if (current) return this.#join(current, request);
 
     const entry: InFlight = {
       fingerprint: request.fingerprint,
-      coalesced: 0,
-      settled: this.#resolve(request, handler).finally(() => this.#inFlight.delete(id)),
+      settled: this.#resolve(request, handler)
+        .then((result) => {
+          this.#recent.remember(id, request.fingerprint, result, this.#clock().getTime());
+          return result;
+        })
+        .finally(() => this.#inFlight.delete(id)),
     };
     // Callers await `settled`; this only keeps a failure whose callers all
     // went away from being reported as unhandled.
@@ -133,20 +150,14 @@ export class RunOnceCoordinator {
   async #join(entry: InFlight, request: RunOnceRequest): Promise<RunOnceResult> {
     if (entry.fingerprint !== request.fingerprint) throw keyReused();
     const result = await abandonable(withinWait(entry.settled, this.settings.waitMs), request.signal);
-    entry.coalesced += 1;
-    // Every duplicate resumes in the same turn, so one write counts them all.
-    entry.replaysCounted ??= nextTurn().then(() =>
-      this.deps.store.countReplays(result.keyId, entry.coalesced).catch((error: unknown) => {
-        this.deps.logger.warn({ err: error }, "could not count coalesced replays");
-      }),
-    );
-    await entry.replaysCounted;
+    this.#replays.add(result.keyId);
     return { ...result, decision: "coalesced" };
   }
 
   async #resolve(request: RunOnceRequest, handler: Handler): Promise<RunOnceResult> {
     const deadline = this.#clock().getTime() + this.settings.waitMs;
     let record: KeyRecord | null = null;
+    let announced = false;
     for (let attempt = 0; ; attempt++) {
       if (!record) {
         const claim = await this.deps.store.claim(request.scope, this.#terms(request));
@@ -163,7 +174,7 @@ export class RunOnceCoordinator {
       }
       if (record.fingerprint !== request.fingerprint) throw keyReused();
       if (record.state === "COMPLETED" && record.outcome) {
-        await this.deps.store.countReplays(record.id, 1);
+        this.#replays.add(record.id);
         return {
           keyId: record.id,
           outcome: record.outcome,
@@ -178,6 +189,14 @@ export class RunOnceCoordinator {
         continue;
       }
       if (now >= deadline) throw keyInProgress(record.lockedUntil.getTime() - now);
+      // Where completions are pushed, tell the owner that someone waits (once).
+      if (this.deps.store.markAwaited && !announced) {
+        announced = true;
+        if (!(await this.deps.store.markAwaited(record))) {
+          record = await this.deps.store.read(request.scope);
+          continue;
+        }
+      }
 
       await this.deps.watcher.wait(
         record.id,

@@ -45,6 +45,17 @@ describe("PrismaIdempotencyStore", () => {
     expect(results.filter((result) => "claimed" in result)).toHaveLength(1);
   });
 
+  it("stores the claim's lease and retention as given, to the millisecond", async () => {
+    const now = new Date("2026-12-02T12:00:00.123Z");
+    await store.claim(scope, terms(now));
+    expect(await store.read(scope)).toMatchObject({
+      state: "IN_PROGRESS",
+      fingerprint: "fp",
+      lockedUntil: new Date("2026-12-02T12:00:01.123Z"),
+      expiresAt: new Date("2026-12-02T12:01:00.123Z"),
+    });
+  });
+
   it("refuses a takeover when the owner completed after the row was read, though its token is unchanged", async () => {
     const claim = await claimed();
     const seen = await existing();

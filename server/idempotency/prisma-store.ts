@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "../db/client";
-import { Prisma } from "../db/generated/sqlite/client";
 import type { IdempotencyKey } from "../db/generated/sqlite/client";
 import { DomainError } from "../errors";
 import type { KeyScope } from "./key";
@@ -16,25 +15,27 @@ import type { Claim, ClaimResult, ClaimTerms, IdempotencyStore, KeyRecord } from
 export class PrismaIdempotencyStore implements IdempotencyStore {
   constructor(protected readonly db: Db) {}
 
+  /**
+   * One INSERT against the unique (scope, path, key) constraint, in SQL that
+   * SQLite and PostgreSQL share: ON CONFLICT DO NOTHING turns a duplicate into
+   * an empty answer rather than an error. (Prisma's create() would throw on a
+   * duplicate, and createMany({ skipDuplicates }) is not offered on SQLite and
+   * wraps the INSERT in a transaction on PostgreSQL: three round trips on the
+   * path of every request.)
+   */
   async claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult> {
     const claimed = { id: randomUUID(), token: randomUUID() };
-    try {
-      await this.db.idempotencyKey.create({
-        data: {
-          ...claimed,
-          scope: scope.caller,
-          path: scope.path,
-          key: scope.key,
-          fingerprint: terms.fingerprint,
-          state: "IN_PROGRESS",
-          ...leaseAndRetention(terms),
-        },
-        select: { id: true },
-      });
-      return { claimed };
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-    }
+    const { lockedUntil, expiresAt } = leaseAndRetention(terms);
+    const inserted = await this.db.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO "IdempotencyKey"
+        ("id", "scope", "path", "key", "fingerprint", "state", "token",
+         "lockedUntil", "expiresAt", "replayCount", "createdAt")
+      VALUES
+        (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
+         ${claimed.token}, ${lockedUntil}, ${expiresAt}, 0, ${terms.now})
+      ON CONFLICT ("scope", "path", "key") DO NOTHING
+      RETURNING "id"`;
+    if (inserted.length === 1) return { claimed };
     const existing = await this.read(scope);
     // The holder vanished between our insert and this read (released or
     // swept): the key is absent again, so claim it afresh.
@@ -73,30 +74,46 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
     at: { now: Date; ttlMs: number },
     tx?: Tx,
   ): Promise<{ expiresAt: Date }> {
+    const { expiresAt } = await this.completeRow(claim, outcome, at, tx);
+    return { expiresAt };
+  }
+
+  /** Completes the row and tells whether a process waits on it. */
+  protected async completeRow(
+    claim: Claim,
+    outcome: StoredOutcome,
+    at: { now: Date; ttlMs: number },
+    tx?: Tx,
+  ): Promise<{ expiresAt: Date; awaited: boolean }> {
     const expiresAt = new Date(at.now.getTime() + at.ttlMs);
-    const { count } = await (tx ?? this.db).idempotencyKey.updateMany({
-      where: { id: claim.id, token: claim.token, state: "IN_PROGRESS" },
-      data: {
-        state: "COMPLETED",
-        outcome: JSON.stringify(outcome),
-        completedAt: at.now,
-        expiresAt,
-      },
-    });
-    if (count !== 1) {
+    // In SQL, like the claim: this runs inside the charge's own transaction,
+    // on every request's path, and Prisma's updateMany costs three times as much.
+    const rows = await (tx ?? this.db).$queryRaw<Array<{ awaited: unknown }>>`
+      UPDATE "IdempotencyKey"
+      SET "state" = 'COMPLETED', "outcome" = ${JSON.stringify(outcome)},
+          "completedAt" = ${at.now}, "expiresAt" = ${expiresAt}
+      WHERE "id" = ${claim.id} AND "token" = ${claim.token} AND "state" = 'IN_PROGRESS'
+      RETURNING "awaited"`;
+    if (rows.length !== 1) {
       throw new DomainError(
         "IDEMPOTENCY_LEASE_LOST",
         "This attempt ran past its lease and another attempt took the key over; nothing of this attempt was committed. Retry with the same key to get the outcome.",
       );
     }
-    return { expiresAt };
+    return { expiresAt, awaited: isTrue(rows[0]?.awaited) };
   }
 
   async release(claim: Claim): Promise<boolean> {
-    const { count } = await this.db.idempotencyKey.deleteMany({
-      where: { id: claim.id, token: claim.token, state: "IN_PROGRESS" },
-    });
-    return count === 1;
+    return (await this.releaseRow(claim)).released;
+  }
+
+  /** Deletes the row if the claim still owns it, and tells whether a process waited on it. */
+  protected async releaseRow(claim: Claim): Promise<{ released: boolean; awaited: boolean }> {
+    const rows = await this.db.$queryRaw<Array<{ awaited: unknown }>>`
+      DELETE FROM "IdempotencyKey"
+      WHERE "id" = ${claim.id} AND "token" = ${claim.token} AND "state" = 'IN_PROGRESS'
+      RETURNING "awaited"`;
+    return { released: rows.length === 1, awaited: isTrue(rows[0]?.awaited) };
   }
 
   async countReplays(id: string, count: number): Promise<void> {
@@ -117,7 +134,7 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
   }
 }
 
-export function leaseAndRetention(terms: ClaimTerms) {
+function leaseAndRetention(terms: ClaimTerms) {
   const now = terms.now.getTime();
   return {
     lockedUntil: new Date(now + terms.leaseMs),
@@ -125,8 +142,9 @@ export function leaseAndRetention(terms: ClaimTerms) {
   };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+/** SQLite returns booleans of raw queries as 0/1 (or 0n/1n), PostgreSQL as booleans. */
+function isTrue(value: unknown): boolean {
+  return value === true || value === 1 || value === 1n;
 }
 
 function toRecord(row: IdempotencyKey): KeyRecord {

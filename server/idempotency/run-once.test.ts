@@ -85,6 +85,7 @@ describe("run-once: the key state grid", () => {
     const again = await app.caller().probe(call(1));
     expect(again).toEqual(first);
     expect(app.executions).toBe(1);
+    await app.services.idempotency.flushReplayCounts();
     const row = await app.db.idempotencyKey.findFirstOrThrow();
     expect(row.replayCount).toBe(1);
   });
@@ -148,6 +149,7 @@ describe("run-once: concurrent duplicates", () => {
     expect(new Set(results.map((result) => JSON.stringify(result))).size).toBe(1);
     // One claim and one completion for the executor; the 24 duplicates share
     // its promise and are counted as replays in one write.
+    await app.services.idempotency.flushReplayCounts();
     expect(app.store.calls).toEqual({ claim: 1, complete: 1, countReplays: 1 });
     const row = await app.db.idempotencyKey.findFirstOrThrow();
     expect(row.replayCount).toBe(24);

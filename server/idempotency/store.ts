@@ -54,6 +54,12 @@ export interface IdempotencyStore {
   /** Deletes the key (back to absent) if the claim still owns it. */
   release(claim: Claim): Promise<boolean>;
   countReplays(id: string, count: number): Promise<void>;
+  /**
+   * Where completions are pushed to waiters (PostgreSQL): records that a
+   * process waits on this in-progress key, so its completion will notify.
+   * False if the key is no longer the one read (settled or taken over).
+   */
+  markAwaited?(record: KeyRecord): Promise<boolean>;
   /** Deletes keys past their retention (and abandoned claims past their lease); returns how many. */
   sweepExpired(now: Date): Promise<number>;
 }

@@ -11,7 +11,7 @@ import type { IdempotencyStore } from "../idempotency/store";
 import { KeySweeper } from "../idempotency/sweeper";
 import { MockLedger } from "../ledger/mock-ledger";
 import { logger } from "../logger";
-import { RunOnceMetrics } from "../observability/run-once-metrics";
+import { AppMetrics } from "../observability/app-metrics";
 import { newSessionId } from "../session";
 import { createContextInner } from "../trpc/context";
 import { createCallerFactory, router } from "../trpc/init";
@@ -83,7 +83,8 @@ export async function createProbeApp(
     ledger: new MockLedger(),
     idempotency,
     labEnabled: false,
-    metrics: new RunOnceMetrics(),
+    benchBaseline: false,
+    metrics: new AppMetrics(),
   };
 
   let executions = 0;
@@ -115,6 +116,7 @@ export async function createProbeApp(
       return createCaller(createContextInner({ services, sessionId }), callerOpts);
     },
     async close() {
+      await idempotency.flushReplayCounts();
       await Promise.all([backend.watcher.close(), db.$disconnect()]);
       if (!opts.database) await database.drop();
     },

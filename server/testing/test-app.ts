@@ -26,6 +26,7 @@ export async function createTestApp(
     clock?: () => Date;
     database?: TestDatabase;
     lab?: boolean;
+    benchBaseline?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase());
@@ -35,6 +36,7 @@ export async function createTestApp(
     ledger: opts.ledger,
     clock: opts.clock,
     lab: opts.lab,
+    benchBaseline: opts.benchBaseline,
   });
   await seedCatalog(services.db);
   return {

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import type { RunOnceCoordinator } from "../idempotency/coordinator";
 import type { Ledger } from "../ledger/ledger";
-import type { RunOnceMetrics } from "../observability/run-once-metrics";
+import type { AppMetrics } from "../observability/app-metrics";
 
 /** What every procedure can reach; tests build their own (see createContextInner). */
 export interface Services {
@@ -10,8 +10,10 @@ export interface Services {
   idempotency: RunOnceCoordinator;
   /** The fault-injection lab answers only where it is enabled (see env.ts). */
   labEnabled: boolean;
+  /** The benchmark's baseline procedure answers only where it is enabled (see env.ts). */
+  benchBaseline: boolean;
   /** This process's run-once metrics (also served at /api/metrics). */
-  metrics: RunOnceMetrics;
+  metrics: AppMetrics;
 }
 
 /** The HTTP exchange, when there is one: a server-side caller has none. */

@@ -1,4 +1,5 @@
 import { createCallerFactory, router } from "../init";
+import { benchRouter } from "./bench";
 import { catalogRouter } from "./catalog";
 import { labRouter } from "./lab";
 import { ledgerRouter } from "./ledger";
@@ -13,6 +14,7 @@ export const appRouter = router({
   ledger: ledgerRouter,
   lab: labRouter,
   metrics: metricsRouter,
+  bench: benchRouter,
 });
 
 export type AppRouter = typeof appRouter;

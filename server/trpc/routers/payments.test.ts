@@ -68,6 +68,7 @@ describe("payments.charge", () => {
     expect(JSON.stringify(again)).toBe(JSON.stringify(first));
     expect(await chargeCount(app, order.id)).toBe(1);
     expect(ledger.authorizeCalls).toBe(1);
+    await app.services.idempotency.flushReplayCounts();
     const key = await app.services.db.idempotencyKey.findFirstOrThrow({ where: { key: order.paymentKey } });
     expect(key.replayCount).toBe(1);
   });

@@ -3,11 +3,11 @@ import { RUN_ONCE_OUTCOMES } from "./run-once-events";
 import type { RunOnceEvent, RunOnceObserver, RunOnceOutcome } from "./run-once-events";
 
 /**
- * Prometheus metrics of the run-once middleware, per process (each instance
- * is scraped on its own): a counter per outcome and procedure, and how long
- * coalesced duplicates waited for the shared execution.
+ * Prometheus metrics, per process (each instance is scraped on its own): the
+ * run-once outcomes per procedure, how long coalesced duplicates waited for
+ * the shared execution, the database statements issued, and Node's own.
  */
-export class RunOnceMetrics implements RunOnceObserver {
+export class AppMetrics implements RunOnceObserver {
   readonly registry = new Registry();
   readonly #outcomes = new Counter({
     name: "idempotency_requests_total",
@@ -23,9 +23,19 @@ export class RunOnceMetrics implements RunOnceObserver {
     registers: [this.registry],
   });
 
+  readonly #queries = new Counter({
+    name: "db_queries_total",
+    help: "Statements sent to the database through Prisma.",
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
+
+  countQuery = (): void => {
+    this.#queries.inc();
+  };
 
   observe(event: RunOnceEvent): void {
     this.#outcomes.inc({ procedure: event.scope.path, outcome: event.outcome });

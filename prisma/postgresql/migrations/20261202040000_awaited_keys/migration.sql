@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "IdempotencyKey" ADD COLUMN     "awaited" BOOLEAN NOT NULL DEFAULT false;
+
