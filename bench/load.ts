@@ -1,0 +1,85 @@
+import autocannon from "autocannon";
+
+export interface LoadResult {
+  /** Every response's latency, in milliseconds. */
+  latenciesMs: number[];
+  statuses: Record<number, number>;
+  /** Responses per second over the run, as autocannon measured it. */
+  requestsPerSecond: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  path: string;
+  cookie: string;
+  connections: number;
+  /** A number of requests, or a duration in seconds. */
+  amount?: number;
+  durationSeconds?: number;
+  /** Requests per second over all connections, for a steady load. */
+  overallRate?: number;
+  /** The body of each request; called once per request. */
+  body: () => string;
+}
+
+/**
+ * One load run with autocannon (a maintained HTTP load generator), keeping
+ * every latency so that runs can be merged and percentiles taken exactly.
+ */
+export function load(options: LoadOptions): Promise<LoadResult> {
+  const latenciesMs: number[] = [];
+  const statuses: Record<number, number> = {};
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${options.url}${options.path}`,
+        connections: options.connections,
+        ...(options.amount !== undefined ? { amount: options.amount } : {}),
+        ...(options.durationSeconds !== undefined ? { duration: options.durationSeconds } : {}),
+        ...(options.overallRate !== undefined ? { overallRate: options.overallRate } : {}),
+        timeout: 30,
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: options.cookie },
+        requests: [{ setupRequest: (request) => ({ ...request, body: options.body() }) }],
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        resolve({
+          latenciesMs,
+          statuses,
+          requestsPerSecond: result.requests.total / result.duration,
+        });
+      },
+    );
+    instance.on("response", (_client, statusCode, _bytes, responseTime) => {
+      latenciesMs.push(responseTime);
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+    });
+  });
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export interface InstanceCounters {
+  queries: number;
+  /** Run-once requests by outcome (executed, replayed, coalesced, ...). */
+  outcomes: Record<string, number>;
+}
+
+/** The instance's counters, from its Prometheus endpoint. */
+export async function countersOf(url: string): Promise<InstanceCounters> {
+  const lines = (await (await fetch(`${url}/api/metrics`)).text()).split("\n");
+  const outcomes: Record<string, number> = {};
+  let queries = Number.NaN;
+  for (const line of lines) {
+    const value = Number(line.split(" ").at(-1));
+    if (line.startsWith("db_queries_total ")) queries = value;
+    const outcome = /^idempotency_requests_total\{.*outcome="([a-z_]+)"\}/.exec(line)?.[1];
+    if (outcome) outcomes[outcome] = (outcomes[outcome] ?? 0) + value;
+  }
+  return { queries, outcomes };
+}

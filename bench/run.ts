@@ -1,0 +1,380 @@
+/**
+ * `npm run bench`: what run-once costs, side by side, and how it scales.
+ * Real `next start` servers on loopback, SQLite and PostgreSQL, load from
+ * autocannon. Prints a table and writes bench/results/ (latest.md and plots).
+ * Not part of `npm test`.
+ */
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startInstances } from "../server/cluster/instances";
+import type { Cluster } from "../server/cluster/instances";
+import { createDb } from "../server/db/client";
+import type { Db } from "../server/db/client";
+import { SESSION_COOKIE, newSessionId } from "../server/session";
+import { ROOT, TMP } from "../server/testing/paths";
+import { dropDatabase, recreateDatabase } from "../server/testing/postgres-admin";
+import { countersOf, load, percentile } from "./load";
+import type { LoadResult } from "./load";
+import { writeReport } from "./report";
+import type { Row, Series } from "./report";
+import { orderQueue, seedOrders } from "./seed-orders";
+import type { BenchOrder } from "./seed-orders";
+
+type Provider = "sqlite" | "postgresql";
+const PROVIDERS: Provider[] = ["sqlite", "postgresql"];
+const BASE_PORT = 3301;
+
+const rows: Row[] = [];
+const latencySeries: Series[] = [];
+const storeSeries: Series[] = [];
+
+/** Databases the run made: dropped at the end. */
+const createdDatabases: string[] = [];
+
+async function freshDatabase(provider: Provider, name: string): Promise<string> {
+  if (provider === "postgresql") {
+    createdDatabases.push(`idem_bench_${name}`);
+    return recreateDatabase(`idem_bench_${name}`);
+  }
+  const file = path.join(TMP, `bench-${name}.db`);
+  createdDatabases.push(file);
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  return `file:${file}`;
+}
+
+async function withCluster<T>(
+  url: string,
+  count: number,
+  env: Record<string, string>,
+  work: (cluster: Cluster, db: Db) => Promise<T>,
+): Promise<T> {
+  const cluster = await startInstances({
+    databaseUrl: url,
+    count,
+    basePort: BASE_PORT,
+    // The lab off (its switches cost queries), the baseline procedure on.
+    env: { LAB_ENABLED: "0", BENCH_BASELINE: "1", ...env },
+  });
+  const db = createDb(url);
+  try {
+    return await work(cluster, db);
+  } finally {
+    await db.$disconnect();
+    await cluster.stop();
+  }
+}
+
+/** The body of a charge of the order's full amount with its persisted key. */
+const chargeBody = (order: BenchOrder) =>
+  JSON.stringify({ orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey });
+
+const label = (provider: Provider) => (provider === "sqlite" ? "SQLite" : "PostgreSQL");
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/**
+ * 1. The cost per request: payments.charge through the run-once middleware
+ * against bench.unprotectedCharge, the same handler and ledger transaction
+ * without it (no claim, no completion), distinct keys, same concurrency, in
+ * alternating rounds (ABBA) so that drift hits both sides alike.
+ */
+async function overhead(provider: Provider) {
+  const url = await freshDatabase(provider, "overhead");
+  await withCluster(url, 1, {}, async (cluster, db) => {
+    const session = newSessionId();
+    const cookie = `${SESSION_COOKIE}=${session}`;
+    const perRound = 400;
+    const rounds = 4;
+    const next = orderQueue(await seedOrders(db, session, 2 * perRound * rounds + 400));
+    const instance = cluster.instances[0]!;
+    const chargesOn = (procedure: string) => (amount: number) =>
+      load({
+        url: instance.url,
+        path: `/api/trpc/${procedure}`,
+        cookie,
+        connections: 4,
+        amount,
+        body: () => chargeBody(next()),
+      });
+    const protectedRun = chargesOn("payments.charge");
+    const baselineRun = chargesOn("bench.unprotectedCharge");
+    await protectedRun(200); // warm-up: connections, JIT, caches
+    await baselineRun(200);
+
+    const withMiddleware: LoadResult[] = [];
+    const without: LoadResult[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? [protectedRun, baselineRun] : [baselineRun, protectedRun];
+      for (const run of order) (run === protectedRun ? withMiddleware : without).push(await run(perRound));
+    }
+    const a = withMiddleware.flatMap((result) => result.latenciesMs);
+    const b = without.flatMap((result) => result.latenciesMs);
+    const failures = [...withMiddleware, ...without].flatMap((result) =>
+      Object.entries(result.statuses).filter(([status]) => status !== "200"),
+    );
+    if (failures.length > 0) throw new Error(`overhead run had failures: ${JSON.stringify(failures)}`);
+    for (const p of [50, 99]) {
+      const ratio = percentile(a, p) / percentile(b, p);
+      rows.push({
+        case: `Overhead ratio, p${p}`,
+        database: label(provider),
+        instances: 1,
+        result: `${ratio.toFixed(2)}× (${ms(percentile(a, p))} vs ${ms(percentile(b, p))})`,
+        target: p === 50 ? "≤ 1.25" : "report",
+        met: p === 50 ? ratio <= 1.25 : null,
+        how: `payments.charge vs the same handler without run-once, ${a.length} + ${b.length} requests, 4 connections, ${rounds} ABBA rounds`,
+      });
+    }
+    for (const [variant, values] of [
+      ["with run-once", a],
+      ["without", b],
+    ] as const) {
+      for (const p of [50, 90, 99]) {
+        latencySeries.push({ group: `${label(provider)}, ${variant}`, x: `p${p}`, y: percentile(values, p) });
+      }
+    }
+  });
+}
+
+/**
+ * 2. A duplicate storm: 1,000 concurrent requests with one key, on one
+ * instance, then three on PostgreSQL. Executions are ledger rows; queries are
+ * the instances' db_queries_total (Prisma's statement log) before and after.
+ */
+async function storm(provider: Provider, instances: number) {
+  const url = await freshDatabase(provider, `storm${instances}`);
+  await withCluster(url, instances, {}, async (cluster, db) => {
+    const session = newSessionId();
+    const cookie = `${SESSION_COOKIE}=${session}`;
+    const [order] = await seedOrders(db, session, 1);
+    const body = chargeBody(order!);
+    // Every instance has served a request (connections open, code warm) before the storm.
+    for (const instance of cluster.instances) await fetch(`${instance.url}/api/trpc/catalog.list`);
+    const before = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
+
+    const total = 1000;
+    const startedAt = performance.now();
+    const results = await Promise.all(
+      cluster.instances.map((instance, index) => {
+        const share = Math.floor(total / instances) + (index < total % instances ? 1 : 0);
+        return load({
+          url: instance.url,
+          path: "/api/trpc/payments.charge",
+          cookie,
+          connections: share,
+          amount: share,
+          body: () => body,
+        });
+      }),
+    );
+    const lastAnswerMs = performance.now() - startedAt;
+    await sleep(5_500); // replay counts are written within 5 s; let them land before counting
+    const after = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
+    const queries = after.reduce(
+      (sum, counters, index) => sum + counters.queries - before[index]!.queries,
+      0,
+    );
+    const decisions: Record<string, number> = {};
+    after.forEach((counters, index) => {
+      for (const [outcome, count] of Object.entries(counters.outcomes)) {
+        decisions[outcome] = (decisions[outcome] ?? 0) + count - (before[index]!.outcomes[outcome] ?? 0);
+      }
+    });
+    const executions = await db.charge.count({ where: { orderId: order!.id } });
+    const statuses = results.reduce<Record<string, number>>((all, result) => {
+      for (const [status, count] of Object.entries(result.statuses)) all[status] = (all[status] ?? 0) + count;
+      return all;
+    }, {});
+    // One execution is about 8 statements (claim, order read, transaction);
+    // replay counts are written per instance in batches (quiet 0.2 s, at most
+    // every 5 s), a few writes for the whole storm.
+    const constant = 20;
+    rows.push({
+      case: "Storm: executions",
+      database: label(provider),
+      instances,
+      result: `${executions} (answers: ${Object.entries(statuses)
+        .map(([status, count]) => `${count}× ${status}`)
+        .join(", ")}; ${Object.entries(decisions)
+        .filter(([, count]) => count > 0)
+        .map(([outcome, count]) => `${count} ${outcome}`)
+        .join(", ")})`,
+      target: "exactly 1",
+      met: executions === 1,
+      how: `${total} concurrent requests, one key, ${instances === 1 ? "one instance" : `split over ${instances} instances`}`,
+    });
+    rows.push({
+      case: "Storm: database statements",
+      database: label(provider),
+      instances,
+      result: String(queries),
+      target: `≤ 3 × ${instances} + ${constant} = ${3 * instances + constant}`,
+      met: queries <= 3 * instances + constant,
+      how: "db_queries_total from /api/metrics, before and after; the constant covers the one execution and the batched replay counts",
+    });
+    rows.push({
+      case: "Storm: time to the last answer",
+      database: label(provider),
+      instances,
+      result: ms(lastAnswerMs),
+      target: "report",
+      met: null,
+      how: "from sending the first request to receiving the last (includes 1,000 connection setups)",
+    });
+  });
+}
+
+/** 3. Throughput: distinct-key charges per second at saturation, 1 and 3 instances on PostgreSQL. */
+async function throughput(provider: Provider, instances: number): Promise<number> {
+  const url = await freshDatabase(provider, `throughput${instances}`);
+  return withCluster(url, instances, {}, async (cluster, db) => {
+    const session = newSessionId();
+    const cookie = `${SESSION_COOKIE}=${session}`;
+    const next = orderQueue(await seedOrders(db, session, 12_000));
+    const body = () => chargeBody(next());
+    await Promise.all(
+      cluster.instances.map((instance) =>
+        load({
+          url: instance.url,
+          path: "/api/trpc/payments.charge",
+          cookie,
+          connections: 4,
+          amount: 100,
+          body,
+        }),
+      ),
+    );
+    const connections = 24;
+    const results = await Promise.all(
+      cluster.instances.map((instance) =>
+        load({
+          url: instance.url,
+          path: "/api/trpc/payments.charge",
+          cookie,
+          connections: Math.round(connections / instances),
+          durationSeconds: 8,
+          body,
+        }),
+      ),
+    );
+    const ok = results.reduce((sum, result) => sum + (result.statuses[200] ?? 0), 0);
+    const failed =
+      results.reduce((sum, result) => sum + Object.values(result.statuses).reduce((a, b) => a + b, 0), 0) -
+      ok;
+    const perSecond = results.reduce((sum, result) => sum + result.requestsPerSecond, 0);
+    rows.push({
+      case: "Throughput, distinct keys",
+      database: label(provider),
+      instances,
+      result: `${perSecond.toFixed(0)} charges/s${failed > 0 ? ` (${failed} failed)` : ""}`,
+      target: "report",
+      met: null,
+      how: `${connections} connections for 8 s, ${ok} charges, on ${os.cpus().length} cores shared with the database and the load`,
+    });
+    return perSecond;
+  });
+}
+
+/**
+ * 4. Store growth: keys over a steady load with a 3 s TTL, swept every 0.5 s:
+ * the row count must level off within 2 × arrival rate × TTL.
+ */
+async function storeGrowth(provider: Provider) {
+  const ttlSeconds = 3;
+  const rate = 100;
+  const url = await freshDatabase(provider, "growth");
+  await withCluster(
+    url,
+    1,
+    { IDEMPOTENCY_TTL_MS: String(ttlSeconds * 1000), IDEMPOTENCY_SWEEP_INTERVAL_MS: "500" },
+    async (cluster, db) => {
+      const cookie = `${SESSION_COOKIE}=${newSessionId()}`;
+      const samples: Array<{ t: number; rows: number }> = [];
+      const startedAt = performance.now();
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          samples.push({ t: (performance.now() - startedAt) / 1000, rows: await db.idempotencyKey.count() });
+          await sleep(500);
+        }
+      })();
+      await load({
+        url: cluster.instances[0]!.url,
+        path: "/api/trpc/orders.place",
+        cookie,
+        connections: 10,
+        overallRate: rate,
+        durationSeconds: 20,
+        body: () =>
+          JSON.stringify({ submissionKey: randomUUID(), items: [{ sku: "notebook", quantity: 1 }] }),
+      });
+      await sleep(5_000);
+      sampling = false;
+      await sampler;
+
+      const bound = 2 * rate * ttlSeconds;
+      const largest = Math.max(...samples.map((sample) => sample.rows));
+      const lastLoaded = samples
+        .filter((sample) => sample.t >= 10 && sample.t <= 20)
+        .map((sample) => sample.rows);
+      rows.push({
+        case: "Store rows under steady load",
+        database: label(provider),
+        instances: 1,
+        result: `max ${largest}, ${Math.min(...lastLoaded)}–${Math.max(...lastLoaded)} in the second half`,
+        target: `≤ 2 × ${rate}/s × ${ttlSeconds} s = ${bound}`,
+        met: largest <= bound,
+        how: `orders.place at ${rate}/s for 20 s (distinct keys), TTL ${ttlSeconds} s, sweep every 0.5 s, rows counted every 0.5 s`,
+      });
+      storeSeries.push(
+        ...samples.map((sample) => ({ group: `keys, ${label(provider)}`, x: sample.t, y: sample.rows })),
+      );
+      if (!storeSeries.some((point) => point.group.startsWith("bound")))
+        storeSeries.push(
+          ...samples.map((sample) => ({ group: "bound: 2 × rate × TTL", x: sample.t, y: bound })),
+        );
+    },
+  );
+}
+
+// BENCH_CASES=storm,growth runs some cases only (for a quick look; the report then has only those).
+const selected = new Set((process.env.BENCH_CASES ?? "overhead,storm,throughput,growth").split(","));
+const started = Date.now();
+if (selected.has("overhead"))
+  for (const provider of (process.env.BENCH_PROVIDERS?.split(",") ?? PROVIDERS) as Provider[])
+    await overhead(provider);
+if (selected.has("storm")) {
+  await storm("sqlite", 1);
+  await storm("postgresql", 1);
+  await storm("postgresql", 3);
+}
+if (selected.has("throughput")) {
+  await throughput("sqlite", 1);
+  const one = await throughput("postgresql", 1);
+  const three = await throughput("postgresql", 3);
+  rows.push({
+    case: "Throughput scaling, 3 vs 1 instance",
+    database: "PostgreSQL",
+    instances: 3,
+    result: `${(three / one).toFixed(2)}×`,
+    target: "report",
+    met: null,
+    how: `${os.cpus().length} cores: the instances, PostgreSQL and autocannon share them, so CPU, not the store, is the ceiling`,
+  });
+}
+if (selected.has("growth")) for (const provider of PROVIDERS) await storeGrowth(provider);
+
+const report = await writeReport({
+  rows,
+  latency: latencySeries,
+  storeSize: storeSeries,
+  directory: path.join(ROOT, "bench/results"),
+  elapsedSeconds: (Date.now() - started) / 1000,
+});
+console.log(report);
+for (const name of createdDatabases) {
+  if (name.startsWith("idem_bench_")) await dropDatabase(name);
+  else for (const suffix of ["", "-wal", "-shm"]) rmSync(name + suffix, { force: true });
+}
