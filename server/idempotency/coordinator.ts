@@ -157,7 +157,8 @@ export class RunOnceCoordinator {
   async #resolve(request: RunOnceRequest, handler: Handler): Promise<RunOnceResult> {
     const deadline = this.#clock().getTime() + this.settings.waitMs;
     let record: KeyRecord | null = null;
-    let announced = false;
+    // The generation of the key (row and owner) this request has said it waits on.
+    let announced: string | undefined;
     for (let attempt = 0; ; attempt++) {
       if (!record) {
         const claim = await this.deps.store.claim(request.scope, this.#terms(request));
@@ -189,9 +190,11 @@ export class RunOnceCoordinator {
         continue;
       }
       if (now >= deadline) throw keyInProgress(record.lockedUntil.getTime() - now);
-      // Where completions are pushed, tell the owner that someone waits (once).
-      if (this.deps.store.markAwaited && !announced) {
-        announced = true;
+      // Where completions are pushed, tell the owner that someone waits: once
+      // per generation, since a takeover or a new claim starts unannounced.
+      if (this.deps.store.markAwaited && announced !== `${record.id}:${record.token}`) {
+        announced = `${record.id}:${record.token}`;
+        await this.deps.watcher.listen?.(); // listening first, so the notification cannot slip by
         if (!(await this.deps.store.markAwaited(record))) {
           record = await this.deps.store.read(request.scope);
           continue;
@@ -201,7 +204,7 @@ export class RunOnceCoordinator {
       await this.deps.watcher.wait(
         record.id,
         attempt,
-        Math.min(deadline, record.lockedUntil.getTime()) - now,
+        Math.min(deadline, record.lockedUntil.getTime()) - this.#clock().getTime(),
       );
       record = await this.deps.store.read(request.scope);
     }

@@ -7,6 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
  */
 export interface KeyWatcher {
   wait(keyId: string, attempt: number, maxMs: number): Promise<void>;
+  /** Where changes are pushed: starts listening, so that none made after this resolves is missed. */
+  listen?(): Promise<void>;
   /** Releases what the watcher holds open (a listening connection). */
   close(): Promise<void>;
 }

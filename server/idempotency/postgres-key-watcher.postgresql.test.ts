@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterEach, expect, it } from "vitest";
 import { gate } from "../testing/controllable-ledger";
 import { createProbeApp, settle } from "../testing/probe-app";
@@ -35,4 +36,35 @@ it("wakes a waiter in another process by NOTIFY when the key settles, without po
   // the waiter re-reads only when a wait of at most 1 s runs out.
   expect(readsWhileHeld).toBeLessThanOrEqual(2);
   expect(wokeAfterMs).toBeLessThan(500);
+});
+
+it("keeps a waiter's bound while the owner's completing transaction holds the key's row", async () => {
+  const owner = await createProbeApp();
+  const waiter = await createProbeApp({ database: owner.database, settings: { waitMs: 1_000 } });
+  apps.push(waiter, owner);
+  const held = gate();
+  owner.behave(async (input) => {
+    await held.opened;
+    return { value: input.value };
+  });
+  const first = owner.caller().probe({ idempotencyKey: "k", value: 1 });
+  await expect.poll(() => owner.executions).toBe(1);
+
+  // An owner stalled between its completion's UPDATE and its COMMIT holds the row lock.
+  const stalled = new pg.Client({ connectionString: owner.database.url });
+  await stalled.connect();
+  try {
+    await stalled.query("BEGIN");
+    await stalled.query(`SELECT 1 FROM "IdempotencyKey" WHERE "key" = 'k' FOR UPDATE`);
+    const startedAt = Date.now();
+    await expect(waiter.caller().probe({ idempotencyKey: "k", value: 1 })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+    expect(Date.now() - startedAt).toBeLessThan(2_500);
+  } finally {
+    await stalled.query("ROLLBACK");
+    await stalled.end();
+  }
+  held.open();
+  await first;
 });

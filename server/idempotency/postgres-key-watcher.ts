@@ -50,6 +50,11 @@ export class PostgresKeyWatcher implements KeyWatcher {
     });
   }
 
+  /** Opens the listening connection; a failure is reported by the next wait, which then polls. */
+  async listen(): Promise<void> {
+    await this.#listen().catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     const listening = this.#listening;
     this.#listening = undefined;

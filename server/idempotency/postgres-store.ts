@@ -32,10 +32,18 @@ export class PostgresIdempotencyStore extends PrismaIdempotencyStore {
     return released;
   }
 
+  /**
+   * SKIP LOCKED: a row locked by its owner's completing transaction is not
+   * waited for (that owner may stall before its commit, and a waiter's wait is
+   * bounded); the waiter re-reads it and polls instead.
+   */
   async markAwaited(record: KeyRecord): Promise<boolean> {
     const marked = await this.db.$executeRaw`
       UPDATE "IdempotencyKey" SET "awaited" = true
-      WHERE "id" = ${record.id} AND "token" = ${record.token} AND "state" = 'IN_PROGRESS'`;
+      WHERE "id" IN (
+        SELECT "id" FROM "IdempotencyKey"
+        WHERE "id" = ${record.id} AND "token" = ${record.token} AND "state" = 'IN_PROGRESS'
+        FOR UPDATE SKIP LOCKED)`;
     return marked === 1;
   }
 

@@ -62,6 +62,7 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
         outcome: null,
         completedAt: null,
         replayCount: 0,
+        awaited: false,
         ...leaseAndRetention(terms),
       },
     });
