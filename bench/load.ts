@@ -4,8 +4,8 @@ export interface LoadResult {
   /** Every response's latency, in milliseconds. */
   latenciesMs: number[];
   statuses: Record<number, number>;
-  /** Responses per second over the run, as autocannon measured it. */
-  requestsPerSecond: number;
+  /** Requests that got no response: connection errors and timeouts. */
+  errors: number;
 }
 
 export interface LoadOptions {
@@ -47,7 +47,7 @@ export function load(options: LoadOptions): Promise<LoadResult> {
         resolve({
           latenciesMs,
           statuses,
-          requestsPerSecond: result.requests.total / result.duration,
+          errors: result.errors, // autocannon counts timeouts among its errors
         });
       },
     );
@@ -58,10 +58,11 @@ export function load(options: LoadOptions): Promise<LoadResult> {
   });
 }
 
+/** The nearest-rank percentile: the smallest value with at least p % of the values at or below it. */
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 export interface InstanceCounters {

@@ -75,7 +75,7 @@ ${table}
         x: { field: "x", type: "nominal", title: "percentile", sort: ["p50", "p90", "p99"] },
         xOffset: { field: "group" },
         y: { field: "y", type: "quantitative", title: "latency (ms)" },
-        color: { field: "group", type: "nominal", title: null },
+        color: { field: "group", type: "nominal", title: null, legend: { labelLimit: 300 } },
       },
     }),
   );
@@ -91,8 +91,9 @@ ${table}
       encoding: {
         x: { field: "x", type: "quantitative", title: "seconds" },
         y: { field: "y", type: "quantitative", title: "rows" },
-        color: { field: "group", type: "nominal", title: null },
-        strokeDash: { field: "group", type: "nominal", legend: null },
+        // One legend for both channels: a line's colour and its dash name the same series.
+        color: { field: "group", type: "nominal", title: null, legend: { labelLimit: 300 } },
+        strokeDash: { field: "group", type: "nominal", title: null },
       },
     }),
   );
