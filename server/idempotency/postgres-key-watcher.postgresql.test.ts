@@ -10,18 +10,23 @@ afterEach(async () => {
   apps = [];
 });
 
-it("wakes a waiter in another process by NOTIFY when the key settles, without polling", async () => {
+/** Two processes on one database: the owner executing key "k" until `held` opens, and a waiter. */
+async function ownerHoldingKey(waiterSettings: Parameters<typeof createProbeApp>[0] = {}) {
   const owner = await createProbeApp();
-  const waiter = await createProbeApp({ database: owner.database });
+  const waiter = await createProbeApp({ ...waiterSettings, database: owner.database });
   apps.push(waiter, owner);
   const held = gate();
   owner.behave(async (input) => {
     await held.opened;
     return { value: input.value };
   });
-
   const first = owner.caller().probe({ idempotencyKey: "k", value: 1 });
   await expect.poll(() => owner.executions).toBe(1);
+  return { owner, waiter, held, first };
+}
+
+it("wakes a waiter in another process by NOTIFY when the key settles, without polling", async () => {
+  const { waiter, held, first } = await ownerHoldingKey();
   const second = waiter.caller().probe({ idempotencyKey: "k", value: 1 });
   await settle(1_500);
   const readsWhileHeld = waiter.store.calls.read ?? 0;
@@ -39,16 +44,7 @@ it("wakes a waiter in another process by NOTIFY when the key settles, without po
 });
 
 it("keeps a waiter's bound while the owner's completing transaction holds the key's row", async () => {
-  const owner = await createProbeApp();
-  const waiter = await createProbeApp({ database: owner.database, settings: { waitMs: 1_000 } });
-  apps.push(waiter, owner);
-  const held = gate();
-  owner.behave(async (input) => {
-    await held.opened;
-    return { value: input.value };
-  });
-  const first = owner.caller().probe({ idempotencyKey: "k", value: 1 });
-  await expect.poll(() => owner.executions).toBe(1);
+  const { owner, waiter, held, first } = await ownerHoldingKey({ settings: { waitMs: 1_000 } });
 
   // An owner stalled between its completion's UPDATE and its COMMIT holds the row lock.
   const stalled = new pg.Client({ connectionString: owner.database.url });
