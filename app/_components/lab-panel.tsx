@@ -84,12 +84,17 @@ export function LabPanel({
   const queryClient = useQueryClient();
   const switches = useQuery(trpc.lab.switches.queryOptions({ orderId: order.id }));
   const switchesKey = trpc.lab.switches.queryKey({ orderId: order.id });
+  // The switches just asked for, shown until the server answers. Set in the click
+  // itself: a controlled checkbox whose state changes later (a cache update is
+  // delivered a tick later) is first put back by React, and flickers.
+  const [asked, setAsked] = useState<Switches | null>(null);
   const update = useMutation(
     trpc.lab.setSwitches.mutationOptions({
-      // The box shows the new state at once; the server's answer confirms it.
-      onMutate: ({ switches: next }) => queryClient.setQueryData(switchesKey, next),
+      // A read of the switches still in flight would land after the answer and undo it.
+      onMutate: () => queryClient.cancelQueries({ queryKey: switchesKey }),
       onSuccess: (data) => queryClient.setQueryData(switchesKey, data),
       onError: () => queryClient.invalidateQueries({ queryKey: switchesKey }),
+      onSettled: () => setAsked(null),
     }),
   );
   const [reuseAnswer, setReuseAnswer] = useState<string | null>(null);
@@ -112,7 +117,7 @@ export function LabPanel({
     },
   });
 
-  const current = switches.data;
+  const current = asked ?? switches.data;
   return (
     <section className="card lab" aria-labelledby="lab-heading" data-testid="lab-panel">
       <h2 id="lab-heading">
@@ -131,9 +136,11 @@ export function LabPanel({
                   checked={toggle.isOn(current)}
                   disabled={disabled}
                   aria-describedby={`${toggle.id}-help`}
-                  onChange={(event) =>
-                    update.mutate({ orderId: order.id, switches: toggle.turn(current, event.target.checked) })
-                  }
+                  onChange={(event) => {
+                    const next = toggle.turn(current, event.target.checked);
+                    setAsked(next);
+                    update.mutate({ orderId: order.id, switches: next });
+                  }}
                 />
                 {toggle.label}
               </label>
