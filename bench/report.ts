@@ -28,6 +28,15 @@ async function svg(spec: TopLevelSpec): Promise<string> {
   return view.toSVG();
 }
 
+/** What both charts share: the schema, a size, a title and the data. */
+const frame = (title: string, values: Series[]) => ({
+  $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+  title,
+  width: 520,
+  height: 260,
+  data: { values },
+});
+
 /** Writes latest.md, latency.svg and store-size.svg; returns the table as printed. */
 export async function writeReport(opts: {
   rows: Row[];
@@ -65,11 +74,7 @@ ${table}
   writeFileSync(
     path.join(opts.directory, "latency.svg"),
     await svg({
-      $schema: "https://vega.github.io/schema/vega-lite/v5.json",
-      title: "payments.charge latency, with and without run-once",
-      width: 520,
-      height: 260,
-      data: { values: opts.latency },
+      ...frame("payments.charge latency, with and without run-once", opts.latency),
       mark: "bar",
       encoding: {
         x: { field: "x", type: "nominal", title: "percentile", sort: ["p50", "p90", "p99"] },
@@ -82,11 +87,7 @@ ${table}
   writeFileSync(
     path.join(opts.directory, "store-size.svg"),
     await svg({
-      $schema: "https://vega.github.io/schema/vega-lite/v5.json",
-      title: "Idempotency keys in the store under steady load (TTL 3 s)",
-      width: 520,
-      height: 260,
-      data: { values: opts.storeSize },
+      ...frame("Idempotency keys in the store under steady load (TTL 3 s)", opts.storeSize),
       mark: { type: "line", point: false },
       encoding: {
         x: { field: "x", type: "quantitative", title: "seconds" },

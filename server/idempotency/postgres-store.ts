@@ -1,7 +1,6 @@
 import type { Tx } from "../db/client";
-import type { StoredOutcome } from "./outcome";
 import { PrismaIdempotencyStore } from "./prisma-store";
-import type { Claim, KeyRecord } from "./store";
+import type { KeyRecord } from "./store";
 
 /** The channel on which a settled key (completed or released) announces its id. */
 export const KEY_SETTLED_CHANNEL = "idempotency_key_settled";
@@ -15,23 +14,6 @@ export const KEY_SETTLED_CHANNEL = "idempotency_key_settled";
  * transactions, which every charge would otherwise pay.
  */
 export class PostgresIdempotencyStore extends PrismaIdempotencyStore {
-  override async complete(
-    claim: Claim,
-    outcome: StoredOutcome,
-    at: { now: Date; ttlMs: number },
-    tx?: Tx,
-  ): Promise<{ expiresAt: Date }> {
-    const { expiresAt, awaited } = await this.completeRow(claim, outcome, at, tx);
-    if (awaited) await this.#notify(claim.id, tx);
-    return { expiresAt };
-  }
-
-  override async release(claim: Claim): Promise<boolean> {
-    const { released, awaited } = await this.releaseRow(claim);
-    if (awaited) await this.#notify(claim.id);
-    return released;
-  }
-
   /**
    * SKIP LOCKED: a row locked by its owner's completing transaction is not
    * waited for (that owner may stall before its commit, and a waiter's wait is
@@ -47,7 +29,7 @@ export class PostgresIdempotencyStore extends PrismaIdempotencyStore {
     return marked === 1;
   }
 
-  async #notify(keyId: string, tx?: Tx): Promise<void> {
+  protected override async announceSettled(keyId: string, tx?: Tx): Promise<void> {
     await (tx ?? this.db).$executeRaw`SELECT pg_notify(${KEY_SETTLED_CHANNEL}, ${keyId})`;
   }
 }

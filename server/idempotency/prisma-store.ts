@@ -75,17 +75,6 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
     at: { now: Date; ttlMs: number },
     tx?: Tx,
   ): Promise<{ expiresAt: Date }> {
-    const { expiresAt } = await this.completeRow(claim, outcome, at, tx);
-    return { expiresAt };
-  }
-
-  /** Completes the row and tells whether a process waits on it. */
-  protected async completeRow(
-    claim: Claim,
-    outcome: StoredOutcome,
-    at: { now: Date; ttlMs: number },
-    tx?: Tx,
-  ): Promise<{ expiresAt: Date; awaited: boolean }> {
     const expiresAt = new Date(at.now.getTime() + at.ttlMs);
     // In SQL, like the claim: this runs inside the charge's own transaction,
     // on every request's path, and Prisma's updateMany costs three times as much.
@@ -101,21 +90,25 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
         "This attempt ran past its lease and another attempt took the key over; nothing of this attempt was committed. Retry with the same key to get the outcome.",
       );
     }
-    return { expiresAt, awaited: isTrue(rows[0]?.awaited) };
+    if (isTrue(rows[0]?.awaited)) await this.announceSettled(claim.id, tx);
+    return { expiresAt };
   }
 
   async release(claim: Claim): Promise<boolean> {
-    return (await this.releaseRow(claim)).released;
-  }
-
-  /** Deletes the row if the claim still owns it, and tells whether a process waited on it. */
-  protected async releaseRow(claim: Claim): Promise<{ released: boolean; awaited: boolean }> {
     const rows = await this.db.$queryRaw<Array<{ awaited: unknown }>>`
       DELETE FROM "IdempotencyKey"
       WHERE "id" = ${claim.id} AND "token" = ${claim.token} AND "state" = 'IN_PROGRESS'
       RETURNING "awaited"`;
-    return { released: rows.length === 1, awaited: isTrue(rows[0]?.awaited) };
+    if (isTrue(rows[0]?.awaited)) await this.announceSettled(claim.id);
+    return rows.length === 1;
   }
+
+  /**
+   * Tells the processes waiting on a key (marked awaited) that it settled, in
+   * the settling transaction where there is one. Nothing to do where waiters
+   * poll (SQLite); PostgreSQL pushes.
+   */
+  protected async announceSettled(_keyId: string, _tx?: Tx): Promise<void> {}
 
   async countReplays(id: string, count: number): Promise<void> {
     await this.db.idempotencyKey.updateMany({

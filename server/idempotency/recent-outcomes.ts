@@ -23,8 +23,9 @@ export class RecentOutcomes {
 
   get(id: string, now: number): Remembered | undefined {
     const entry = this.#entries.get(id);
-    if (entry && entry.until <= now) this.#entries.delete(id);
-    return entry && entry.until > now ? entry : undefined;
+    if (!entry || entry.until > now) return entry;
+    this.#entries.delete(id);
+    return undefined;
   }
 
   remember(id: string, fingerprint: string, result: RunOnceResult, now: number): void {

@@ -1,7 +1,7 @@
-import { TRPCError } from "@trpc/server";
 import type { KeyTransaction } from "../../idempotency/coordinator";
 import { chargeOrder } from "../../payments/charge-order";
 import { router } from "../init";
+import { requireBenchBaseline } from "../middlewares/require-bench-baseline";
 import { sessionProcedure } from "../procedures";
 import { chargeInput, chargeOutput } from "../schemas/payments";
 
@@ -12,15 +12,10 @@ import { chargeInput, chargeOutput } from "../schemas/payments";
  */
 export const benchRouter = router({
   unprotectedCharge: sessionProcedure
+    .use(requireBenchBaseline)
     .input(chargeInput)
     .output(chargeOutput)
     .mutation(({ ctx, input }) => {
-      if (!ctx.benchBaseline) {
-        throw new TRPCError({
-          code: "NOT_FOUND",
-          message: "The benchmark baseline is off (BENCH_BASELINE=1).",
-        });
-      }
       // The same transaction, without the key's claim and completion.
       const runOnce: KeyTransaction = {
         key: input.idempotencyKey ?? "",
