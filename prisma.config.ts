@@ -1,7 +1,8 @@
 import { defineConfig } from "prisma/config";
 import { postgresMigrationAdapter } from "./server/db/postgres-adapter";
 import { SerializedSqliteAdapterFactory } from "./server/db/sqlite-adapter";
-import { databaseProvider, env, resolveDatabaseUrl } from "./server/env";
+import { databaseProvider, resolveDatabaseUrl } from "./server/db/database-url";
+import { env } from "./server/env";
 
 // The CLI runs on the WebAssembly schema engine through a driver adapter, as
 // the application does: no native engine download (see STACK.md). The
@@ -16,7 +17,7 @@ export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
   schema: `${folder}/schema.prisma`,
-  migrations: { path: `${folder}/migrations`, seed: "tsx prisma/seed.ts" },
+  migrations: { path: `${folder}/migrations` },
   async adapter() {
     return provider === "sqlite" ? new SerializedSqliteAdapterFactory(url) : postgresMigrationAdapter(url);
   },

@@ -2,7 +2,7 @@ import { test as base, expect } from "@playwright/test";
 import type { Page, TestInfo } from "@playwright/test";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
-import { resolveDatabaseUrl } from "../server/env";
+import { resolveDatabaseUrl } from "../server/db/database-url";
 
 /** The lab's switches, by the label a person clicks. */
 export const LAB = {

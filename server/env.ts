@@ -1,4 +1,3 @@
-import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./idempotency/settings";
 
@@ -9,10 +8,10 @@ const milliseconds = (fallback: number) => z.coerce.number().int().positive().de
 
 const envSchema = z.object({
   DATABASE_URL: z
-    .string()
-    .default(DEFAULT_DATABASE_URL)
+    // An empty variable (DATABASE_URL= in a shell or a .env file) means "not set".
+    .preprocess((value) => (value === "" ? undefined : value), z.string().default(DEFAULT_DATABASE_URL))
     .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), {
-      message: "DATABASE_URL must be a file: URL (SQLite) or a postgresql:// URL",
+      message: "must be a file: URL (SQLite) or a postgresql:// URL",
     }),
   IDEMPOTENCY_LEASE_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.leaseMs),
   IDEMPOTENCY_TTL_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.ttlMs),
@@ -27,25 +26,17 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export const env: Env = envSchema.parse(process.env);
+/** Reads the environment, or fails with one line that names each bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envSchema.safeParse(source);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  throw new Error(`Invalid environment: ${problems.join("; ")}.`);
+}
+
+export const env: Env = parseEnv(process.env);
 
 export function labEnabled(config: Env = env): boolean {
   if (config.LAB_ENABLED === undefined) return config.NODE_ENV !== "production";
   return config.LAB_ENABLED === "1" || config.LAB_ENABLED === "true";
-}
-
-export type DatabaseProvider = "sqlite" | "postgresql";
-
-export function databaseProvider(url: string): DatabaseProvider {
-  return url.startsWith("file:") ? "sqlite" : "postgresql";
-}
-
-/**
- * A relative SQLite path is resolved against the working directory here, once:
- * the Prisma CLI would otherwise resolve it against the schema's folder and the
- * application against its own, and the two would open different files.
- */
-export function resolveDatabaseUrl(url: string): string {
-  if (!url.startsWith("file:")) return url;
-  return `file:${path.resolve(url.slice("file:".length))}`;
 }

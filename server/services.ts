@@ -1,5 +1,6 @@
 import { createDb } from "./db/client";
-import { env, labEnabled, resolveDatabaseUrl } from "./env";
+import { resolveDatabaseUrl } from "./db/database-url";
+import { env, labEnabled } from "./env";
 import { RunOnceCoordinator } from "./idempotency/coordinator";
 import type { RunOnceSettings } from "./idempotency/settings";
 import { idempotencyBackend } from "./idempotency/backend";

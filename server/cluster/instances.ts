@@ -43,9 +43,7 @@ export async function startInstances(opts: {
     throw new Error("No production build: run `npm run build` first.");
   }
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...opts.env, DATABASE_URL: opts.databaseUrl };
-  for (const script of ["db:deploy", "db:seed"]) {
-    execFileSync("npm", ["run", "--silent", script], { cwd: ROOT, env, stdio: "pipe" });
-  }
+  execFileSync("npm", ["run", "--silent", "db:prepare"], { cwd: ROOT, env, stdio: "pipe" });
 
   const count = opts.count ?? 3;
   const basePort = opts.basePort ?? 3001;

@@ -5,7 +5,8 @@
  * store for more than one machine. LAB_ENABLED=1 opens the fault lab on
  * them. Ctrl-C stops them all.
  */
-import { env, resolveDatabaseUrl } from "../env";
+import { resolveDatabaseUrl } from "../db/database-url";
+import { env } from "../env";
 import { startInstances } from "./instances";
 
 const [count = "3", basePort = "3001"] = process.argv.slice(2);

@@ -1,4 +1,4 @@
-import { databaseProvider } from "../env";
+import { databaseProvider } from "./database-url";
 import { PrismaClient as PostgresqlClient } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { Prisma } from "./generated/sqlite/client";

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { databaseProvider } from "../env";
+import { databaseProvider } from "../db/database-url";
 import type { Logger } from "../logger";
 import { PollingKeyWatcher } from "./key-watcher";
 import type { KeyWatcher } from "./key-watcher";

@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { ROOT, TMP } from "./paths";
+import { migrateDatabase } from "../db/migrate";
+import { TMP } from "./paths";
 import { dropDatabase, recreateDatabase } from "./postgres-admin";
 
 /**
@@ -21,11 +21,7 @@ export default async function setup(project: TestProject) {
       : path.join(TMP, `template-${randomUUID()}.db`);
   const url = provider === "postgresql" ? await recreateDatabase(name) : `file:${name}`;
 
-  execFileSync("npx", ["prisma", "migrate", "deploy"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: "pipe",
-  });
+  await migrateDatabase(url);
   project.provide("databaseTemplate", { provider, name });
 
   return async () => {

@@ -4,7 +4,7 @@
  * Usage: tsx server/testing/reset-database.ts <url>
  */
 import { rmSync } from "node:fs";
-import { databaseProvider, resolveDatabaseUrl } from "../env";
+import { databaseProvider, resolveDatabaseUrl } from "../db/database-url";
 import { recreateDatabase } from "./postgres-admin";
 
 const url = resolveDatabaseUrl(process.argv[2] ?? "");

@@ -1,0 +1,33 @@
+/**
+ * `npm run db:prepare`, run by `npm start` and `npm run dev`: checks that
+ * DATABASE_URL can be used (creating a SQLite file's folder, which a fresh
+ * clone lacks), applies the migrations, and seeds the catalogue into an empty
+ * database. Any failure ends in one sentence that names the database and why.
+ */
+import { seedCatalog } from "../server/catalog/seed-catalog";
+import { checkDatabase } from "../server/db/check-database";
+import { createDb } from "../server/db/client";
+import { resolveDatabaseUrl } from "../server/db/database-url";
+import { migrateDatabase } from "../server/db/migrate";
+
+try {
+  // Imported here, so that an invalid environment is reported like the rest.
+  const { env } = await import("../server/env");
+  const url = resolveDatabaseUrl(env.DATABASE_URL);
+  await checkDatabase(url);
+  await migrateDatabase(url);
+  await seed(url);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
+
+async function seed(url: string): Promise<void> {
+  const db = createDb(url);
+  try {
+    const created = await seedCatalog(db);
+    console.log(created > 0 ? `Database ready; seeded ${created} products.` : "Database ready.");
+  } finally {
+    await db.$disconnect();
+  }
+}

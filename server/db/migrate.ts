@@ -1,0 +1,38 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { redactPassword } from "./database-url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const PRISMA_CLI = path.join(ROOT, "node_modules/prisma/build/index.js");
+const DONE = /All migrations have been successfully applied|No pending migrations to apply/;
+
+/**
+ * Applies the migrations with `prisma migrate deploy`, and returns as soon as
+ * the CLI reports the result: on PostgreSQL its WebAssembly schema engine
+ * leaves a 10-second timer behind, and the CLI idles until it fires.
+ */
+export function migrateDatabase(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cli = spawn(process.execPath, [PRISMA_CLI, "migrate", "deploy"], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!DONE.test(output)) return;
+      resolve();
+      cli.kill();
+    };
+    cli.stdout.on("data", collect);
+    cli.stderr.on("data", collect);
+    cli.on("error", reject);
+    cli.on("close", (code) => {
+      if (code === 0) resolve();
+      else
+        reject(new Error(`The migrations could not be applied to ${redactPassword(url)}: ${output.trim()}`));
+    });
+  });
+}

@@ -1,0 +1,122 @@
+import { execFile, execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { ROOT, TMP } from "../testing/paths";
+import { admin, databaseUrl, dropDatabase } from "../testing/postgres-admin";
+import { UnusableDatabaseError, checkDatabase } from "./check-database";
+import { createDb } from "./client";
+
+const run = promisify(execFile);
+
+/** `npm run db:prepare` as `npm start` runs it; resolves with its exit code and output. */
+async function prepare(databaseUrlValue: string) {
+  try {
+    const { stdout, stderr } = await run("npm", ["run", "--silent", "db:prepare"], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrlValue },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe("npm run db:prepare", () => {
+  it("creates a SQLite database in a folder that does not exist yet, migrated and seeded", async () => {
+    const folder = path.join(TMP, `fresh-${randomUUID()}`, "data");
+    cleanups.push(() => rmSync(path.dirname(folder), { recursive: true, force: true }));
+    const result = await prepare(`file:${path.join(folder, "checkout.db")}`);
+
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    const db = createDb(`file:${path.join(folder, "checkout.db")}`);
+    cleanups.push(() => db.$disconnect());
+    expect(await db.product.count()).toBeGreaterThan(0);
+  });
+
+  it("creates the schema on an empty PostgreSQL database and seeds it", async () => {
+    const name = `idem_prepare_${randomUUID().slice(0, 8)}`;
+    await admin(`CREATE DATABASE "${name}"`);
+    cleanups.push(() => dropDatabase(name));
+    const result = await prepare(databaseUrl(name));
+
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    const db = createDb(databaseUrl(name));
+    cleanups.push(() => db.$disconnect());
+    expect(await db.product.count()).toBeGreaterThan(0);
+  });
+
+  it("stops with one sentence naming the URL and the cause, not Prisma's 'External error'", async () => {
+    const result = await prepare("file:/dev/null/data/checkout.db");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim()).toBe(
+      "Cannot use the database at file:/dev/null/data/checkout.db: its folder /dev/null/data cannot be created (ENOTDIR).",
+    );
+  });
+
+  it("rejects a URL of another kind in one line", async () => {
+    const result = await prepare("mysql://localhost/shop");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim()).toBe(
+      "Invalid environment: DATABASE_URL: must be a file: URL (SQLite) or a postgresql:// URL.",
+    );
+  });
+});
+
+describe("checkDatabase", () => {
+  it("refuses a read-only SQLite file", async () => {
+    const file = path.join(TMP, `read-only-${randomUUID()}.db`);
+    writeFileSync(file, "");
+    makeReadOnly(file);
+    cleanups.push(() => {
+      makeWritable(file);
+      rmSync(file, { force: true });
+    });
+
+    await expect(checkDatabase(`file:${file}`)).rejects.toThrow(
+      new UnusableDatabaseError(`file:${file}`, `the file ${file} is read-only`),
+    );
+  });
+
+  it("refuses a PostgreSQL server that does not answer, and hides the password", async () => {
+    await expect(checkDatabase("postgresql://shop:secret@127.0.0.1:1/shop")).rejects.toThrow(
+      "Cannot use the database at postgresql://shop:***@127.0.0.1:1/shop: nothing accepts connections at 127.0.0.1:1 (is PostgreSQL running?).",
+    );
+  });
+
+  it("refuses a PostgreSQL database that does not exist, and says how to create it", async () => {
+    const url = databaseUrl(`idem_missing_${randomUUID().slice(0, 8)}`);
+    await expect(checkDatabase(url)).rejects.toThrow(
+      /does not exist \(createdb -h 127\.0\.0\.1 idem_missing_/,
+    );
+  });
+
+  it("leaves a usable SQLite file as it was", async () => {
+    const file = path.join(TMP, `usable-${randomUUID()}.db`);
+    cleanups.push(() => rmSync(file, { force: true }));
+    await checkDatabase(`file:${file}`);
+    expect(existsSync(file)).toBe(true);
+  });
+});
+
+/**
+ * chmod does not stop root, who runs CI here; an immutable file (chattr +i)
+ * stops everyone on ext4.
+ */
+function makeReadOnly(file: string) {
+  chmodSync(file, 0o444);
+  if (process.getuid?.() === 0) execFileSync("chattr", ["+i", file]);
+}
+
+function makeWritable(file: string) {
+  if (process.getuid?.() === 0) execFileSync("chattr", ["-i", file]);
+  chmodSync(file, 0o644);
+}
