@@ -1,18 +1,21 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { redactPassword } from "./database-url";
+import { databaseProvider, redactPassword } from "./database-url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PRISMA_CLI = path.join(ROOT, "node_modules/prisma/build/index.js");
 const DONE = /All migrations have been successfully applied|No pending migrations to apply/;
 
 /**
- * Applies the migrations with `prisma migrate deploy`, and returns as soon as
- * the CLI reports the result: on PostgreSQL its WebAssembly schema engine
- * leaves a 10-second timer behind, and the CLI idles until it fires.
+ * Applies the migrations with `prisma migrate deploy`. On PostgreSQL it
+ * returns as soon as the CLI reports the result: the WebAssembly schema engine
+ * leaves a 10-second timer behind there, and the CLI idles until it fires.
+ * (SQLite's CLI exits at once, and must: its exit checkpoints the WAL into the
+ * database file.)
  */
 export function migrateDatabase(url: string): Promise<void> {
+  const stopWhenDone = databaseProvider(url) === "postgresql";
   return new Promise((resolve, reject) => {
     const cli = spawn(process.execPath, [PRISMA_CLI, "migrate", "deploy"], {
       cwd: ROOT,
@@ -22,7 +25,7 @@ export function migrateDatabase(url: string): Promise<void> {
     let output = "";
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
-      if (!DONE.test(output)) return;
+      if (!stopWhenDone || !DONE.test(output)) return;
       resolve();
       cli.kill();
     };
