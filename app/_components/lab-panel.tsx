@@ -74,9 +74,12 @@ const TOGGLES: Array<{
  */
 export function LabPanel({
   order,
+  reusableKey,
   disabled,
 }: {
-  order: { id: string; totalCents: number; paymentKey: string };
+  order: { id: string; totalCents: number };
+  /** The latest key the server has seen for this order; an unused key has nothing to be reused against. */
+  reusableKey: string | undefined;
   disabled: boolean;
 }) {
   const trpc = useTRPC();
@@ -99,11 +102,11 @@ export function LabPanel({
   );
   const [reuseAnswer, setReuseAnswer] = useState<string | null>(null);
   const reuse = useMutation({
-    mutationFn: () =>
+    mutationFn: (idempotencyKey: string) =>
       client.payments.charge.mutate({
         orderId: order.id,
         amountCents: order.totalCents + 100,
-        idempotencyKey: order.paymentKey,
+        idempotencyKey,
       }),
     onSuccess: () => setReuseAnswer("The server accepted it. That would be a bug."),
     onError: (error) => {
@@ -151,9 +154,20 @@ export function LabPanel({
           ))}
         </ul>
       )}
-      <button type="button" className="secondary" disabled={reuse.isPending} onClick={() => reuse.mutate()}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={reuse.isPending || !reusableKey}
+        aria-describedby="reuse-help"
+        onClick={() => reusableKey && reuse.mutate(reusableKey)}
+      >
         Reuse this order&apos;s key with a different amount
       </button>
+      <p id="reuse-help" className="muted small">
+        {reusableKey
+          ? "Sends the last key the server saw for this order, with $1.00 more."
+          : "Pay first: a key can only be reused once the server has seen it. Until then a wrong amount is simply refused (400), and the key stays free."}
+      </p>
       {reuseAnswer && (
         <p role="status" className="small" data-testid="reuse-answer">
           {reuseAnswer}

@@ -29,6 +29,7 @@ export function LedgerView() {
                 <th scope="col">Order</th>
                 <th scope="col">Status</th>
                 <th scope="col">Total</th>
+                <th scope="col">Payment attempts</th>
                 <th scope="col">Charges</th>
                 <th scope="col">Charged</th>
                 <th scope="col">Replays of its key</th>
@@ -46,6 +47,18 @@ export function LedgerView() {
                     <span className={`badge status-${order.status.toLowerCase()}`}>{order.status}</span>
                   </td>
                   <td>{formatCents(order.totalCents)}</td>
+                  <td>
+                    <ol className="payment-attempts" data-testid="ledger-attempts">
+                      {order.attempts.map((attempt) => (
+                        <li key={attempt.key} data-attempt-status={attempt.status}>
+                          <code>{attempt.key}</code>{" "}
+                          <span className={`badge attempt-${attempt.status.toLowerCase()}`}>
+                            {attempt.status.toLowerCase()}
+                          </span>
+                        </li>
+                      ))}
+                    </ol>
+                  </td>
                   <td data-testid="charge-count" className={order.chargeCount > 1 ? "error" : undefined}>
                     {order.chargeCount}
                   </td>
@@ -87,7 +100,7 @@ export function LedgerView() {
                   <td>
                     <code>{entry.idempotencyKey}</code>
                     {entry.naive && (
-                      <span className="badge status-declined" data-testid="naive-mark">
+                      <span className="badge naive-mark" data-testid="naive-mark">
                         naive client: new key per attempt
                       </span>
                     )}

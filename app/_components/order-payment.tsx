@@ -47,13 +47,16 @@ function PaymentPanel({ order, labEnabled }: { order: Order; labEnabled: boolean
   }, [settled]);
 
   const pending = state.phase === "processing";
+  const declined = lastDecline(order);
   const paying = naive ? "Pay naively" : "Pay";
   const resumable = order.status === "PENDING" && (interrupted || order.paymentKeyState === "in_progress");
   const payLabel = pending
     ? "Processing…"
     : resumable
       ? `Finish payment of ${formatCents(order.totalCents)}`
-      : `${paying} ${formatCents(order.totalCents)}`;
+      : declined
+        ? `${paying} ${formatCents(order.totalCents)} with another card`
+        : `${paying} ${formatCents(order.totalCents)}`;
 
   return (
     <div className="order-layout">
@@ -82,8 +85,9 @@ function PaymentPanel({ order, labEnabled }: { order: Order; labEnabled: boolean
           <strong data-testid="order-total">{formatCents(order.totalCents)}</strong>
         </p>
         <p className="key-note">
-          Payment key <code data-testid="payment-key">{order.paymentKey}</code>: created with the order and
-          stored on it, so every attempt, in any tab and after any reload, sends the same key.
+          Payment key <code data-testid="payment-key">{order.paymentKey}</code>: created with this payment
+          attempt and stored on the order, so every retry, in any tab and after any reload, sends the same
+          key.
         </p>
       </section>
 
@@ -133,10 +137,23 @@ function PaymentPanel({ order, labEnabled }: { order: Order; labEnabled: boolean
         >
           <StatusMessage state={state} order={order} />
         </div>
+        <h3>Payment attempts</h3>
+        <ol className="payment-attempts" data-testid="payment-attempts">
+          {order.attempts.map((attempt) => (
+            <li key={attempt.key} data-attempt-status={attempt.status}>
+              <code>{attempt.key}</code>{" "}
+              <span className={`badge attempt-${attempt.status.toLowerCase()}`}>
+                {ATTEMPT_LABELS[attempt.status]}
+              </span>
+              {attempt.cardLast4 && <span className="muted"> •••• {attempt.cardLast4}</span>}
+              {attempt.declineReason && <span className="muted"> · {attempt.declineReason}</span>}
+            </li>
+          ))}
+        </ol>
         <h3>Charges for this order</h3>
         {order.charges.length === 0 ? (
           <p className="muted" data-testid="charge-count">
-            No charge yet.
+            {declined ? "No charge." : "No charge yet."}
           </p>
         ) : (
           <p data-testid="charge-count">
@@ -155,9 +172,28 @@ function PaymentPanel({ order, labEnabled }: { order: Order; labEnabled: boolean
       </section>
 
       <AttemptTimeline attempts={attempts} />
-      {labEnabled && <LabPanel order={order} disabled={pending} />}
+      {labEnabled && <LabPanel order={order} reusableKey={lastUsedKey(order)} disabled={pending} />}
     </div>
   );
+}
+
+const ATTEMPT_LABELS: Record<Order["attempts"][number]["status"], string> = {
+  OPEN: "current key",
+  DECLINED: "declined",
+  SUCCEEDED: "charged",
+};
+
+/** The key of the latest attempt that reached the server, if any: the current one once used, or the last settled one. */
+function lastUsedKey(order: Order): string | undefined {
+  if (order.paymentKeyState !== "unused") return order.paymentKey;
+  return order.attempts.filter((attempt) => attempt.status !== "OPEN").at(-1)?.key;
+}
+
+/** The decline the customer is answering with another card: the last settled attempt, if it was declined. */
+function lastDecline(order: Order) {
+  if (order.status !== "PENDING") return undefined;
+  const settled = order.attempts.filter((attempt) => attempt.status !== "OPEN").at(-1);
+  return settled?.status === "DECLINED" ? settled : undefined;
 }
 
 function StatusMessage({ state, order }: { state: PaymentState; order: Order }) {
@@ -180,7 +216,8 @@ function StatusMessage({ state, order }: { state: PaymentState; order: Order }) 
     case "declined":
       return (
         <span className="error">
-          Declined: {state.message} Order {order.id} was not charged.
+          Declined: {state.message} Nothing was charged. Try another card: it is a new attempt, with a new
+          key.
         </span>
       );
     case "failed":
@@ -190,7 +227,15 @@ function StatusMessage({ state, order }: { state: PaymentState; order: Order }) 
           cannot be charged twice.
         </span>
       );
-    case "idle":
-      return order.status === "PAID" ? <span className="success">Paid.</span> : null;
+    case "idle": {
+      if (order.status === "PAID") return <span className="success">Paid.</span>;
+      const declined = lastDecline(order);
+      return declined ? (
+        <span className="error">
+          Declined: {declined.declineReason} Nothing was charged. Try another card: it is a new attempt, with
+          a new key.
+        </span>
+      ) : null;
+    }
   }
 }

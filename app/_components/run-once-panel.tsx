@@ -11,6 +11,7 @@ const LABELS: Array<[key: string, label: string]> = [
   ["expired", "Expired, run again"],
   ["conflict", "409 in progress"],
   ["mismatch", "422 key reused"],
+  ["refused", "Refused, nothing stored"],
   ["released", "Released after a failure"],
   ["lease_lost", "Lease lost"],
   ["abandoned", "Caller went away"],

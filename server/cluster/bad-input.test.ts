@@ -206,6 +206,25 @@ const CASES: Array<[string, () => Promise<ApiResponse>, number, RegExp]> = [
     400,
     /at least one item/,
   ],
+  [
+    "an amount one cent off the order's total",
+    () => api.post("payments.charge", charge({ amountCents: order.totalCents - 1 })),
+    400,
+    /but the order's total is/,
+  ],
+  [
+    "a key that is not the order's",
+    () => api.post("payments.charge", charge({ idempotencyKey: "made-up-key" })),
+    400,
+    /must be the order's current paymentKey/,
+  ],
+  [
+    "an unknown product",
+    () =>
+      api.post("orders.place", { submissionKey: "refused-cart", items: [{ sku: "unicorn", quantity: 1 }] }),
+    400,
+    /Unknown product: unicorn/,
+  ],
   ["an unknown procedure", () => api.post("payments.refund", charge()), 404, /No procedure found/],
   ["a GET on a mutation", () => api.get("payments.charge", charge()), 405, /Unsupported GET-request/],
 ];
@@ -225,6 +244,18 @@ describe("bad input", () => {
       expect(await tableCounts()).toEqual(before);
     },
   );
+
+  it("leaves the keys of refused requests free: the corrected requests then run under them", async () => {
+    // Runs after the cases above, which refused this order's key and the cart's submission key.
+    const paid = await api.post("payments.charge", charge());
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("Idempotent-Replayed")).toBeNull();
+    const placed = await api.post("orders.place", {
+      submissionKey: "refused-cart",
+      items: [{ sku: "notebook", quantity: 1 }],
+    });
+    expect(placed.status).toBe(200);
+  });
 
   it("answers a batch mixing valid and invalid calls per call, with 207", async () => {
     const before = await tableCounts();

@@ -47,7 +47,8 @@ export interface KeyTransaction {
    * not at all. A final error thrown by `work` (a DomainError such as
    * CARD_DECLINED) is committed as the outcome along with what `work` wrote
    * before throwing; any other error rolls everything back and releases the key.
-   * Its result is the procedure's result.
+   * Its result is the procedure's result. Only what commit() decides is
+   * stored: a handler that throws before calling it (a refusal) leaves no key.
    */
   commit<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
 }
@@ -249,13 +250,15 @@ export class RunOnceCoordinator {
     // Once committed, the stored outcome is the answer, whatever the handler did afterwards.
     if (committed) return { keyId: claim.id, decision, ...committed };
 
-    if (result.ok || isFinalError(result.error)) {
-      const outcome = result.ok ? successOutcome(result.data) : errorOutcome(result.error);
+    if (result.ok) {
+      const outcome = successOutcome(result.data);
       const { expiresAt } = await this.deps.store.complete(claim, outcome, this.#completedAt());
       return { keyId: claim.id, outcome, decision, expiresAt };
     }
 
-    // Nothing was committed: release the key so that the next retry runs normally.
+    // Nothing was committed, so nothing was decided: a refusal before any write
+    // (a wrong amount, an unknown order) and a crash alike release the key, and
+    // the next request with it runs normally. A refusal keeps its own status.
     await this.deps.store.release(claim).catch((error: unknown) => {
       this.deps.logger.error({ err: error }, "could not release a key; it frees when its lease ends");
     });
@@ -284,7 +287,10 @@ function outcomeOfFailure(error: unknown, joined: boolean): RunOnceOutcome {
     if (error.reason === "IDEMPOTENCY_LEASE_LOST") return "lease_lost";
   }
   if (error instanceof TRPCError && error.code === "CLIENT_CLOSED_REQUEST") return "abandoned";
-  return joined ? "coalesced" : "released";
+  if (joined) return "coalesced";
+  return isFinalError(error) || (error instanceof TRPCError && error.code === "NOT_FOUND")
+    ? "refused"
+    : "released";
 }
 
 function keyReused(): DomainError {

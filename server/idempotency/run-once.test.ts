@@ -1,3 +1,4 @@
+import { TRPCError } from "@trpc/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DomainError } from "../errors";
 import { newSessionId } from "../session";
@@ -254,13 +255,33 @@ describe("run-once: outcomes", () => {
 
   it("stores a final failure and replays it without executing again", async () => {
     const app = await start();
-    app.behave(async () => {
-      throw new DomainError("CARD_DECLINED", "The card was declined.");
-    });
+    app.behave(async () => ({ finalError: new DomainError("CARD_DECLINED", "The card was declined.") }));
     const declined = { code: "PAYMENT_REQUIRED", reason: "CARD_DECLINED", message: "The card was declined." };
     await expect(app.caller().probe(call(1))).rejects.toMatchObject(declined);
     await expect(app.caller().probe(call(1))).rejects.toMatchObject(declined);
     expect(app.executions).toBe(1);
+  });
+
+  it("stores nothing for a refusal before commit: the key is released, and the same key runs a corrected request", async () => {
+    const app = await start();
+    app.behave(async (input) => {
+      if (input.value === 1) throw new TRPCError({ code: "BAD_REQUEST", message: "value 1 is refused" });
+      return { value: input.value };
+    });
+
+    await expect(app.caller().probe(call(1))).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await app.db.idempotencyKey.count()).toBe(0);
+    // Not 422: the refused request left nothing under the key to compare with.
+    await expect(app.caller().probe(call(2))).resolves.toEqual({ execution: 2, value: 2 });
+  });
+
+  it("stores nothing for a 404 before commit", async () => {
+    const app = await start();
+    app.behave(async () => {
+      throw new TRPCError({ code: "NOT_FOUND", message: "no such thing" });
+    });
+    await expect(app.caller().probe(call(1))).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await app.db.idempotencyKey.count()).toBe(0);
   });
 });
 

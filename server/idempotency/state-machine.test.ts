@@ -19,7 +19,7 @@ const LEASE_MS = 30_000;
 const TTL_MS = 600_000;
 const WAIT_MS = 100;
 
-type Behaviour = "success" | "final" | "transient";
+type Behaviour = "success" | "final" | "refused" | "transient";
 type Outcome = { ok: true; data: { execution: number; value: number } } | { ok: false; reason: string };
 
 type KeyModel =
@@ -68,7 +68,8 @@ function live(model: Model, caller: number, key: number): KeyModel | undefined {
 
 function behaviourOf(kind: Behaviour): ProbeBehaviour {
   return async (input) => {
-    if (kind === "final") throw new DomainError("CARD_DECLINED", "The card was declined.");
+    if (kind === "final") return { finalError: new DomainError("CARD_DECLINED", "The card was declined.") };
+    if (kind === "refused") throw new DomainError("AMOUNT_MISMATCH", "The amount is not the order's total.");
     if (kind === "transient") throw new Error("connection reset");
     return { value: input.value };
   };
@@ -132,9 +133,9 @@ class Call implements fc.AsyncCommand<Model, Real> {
     // Absent, expired, or abandoned past its lease: one execution for all duplicates.
     expect(ran).toBe(1);
     const execution = real.app.executions;
-    if (this.behaviour === "transient") {
-      // Never stored: the key is released, so the next call runs again.
-      shared("SERVICE_UNAVAILABLE");
+    if (this.behaviour === "transient" || this.behaviour === "refused") {
+      // Never stored: nothing was committed, the key is released, and the next call runs again.
+      shared(this.behaviour === "transient" ? "SERVICE_UNAVAILABLE" : "BAD_REQUEST");
       model.keys.delete(id(this.caller, this.key));
       return;
     }
@@ -218,7 +219,7 @@ const commands = fc.commands(
         caller,
         key,
         value,
-        fc.constantFrom<Behaviour>("success", "success", "final", "transient"),
+        fc.constantFrom<Behaviour>("success", "success", "final", "refused", "transient"),
         fc.integer({ min: 1, max: 3 }),
       )
       .map(([c, k, v, b, n]) => new Call(c, k, v, b, n)),

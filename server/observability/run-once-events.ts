@@ -4,8 +4,9 @@ import type { KeyScope } from "../idempotency/key";
 /**
  * Every way a run-once request can end: the coordinator's decisions, and the
  * refusals: conflict (409, still in progress past the wait bound), mismatch
- * (422), released (a transient failure freed the key), lease_lost (the
- * attempt was fenced off) and abandoned (the caller went away).
+ * (422), refused (the handler refused the request before any write: nothing
+ * stored, the key freed), released (a transient failure freed the key),
+ * lease_lost (the attempt was fenced off) and abandoned (the caller went away).
  */
 export const RUN_ONCE_OUTCOMES = [
   "executed",
@@ -15,6 +16,7 @@ export const RUN_ONCE_OUTCOMES = [
   "expired",
   "conflict",
   "mismatch",
+  "refused",
   "released",
   "lease_lost",
   "abandoned",

@@ -1,5 +1,7 @@
 import type { Db, Tx } from "../db/client";
+import type { z } from "zod";
 import { DomainError } from "../errors";
+import type { orderSummarySchema } from "../trpc/schemas/orders";
 
 /** The rows an order page needs, in one query. */
 export const orderWithItems = {
@@ -15,14 +17,7 @@ type OrderRow = NonNullable<Awaited<ReturnType<Db["order"]["findFirst"]>>> & {
   }>;
 };
 
-export interface OrderSummary {
-  id: string;
-  totalCents: number;
-  paymentKey: string;
-  status: "PENDING" | "PAID" | "DECLINED";
-  createdAt: string;
-  items: Array<{ sku: string; name: string; quantity: number; unitPriceCents: number }>;
-}
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
 export function toOrderSummary(order: OrderRow): OrderSummary {
   return {

@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import type { Tx } from "../db/client";
+import { randomBytes } from "node:crypto";
+import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
+import { newPaymentKey } from "../payments/payment-key";
 import { orderWithItems, toOrderSummary } from "./order-view";
 import type { OrderSummary } from "./order-view";
 
@@ -9,33 +10,46 @@ export interface OrderLine {
   quantity: number;
 }
 
+export interface PricedLine extends OrderLine {
+  unitPriceCents: number;
+}
+
 /**
- * Creates the order and, with it, the payment's idempotency key: the key is
- * made once, when the customer commits to buying, and every payment attempt
- * (any tab, any reload, any retry) reads it back from this row.
+ * Prices a cart from the catalogue, merging repeated lines. An unknown product
+ * is refused here, before anything is written, so the refusal is not stored:
+ * the form's key then places the corrected cart.
  */
-export async function placeOrder(tx: Tx, sessionId: string, lines: OrderLine[]): Promise<OrderSummary> {
+export async function priceCart(db: Db, lines: OrderLine[]): Promise<PricedLine[]> {
   const quantities = new Map<string, number>();
   for (const line of lines) quantities.set(line.sku, (quantities.get(line.sku) ?? 0) + line.quantity);
 
-  const products = await tx.product.findMany({ where: { sku: { in: [...quantities.keys()] } } });
+  const products = await db.product.findMany({ where: { sku: { in: [...quantities.keys()] } } });
   const unknown = [...quantities.keys()].filter((sku) => !products.some((p) => p.sku === sku));
   if (unknown.length > 0) {
     throw new DomainError("UNKNOWN_PRODUCT", `Unknown product: ${unknown.join(", ")}.`);
   }
-
-  const items = products.map((product) => ({
+  return products.map((product) => ({
     sku: product.sku,
     quantity: quantities.get(product.sku) ?? 0,
     unitPriceCents: product.priceCents,
   }));
+}
+
+/**
+ * Creates the order and, with it, its first payment attempt and that
+ * attempt's idempotency key: the key is made once, when the customer commits
+ * to buying, and every retry (any tab, any reload) reads it back from this row.
+ */
+export async function createOrder(tx: Tx, sessionId: string, items: PricedLine[]): Promise<OrderSummary> {
+  const paymentKey = newPaymentKey();
   const order = await tx.order.create({
     data: {
       id: `ord_${randomBytes(12).toString("base64url")}`,
       sessionId,
-      paymentKey: `pay_${randomUUID()}`,
+      paymentKey,
       totalCents: items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0),
       items: { create: items },
+      attempts: { create: { key: paymentKey } },
     },
     include: orderWithItems,
   });

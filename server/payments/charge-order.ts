@@ -1,26 +1,35 @@
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
 import type { KeyTransaction } from "../idempotency/coordinator";
 import type { Ledger } from "../ledger/ledger";
 import { findSessionOrder } from "../orders/order-view";
 import { toChargeView } from "./charge-view";
 import type { ChargeView } from "./charge-view";
+import { newPaymentKey } from "./payment-key";
 
 /**
  * Charges an order once. Runs inside the run-once middleware, so it never sees
  * a duplicate of a key it already handled; it still refuses any key but the
- * order's own, so that a client minting a key per attempt gets an error
- * instead of a second charge.
+ * order's current one, so that a client minting a key per attempt gets an
+ * error instead of a second charge.
+ *
+ * The refusals come first and write nothing, so they are not stored: the
+ * same key with a corrected request runs normally. Only what the transaction
+ * decides is stored: the charge, or a decline, which settles this attempt and
+ * opens the next one under a new key, so the customer can try another card.
  */
 export async function chargeOrder(
   deps: { db: Db; ledger: Ledger; sessionId: string; runOnce: KeyTransaction },
   input: { orderId: string; amountCents: number; cardNumber: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
+  if (order.status !== "PENDING") {
+    throw new DomainError("ORDER_NOT_PAYABLE", `Order ${order.id} is already ${order.status.toLowerCase()}.`);
+  }
   if (deps.runOnce.key !== order.paymentKey) {
     throw new DomainError(
       "PAYMENT_KEY_MISMATCH",
-      "The idempotency key must be the order's paymentKey (from orders.place or orders.get); a key made per attempt would allow a second charge.",
+      "The idempotency key must be the order's current paymentKey (from orders.place or orders.get); a key made per attempt would allow a second charge.",
     );
   }
   if (input.amountCents !== order.totalCents) {
@@ -29,19 +38,44 @@ export async function chargeOrder(
       `amountCents is ${input.amountCents} but the order's total is ${order.totalCents}.`,
     );
   }
-  if (order.status !== "PENDING") {
-    throw new DomainError("ORDER_NOT_PAYABLE", `Order ${order.id} is already ${order.status.toLowerCase()}.`);
-  }
 
   const request = { ...input, idempotencyKey: order.paymentKey };
   const authorization = await deps.ledger.authorize(request);
   return deps.runOnce.commit(async (tx) => {
+    // Only this key's holder changes the order, and only while the key is current.
+    const current = { id: order.id, status: "PENDING" as const, paymentKey: order.paymentKey };
+    const settledAt = new Date();
     if (!authorization.approved) {
-      await tx.order.update({ where: { id: order.id }, data: { status: "DECLINED" } });
+      const nextKey = newPaymentKey();
+      await tx.paymentAttempt.update({
+        where: { key: order.paymentKey },
+        data: {
+          status: "DECLINED",
+          cardLast4: authorization.cardLast4,
+          declineReason: authorization.declineReason,
+          settledAt,
+        },
+      });
+      await tx.paymentAttempt.create({ data: { key: nextKey, orderId: order.id } });
+      await updateCurrentOrder(tx, current, { paymentKey: nextKey });
       throw new DomainError("CARD_DECLINED", authorization.declineReason);
     }
     const entry = await deps.ledger.record(tx, request, authorization);
-    await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });
+    await tx.paymentAttempt.update({
+      where: { key: order.paymentKey },
+      data: { status: "SUCCEEDED", cardLast4: authorization.cardLast4, settledAt },
+    });
+    await updateCurrentOrder(tx, current, { status: "PAID" });
     return toChargeView(entry);
   });
+}
+
+/** Updates the order as it was read; anything else changed it meanwhile, and the transaction rolls back. */
+async function updateCurrentOrder(
+  tx: Tx,
+  current: { id: string; status: "PENDING"; paymentKey: string },
+  data: { status?: "PAID"; paymentKey?: string },
+): Promise<void> {
+  const { count } = await tx.order.updateMany({ where: current, data });
+  if (count !== 1) throw new Error(`Order ${current.id} changed while it was being paid.`);
 }

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createDb } from "../db/client";
 import type { Db } from "../db/client";
 import { RunOnceCoordinator } from "../idempotency/coordinator";
+import type { KeyTransaction } from "../idempotency/coordinator";
 import { idempotencyKeySchema } from "../idempotency/key";
 import { idempotencyBackend } from "../idempotency/backend";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "../idempotency/settings";
@@ -29,7 +31,14 @@ export interface ProbeInput {
   nested?: { a?: number; b?: string } | undefined;
 }
 
-export type ProbeBehaviour = (input: ProbeInput, execution: number) => Promise<unknown>;
+/**
+ * What the probe does once it runs, before its transaction (the slow, outside
+ * part, like a card authorization). An error thrown here is a refusal or a
+ * crash, decided before any write; the answer is committed: a value, or a
+ * final error such as a decline, stored like a success.
+ */
+export type ProbeBehaviour = (input: ProbeInput, execution: number) => Promise<ProbeAnswer>;
+export type ProbeAnswer = { value: number } | { finalError: TRPCError };
 
 const probeInput = z.strictObject({
   idempotencyKey: idempotencyKeySchema.optional(),
@@ -89,14 +98,19 @@ export async function createProbeApp(
 
   let executions = 0;
   let behaviour: ProbeBehaviour = async (input) => ({ value: input.value });
-  const handle = async (input: ProbeInput) => {
-    executions += 1;
-    const output = (await behaviour(input, executions)) as { value: number };
-    return { execution: executions, value: output.value };
+  const handle = async (input: ProbeInput, runOnce: KeyTransaction) => {
+    const execution = ++executions;
+    const answer = await behaviour(input, execution);
+    return runOnce.commit(async () => {
+      if ("finalError" in answer) throw answer.finalError;
+      return { execution, value: answer.value };
+    });
   };
   const probeRouter = router({
-    probe: runOnceProcedure(probeInput, probeOutput).mutation(({ input }) => handle(input)),
-    otherProbe: runOnceProcedure(probeInput, probeOutput).mutation(({ input }) => handle(input)),
+    probe: runOnceProcedure(probeInput, probeOutput).mutation(({ ctx, input }) => handle(input, ctx.runOnce)),
+    otherProbe: runOnceProcedure(probeInput, probeOutput).mutation(({ ctx, input }) =>
+      handle(input, ctx.runOnce),
+    ),
   });
   const createCaller = createCallerFactory(probeRouter);
 

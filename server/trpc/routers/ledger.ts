@@ -16,7 +16,10 @@ export const ledgerRouter = router({
     const [orders, keys] = await Promise.all([
       ctx.db.order.findMany({
         where: { sessionId: ctx.sessionId },
-        include: { charges: { select: { amountCents: true } } },
+        include: {
+          charges: { select: { amountCents: true } },
+          attempts: { select: { key: true, status: true }, orderBy: { createdAt: "asc" } },
+        },
         orderBy: { createdAt: "desc" },
       }),
       ctx.db.idempotencyKey.findMany({
@@ -25,14 +28,17 @@ export const ledgerRouter = router({
       }),
     ]);
     const replays = new Map(keys.map((key) => [key.key, key.replayCount]));
+    const replaysOf = (attemptKeys: Array<{ key: string }>) =>
+      attemptKeys.reduce((sum, attempt) => sum + (replays.get(attempt.key) ?? 0), 0);
     return orders.map((order) => ({
       orderId: order.id,
       totalCents: order.totalCents,
       status: order.status,
       paymentKey: order.paymentKey,
+      attempts: order.attempts,
       chargeCount: order.charges.length,
       chargedCents: order.charges.reduce((sum, charge) => sum + charge.amountCents, 0),
-      replayCount: replays.get(order.paymentKey) ?? 0,
+      replayCount: replaysOf(order.attempts),
     }));
   }),
 });

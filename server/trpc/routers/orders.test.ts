@@ -57,12 +57,28 @@ describe("orders.place", () => {
     expect(order.items).toHaveLength(2);
   });
 
-  it("rejects an unknown product and writes no order", async () => {
+  it("rejects an unknown product, writes no order and stores nothing: the form's key then places the corrected cart", async () => {
     app = await createTestApp();
     const session = newSessionId();
     await expect(
       app.caller(session).orders.place({ submissionKey: "form-1", items: [{ sku: "unicorn", quantity: 1 }] }),
     ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "UNKNOWN_PRODUCT" });
     expect(await app.services.db.order.count()).toBe(0);
+    expect(await app.services.db.idempotencyKey.count()).toBe(0);
+
+    const placed = await app
+      .caller(session)
+      .orders.place({ submissionKey: "form-1", items: [{ sku: "notebook", quantity: 1 }] });
+    expect(placed.totalCents).toBe(1200);
+  });
+
+  it("opens the order's first payment attempt under its payment key", async () => {
+    app = await createTestApp();
+    const session = newSessionId();
+    const order = await app
+      .caller(session)
+      .orders.place({ submissionKey: "form-1", items: [{ sku: "notebook", quantity: 1 }] });
+    const shown = await app.caller(session).orders.get({ orderId: order.id });
+    expect(shown.attempts).toMatchObject([{ key: order.paymentKey, status: "OPEN", settledAt: null }]);
   });
 });

@@ -8,12 +8,15 @@ import {
   placeOrderOutput,
 } from "../schemas/orders";
 import { findSessionOrder, orderWithItems, toOrderSummary } from "../../orders/order-view";
-import { placeOrder } from "../../orders/place-order";
+import { createOrder, priceCart } from "../../orders/place-order";
 
 export const ordersRouter = router({
   /** Run-once on the form's submission key: a double-submit places one order. */
   place: runOnceProcedure(placeOrderInput, placeOrderOutput, { keyField: "submissionKey" }).mutation(
-    ({ ctx, input }) => ctx.runOnce.commit((tx) => placeOrder(tx, ctx.sessionId, input.items)),
+    async ({ ctx, input }) => {
+      const items = await priceCart(ctx.db, input.items);
+      return ctx.runOnce.commit((tx) => createOrder(tx, ctx.sessionId, items));
+    },
   ),
 
   get: sessionProcedure
@@ -21,8 +24,9 @@ export const ordersRouter = router({
     .output(getOrderOutput)
     .query(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
-      const [charges, paymentKey] = await Promise.all([
+      const [charges, attempts, paymentKey] = await Promise.all([
         ctx.db.charge.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
+        ctx.db.paymentAttempt.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
         ctx.db.idempotencyKey.findUnique({
           where: {
             scope_path_key: { scope: ctx.sessionId, path: "payments.charge", key: order.paymentKey },
@@ -39,6 +43,14 @@ export const ordersRouter = router({
           cardLast4: charge.cardLast4,
           naive: charge.naive,
           createdAt: charge.createdAt.toISOString(),
+        })),
+        attempts: attempts.map((attempt) => ({
+          key: attempt.key,
+          status: attempt.status,
+          cardLast4: attempt.cardLast4,
+          declineReason: attempt.declineReason,
+          createdAt: attempt.createdAt.toISOString(),
+          settledAt: attempt.settledAt?.toISOString() ?? null,
         })),
         paymentKeyState:
           paymentKey === null ? "unused" : paymentKey.state === "COMPLETED" ? "completed" : "in_progress",

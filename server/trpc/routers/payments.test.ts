@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { newSessionId } from "../../session";
 import { ControllableLedger, gate } from "../../testing/controllable-ledger";
+import { FakeClock } from "../../testing/probe-app";
 import { createTestApp } from "../../testing/test-app";
 import type { TestApp } from "../../testing/test-app";
 
@@ -117,7 +118,85 @@ describe("payments.charge", () => {
     expect(stored.status).toBe("PENDING");
   });
 
-  it("refuses a key that is not the order's payment key", async () => {
+  it("replays a decline to the request it answered, and opens a new attempt that another card can pay, once", async () => {
+    const ledger = new ControllableLedger();
+    const app = await start({ ledger });
+    const session = newSessionId();
+    const order = await placeOrder(app, session);
+    const declinedRequest = {
+      orderId: order.id,
+      amountCents: order.totalCents,
+      idempotencyKey: order.paymentKey,
+      cardNumber: DECLINED_CARD,
+    };
+
+    const declined = { code: "PAYMENT_REQUIRED", reason: "CARD_DECLINED" };
+    await expect(app.caller(session).payments.charge(declinedRequest)).rejects.toMatchObject(declined);
+    await expect(app.caller(session).payments.charge(declinedRequest)).rejects.toMatchObject(declined);
+    expect(ledger.authorizeCalls).toBe(1);
+    expect(await chargeCount(app, order.id)).toBe(0);
+
+    // The order is still payable, under a new key; the declined attempt keeps its key and outcome.
+    const afterDecline = await app.caller(session).orders.get({ orderId: order.id });
+    expect(afterDecline).toMatchObject({ status: "PENDING", paymentKeyState: "unused" });
+    expect(afterDecline.paymentKey).not.toBe(order.paymentKey);
+    expect(afterDecline.attempts.map((attempt) => [attempt.key, attempt.status])).toEqual([
+      [order.paymentKey, "DECLINED"],
+      [afterDecline.paymentKey, "OPEN"],
+    ]);
+    expect(afterDecline.attempts[0]).toMatchObject({
+      cardLast4: "0002",
+      declineReason: "The card was declined.",
+    });
+
+    // Another card under the declined key is another request: 422, not a charge.
+    await expect(
+      app.caller(session).payments.charge({ ...declinedRequest, cardNumber: "4242424242424242" }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+    // The new attempt's key, twice at once: one charge.
+    const retry = {
+      orderId: order.id,
+      amountCents: order.totalCents,
+      idempotencyKey: afterDecline.paymentKey,
+    };
+    const [a, b] = await Promise.all([
+      app.caller(session).payments.charge(retry),
+      app.caller(session).payments.charge(retry),
+    ]);
+    expect(b).toEqual(a);
+    expect(await chargeCount(app, order.id)).toBe(1);
+    const paid = await app.caller(session).orders.get({ orderId: order.id });
+    expect(paid.status).toBe("PAID");
+    expect(paid.attempts.map((attempt) => attempt.status)).toEqual(["DECLINED", "SUCCEEDED"]);
+    // And the declined request still replays its decline.
+    await expect(app.caller(session).payments.charge(declinedRequest)).rejects.toMatchObject(declined);
+  });
+});
+
+/**
+ * A refusal is decided before anything is written, so nothing of it is
+ * stored: the key stays free, and the same key with a corrected request runs.
+ * Each case fails if the refusal were stored as the key's outcome.
+ */
+describe("payments.charge refusals leave no key behind", () => {
+  const keyRows = (app: TestApp, key: string) => app.services.db.idempotencyKey.count({ where: { key } });
+
+  it("an amount that is not the order's total: 400, and the correct amount then pays with the same key", async () => {
+    const app = await start();
+    const session = newSessionId();
+    const order = await placeOrder(app, session);
+    const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+
+    await expect(
+      app.caller(session).payments.charge({ ...charge, amountCents: order.totalCents - 1 }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "AMOUNT_MISMATCH" });
+    expect(await keyRows(app, order.paymentKey)).toBe(0);
+
+    await expect(app.caller(session).payments.charge(charge)).resolves.toMatchObject({ status: "captured" });
+    expect(await chargeCount(app, order.id)).toBe(1);
+  });
+
+  it("a key that is not the order's: 400, and no row for the made-up key", async () => {
     const app = await start();
     const session = newSessionId();
     const order = await placeOrder(app, session);
@@ -129,24 +208,11 @@ describe("payments.charge", () => {
         idempotencyKey: "made-per-attempt-1",
       }),
     ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "PAYMENT_KEY_MISMATCH" });
+    expect(await keyRows(app, "made-per-attempt-1")).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(0);
   });
 
-  it("refuses an amount that is not the order's total", async () => {
-    const app = await start();
-    const session = newSessionId();
-    const order = await placeOrder(app, session);
-
-    await expect(
-      app.caller(session).payments.charge({
-        orderId: order.id,
-        amountCents: order.totalCents + 1,
-        idempotencyKey: order.paymentKey,
-      }),
-    ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "AMOUNT_MISMATCH" });
-  });
-
-  it("hides another session's order, and does not pay it", async () => {
+  it("an order that does not exist (or is another session's): 404, nothing stored", async () => {
     const app = await start();
     const owner = newSessionId();
     const order = await placeOrder(app, owner);
@@ -160,29 +226,34 @@ describe("payments.charge", () => {
         idempotencyKey: order.paymentKey,
       }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await keyRows(app, order.paymentKey)).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(0);
+    // The owner's key was never touched by the stranger's attempt.
+    await expect(
+      app
+        .caller(owner)
+        .payments.charge({
+          orderId: order.id,
+          amountCents: order.totalCents,
+          idempotencyKey: order.paymentKey,
+        }),
+    ).resolves.toMatchObject({ status: "captured" });
   });
 
-  it("replays a decline as a decline, without asking the ledger again, and records no charge", async () => {
-    const ledger = new ControllableLedger();
-    const app = await start({ ledger });
+  it("an order that is no longer payable: 412 once its key has expired, and nothing stored", async () => {
+    const clock = new FakeClock();
+    const app = await start({ clock: clock.now, settings: { ttlMs: 60_000 } });
     const session = newSessionId();
     const order = await placeOrder(app, session);
-    const charge = {
-      orderId: order.id,
-      amountCents: order.totalCents,
-      idempotencyKey: order.paymentKey,
-      cardNumber: DECLINED_CARD,
-    };
+    const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+    await app.caller(session).payments.charge(charge);
 
-    const declined = { code: "PAYMENT_REQUIRED", reason: "CARD_DECLINED" };
-    await expect(app.caller(session).payments.charge(charge)).rejects.toMatchObject(declined);
-    await expect(app.caller(session).payments.charge(charge)).rejects.toMatchObject(declined);
-
-    expect(ledger.authorizeCalls).toBe(1);
-    expect(await chargeCount(app, order.id)).toBe(0);
-    const stored = await app.caller(session).orders.get({ orderId: order.id });
-    expect(stored.status).toBe("DECLINED");
-    expect(stored.paymentKeyState).toBe("completed");
+    clock.advance(60_001);
+    await expect(app.caller(session).payments.charge(charge)).rejects.toMatchObject({
+      code: "PRECONDITION_FAILED",
+      reason: "ORDER_NOT_PAYABLE",
+    });
+    expect(await keyRows(app, order.paymentKey)).toBe(0);
+    expect(await chargeCount(app, order.id)).toBe(1);
   });
 });

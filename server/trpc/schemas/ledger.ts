@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { orderIdSchema, orderStatusSchema } from "./orders";
+import { orderIdSchema, orderStatusSchema, paymentAttemptSchema } from "./orders";
 
 export const ledgerEntrySchema = z.object({
   id: z.string(),
@@ -20,6 +20,8 @@ export const ledgerOrderSchema = z.object({
   totalCents: z.number().int(),
   status: orderStatusSchema,
   paymentKey: z.string(),
+  /** Every payment attempt's key and how it ended, oldest first. */
+  attempts: z.array(paymentAttemptSchema.pick({ key: true, status: true })),
   chargeCount: z.number().int(),
   chargedCents: z.number().int(),
   replayCount: z.number().int(),

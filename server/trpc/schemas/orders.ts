@@ -6,7 +6,7 @@ export const orderIdSchema = z
   .string()
   .regex(/^ord_[A-Za-z0-9_-]{1,60}$/, { message: "an order id looks like ord_..." });
 
-export const orderStatusSchema = z.enum(["PENDING", "PAID", "DECLINED"]);
+export const orderStatusSchema = z.enum(["PENDING", "PAID"]);
 
 export const placeOrderInput = z.strictObject({
   /** Created when the order form is shown; makes a double-submit place one order. */
@@ -58,8 +58,20 @@ export const orderChargeSchema = z.object({
  */
 export const paymentKeyStateSchema = z.enum(["unused", "in_progress", "completed"]);
 
+/** One payment attempt and its key: a decline settles it and opens the next, under a new key. */
+export const paymentAttemptSchema = z.object({
+  key: z.string(),
+  status: z.enum(["OPEN", "DECLINED", "SUCCEEDED"]),
+  cardLast4: z.string().nullable(),
+  declineReason: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  settledAt: z.iso.datetime().nullable(),
+});
+
 export const getOrderOutput = orderSummarySchema.extend({
   charges: z.array(orderChargeSchema),
+  /** Oldest first; the last one is the current attempt, whose key is paymentKey. */
+  attempts: z.array(paymentAttemptSchema),
   paymentKeyState: paymentKeyStateSchema,
 });
 
