@@ -1,9 +1,9 @@
-import { expect, test } from "./fixtures";
+import { LAB, expect, test } from "./fixtures";
 
 test("a customer buys, pays once, and the ledger shows one charge", async ({ shop, page, db }) => {
   const orderId = await shop.placeOrder({ notebook: 2, "ceramic-mug": 1 });
   await expect(page.getByTestId("order-total")).toHaveText("$42.00");
-  const paymentKey = await page.getByTestId("payment-key").textContent();
+  const paymentKey = await shop.paymentKey();
 
   await shop.payButton().click();
   await shop.expectCharged();
@@ -14,40 +14,62 @@ test("a customer buys, pays once, and the ledger shows one charge", async ({ sho
   expect(charge).toMatchObject({ amountCents: 4200, idempotencyKey: paymentKey });
 });
 
-test("a double-submitted order form places one order", async ({ shop, page, db }) => {
+test("a double-submitted order form sends its key twice and places one order", async ({ shop, page, db }) => {
   await page.goto("/");
   await page
     .locator('[data-sku="notebook"]')
     .getByRole("button", { name: /^Add one/ })
     .click();
-  // Two submits of the one form, as a double-click or an impatient Enter would send.
+  const submissionKey = (await page.getByTestId("submission-key").textContent()) ?? "";
+  expect(submissionKey).toMatch(/^sub_/);
+  // Two submits of the one form in one tick, as a double-click that beats the disabled button would send.
   await page.locator("form").evaluate((form: HTMLFormElement) => {
     form.requestSubmit();
     form.requestSubmit();
   });
   await page.waitForURL(/\/orders\/ord_/);
-  const orderId = shop.orderIdFromUrl();
-  const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+
+  await shop.expectServerAnswered(submissionKey, 2);
+  const order = await db.order.findUniqueOrThrow({ where: { id: shop.orderIdFromUrl() } });
   expect(await db.order.count({ where: { sessionId: order.sessionId } })).toBe(1);
 });
 
-test("a double-clicked Pay button charges once", async ({ shop }) => {
+test("a double-click that beats the disabled Pay button sends the key twice, and charges once", async ({
+  shop,
+}) => {
   const orderId = await shop.placeOrder({ headphones: 1 });
-  await shop.payButton().dblclick();
+  const paymentKey = await shop.paymentKey();
+
+  await shop.submitPaymentTwice();
   await shop.expectCharged();
+
+  // Both requests reached the server and got the one charge.
+  await shop.expectServerAnswered(paymentKey, 2);
   await shop.expectLedger(orderId, 1);
 });
 
-test("reloading the order page and paying again charges once", async ({ shop, page }) => {
+test("a tab left open pays again after the order was paid, and gets the same charge", async ({
+  shop,
+  page,
+  context,
+}) => {
   const orderId = await shop.placeOrder({ "desk-plant": 1 });
-  await page.reload();
+  const paymentKey = await shop.paymentKey();
+  const stale = await context.newPage();
+  await stale.goto(page.url());
+  await expect(shop.payButton(stale)).toBeEnabled();
+
   await shop.payButton().click();
   await shop.expectCharged();
+  // The stale tab still offers Pay: it sends the same key, and gets the stored charge back.
+  await shop.payButton(stale).click();
+  await shop.expectCharged(stale);
+  expect(await shop.status(stale).textContent()).toBe(await shop.status().textContent());
+  await shop.expectServerAnswered(paymentKey, 2);
 
-  // A later visit sends the same key and gets the same charge.
-  await page.reload();
-  await expect(page.getByTestId("order-status")).toHaveText("PAID");
-  await expect(page.getByTestId("charge-count")).toContainText("Charged once");
+  await stale.reload();
+  await expect(stale.getByTestId("order-status")).toHaveText("PAID");
+  await expect(stale.getByTestId("charge-count")).toContainText("Charged once");
   await shop.expectLedger(orderId, 1);
 });
 
@@ -57,6 +79,9 @@ test("three clicks across two tabs charge once, and both tabs show the same char
   context,
 }) => {
   const orderId = await shop.placeOrder({ backpack: 1 });
+  const paymentKey = await shop.paymentKey();
+  // A slow card network keeps the first charge in flight while the others arrive.
+  await shop.switchOn(LAB.slowLedger);
   const second = await context.newPage();
   await second.goto(page.url());
   await expect(shop.payButton(second)).toBeEnabled();
@@ -65,7 +90,7 @@ test("three clicks across two tabs charge once, and both tabs show the same char
   await Promise.all([shop.payButton().dblclick(), shop.payButton(second).click()]);
   await shop.expectCharged();
   await shop.expectCharged(second);
-  const charged = (page: typeof second) => page.getByTestId("payment-status").textContent();
-  expect(await charged(page)).toBe(await charged(second));
+  expect(await shop.status(second).textContent()).toBe(await shop.status().textContent());
+  await shop.expectServerAnswered(paymentKey, 2);
   await shop.expectLedger(orderId, 1);
 });

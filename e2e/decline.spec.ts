@@ -1,28 +1,66 @@
 import { LAB, expect, test } from "./fixtures";
 
-test("a decline is final: it is replayed, never retried into a charge", async ({ shop, page }) => {
+const DECLINING_CARD = "4000 0000 0000 0002";
+
+test("a declined card leaves the order payable: another card pays it, once, under a new key", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  const declinedKey = await shop.paymentKey();
+
+  await page.getByLabel("Card number").fill(DECLINING_CARD);
+  await shop.payButton().click();
+  await expect(shop.status()).toContainText("Declined: The card was declined.");
+  await expect(shop.status()).toContainText("Nothing was charged");
+
+  // The decline and the next attempt come from the server: they survive a reload.
+  await page.reload();
+  await expect(shop.status()).toContainText("Declined: The card was declined.");
+  await expect(page.getByTestId("order-status")).toHaveText("PENDING");
+  await expect(page.getByTestId("charge-count")).toHaveText("No charge.");
+  const nextKey = await shop.paymentKey();
+  expect(nextKey).not.toBe(declinedKey);
+  const attempts = page.getByTestId("payment-attempts").locator("li");
+  await expect(attempts).toHaveCount(2);
+  await expect(attempts.nth(0)).toHaveAttribute("data-attempt-status", "DECLINED");
+  await expect(attempts.nth(0)).toContainText(declinedKey);
+  await expect(attempts.nth(1)).toHaveAttribute("data-attempt-status", "OPEN");
+
+  // The declined request, sent again, still gets its decline.
+  const replay = await page.request.post("/api/trpc/payments.charge", {
+    data: { orderId, amountCents: 1200, idempotencyKey: declinedKey, cardNumber: "4000000000000002" },
+  });
+  expect(replay.status()).toBe(402);
+  expect(replay.headers()["idempotent-replayed"]).toBe("true");
+
+  // Another card, submitted twice at once: one charge.
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await expect(shop.payButton()).toHaveText("Pay $12.00 with another card");
+  await shop.submitPaymentTwice();
+  await shop.expectCharged();
+  await shop.expectServerAnswered(nextKey, 2);
+  await expect(attempts.nth(1)).toHaveAttribute("data-attempt-status", "SUCCEEDED");
+  await shop.expectLedger(orderId, 1);
+});
+
+test("a decline is final for its key: it is replayed, never retried into a charge", async ({
+  shop,
+  page,
+}) => {
   const orderId = await shop.placeOrder({ "ceramic-mug": 1 });
   await shop.switchOn(LAB.decline);
-  const paymentKey = (await page.getByTestId("payment-key").textContent()) ?? "";
+  const paymentKey = await shop.paymentKey();
 
   await shop.payButton().click();
   await expect(shop.status()).toContainText("Declined");
-  await expect(page.getByTestId("order-status")).toHaveText("DECLINED");
   await expect(shop.attempts()).toHaveCount(1);
 
-  // Paying again with the order's key replays the stored decline.
+  // Paying again with that attempt's key replays the stored decline.
   const replay = await page.request.post("/api/trpc/payments.charge", {
     data: { orderId, amountCents: 1800, idempotencyKey: paymentKey },
   });
   expect(replay.status()).toBe(402);
   expect(replay.headers()["idempotent-replayed"]).toBe("true");
-  await shop.expectLedger(orderId, 0);
-});
-
-test("a declining test card is declined too", async ({ shop, page }) => {
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
-  await shop.payButton().click();
-  await expect(shop.status()).toContainText("Declined");
   await shop.expectLedger(orderId, 0);
 });

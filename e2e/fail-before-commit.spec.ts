@@ -2,6 +2,7 @@ import { LAB, expect, test } from "./fixtures";
 
 test("a failure before commit releases the key, and the retry charges once", async ({ shop }) => {
   const orderId = await shop.placeOrder({ "espresso-beans": 2 });
+  const paymentKey = await shop.paymentKey();
   await shop.switchOn(LAB.failBeforeCommit);
 
   await shop.payButton().click();
@@ -10,5 +11,6 @@ test("a failure before commit releases the key, and the retry charges once", asy
   await expect(shop.attempts()).toHaveCount(2);
   await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "unavailable");
   await expect(shop.attempts().nth(1)).toHaveAttribute("data-outcome", "executed");
+  await expect.poll(() => shop.answerStatuses(paymentKey)).toEqual([503, 200]);
   await shop.expectLedger(orderId, 1);
 });

@@ -1,5 +1,5 @@
 import { test as base, expect } from "@playwright/test";
-import type { Page, TestInfo } from "@playwright/test";
+import type { BrowserContext, Page, Request, TestInfo } from "@playwright/test";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
 import { resolveDatabaseUrl } from "../server/db/database-url";
@@ -23,7 +23,55 @@ export class Shop {
     readonly page: Page,
     private readonly db: Db,
     private readonly testInfo: TestInfo,
+    private readonly answers: ServerAnswers,
   ) {}
+
+  /**
+   * Proves that at least `count` requests with this key reached the server
+   * (each got an answer), not only that a button held duplicates back, and
+   * that every answer was `status`.
+   */
+  async expectServerAnswered(key: string, count: number, status = 200) {
+    await expect.poll(() => this.answers.statuses(key).length).toBeGreaterThanOrEqual(count);
+    expect(this.answers.statuses(key)).toEqual(this.answers.statuses(key).map(() => status));
+  }
+
+  /** The statuses of the server's answers to requests with this key, in order. */
+  answerStatuses(key: string): number[] {
+    return this.answers.statuses(key);
+  }
+
+  /**
+   * Proves from the server's own record that requests with this key were
+   * answered from the stored or shared outcome of an earlier one, for requests
+   * whose answers the browser never saw (a reload cut them off).
+   */
+  async expectReplayedByServer(key: string) {
+    await expect
+      .poll(async () => (await this.db.idempotencyKey.findFirst({ where: { key } }))?.replayCount ?? 0, {
+        timeout: 10_000,
+      })
+      .toBeGreaterThanOrEqual(1);
+  }
+
+  /** Waits until the server holds this key in progress: the request reached it. */
+  async expectKeyInProgress(key: string) {
+    await expect
+      .poll(async () => (await this.db.idempotencyKey.findFirst({ where: { key } }))?.state)
+      .toBe("IN_PROGRESS");
+  }
+
+  async paymentKey(page: Page = this.page): Promise<string> {
+    return (await page.getByTestId("payment-key").textContent()) ?? "";
+  }
+
+  /** Submits the payment form twice in one tick, before React can disable the button: a double-click that wins the race. */
+  async submitPaymentTwice(page: Page = this.page) {
+    await page.locator("form:has(#card-number)").evaluate((form: HTMLFormElement) => {
+      form.requestSubmit();
+      form.requestSubmit();
+    });
+  }
 
   /** Puts the given products in the cart and places the order; returns the order id. */
   async placeOrder(quantities: Record<string, number>): Promise<string> {
@@ -86,9 +134,36 @@ export class Shop {
   }
 }
 
+/**
+ * The answers the server sent to this test's run-once mutations, by key: every
+ * tab of the test's browser context is watched.
+ */
+class ServerAnswers {
+  readonly #statuses = new Map<string, number[]>();
+
+  constructor(context: BrowserContext) {
+    context.on("response", (response) => {
+      const key = runOnceKeyOf(response.request());
+      if (key) this.#statuses.set(key, [...this.statuses(key), response.status()]);
+    });
+  }
+
+  statuses(key: string): number[] {
+    return this.#statuses.get(key) ?? [];
+  }
+}
+
+function runOnceKeyOf(request: Request): string | null {
+  if (request.method() !== "POST" || !/\/api\/trpc\/(payments\.charge|orders\.place)$/.test(request.url())) {
+    return null;
+  }
+  const body = request.postDataJSON() as { idempotencyKey?: string; submissionKey?: string } | null;
+  return body?.idempotencyKey ?? body?.submissionKey ?? null;
+}
+
 export const test = base.extend<{ shop: Shop }, { databaseUrl: string; db: Db }>({
-  shop: async ({ page, db }, use, testInfo) => {
-    await use(new Shop(page, db, testInfo));
+  shop: async ({ page, context, db }, use, testInfo) => {
+    await use(new Shop(page, db, testInfo, new ServerAnswers(context)));
   },
   // Set per project (playwright.config.ts): the database its server runs on.
   databaseUrl: ["", { scope: "worker", option: true }],

@@ -5,6 +5,7 @@ test("a reply lost after commit is retried with the same key and replayed, not c
   page,
 }) => {
   const orderId = await shop.placeOrder({ notebook: 1 });
+  const paymentKey = await shop.paymentKey();
   await shop.switchOn(LAB.dropReply);
 
   await shop.payButton().click();
@@ -14,6 +15,7 @@ test("a reply lost after commit is retried with the same key and replayed, not c
   await expect(shop.attempts()).toHaveCount(2);
   await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "network_error");
   await expect(shop.attempts().nth(1)).toHaveAttribute("data-outcome", "replayed");
+  await shop.expectServerAnswered(paymentKey, 2);
   await page.screenshot({ path: test.info().outputPath("timeline.png"), fullPage: true });
   await shop.expectLedger(orderId, 1);
 });

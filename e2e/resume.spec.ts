@@ -5,10 +5,13 @@ test("a reload in the middle of a payment offers to finish it, with the same key
   page,
 }) => {
   const orderId = await shop.placeOrder({ "espresso-beans": 1 });
+  const paymentKey = await shop.paymentKey();
   await shop.switchOn(LAB.slowLedger);
 
   await shop.payButton().click();
   await expect(shop.status()).toContainText("Processing");
+  // Attempt 1 has reached the server, which holds the key while the card network is slow.
+  await shop.expectKeyInProgress(paymentKey);
   await page.reload();
 
   // The server still holds the key in progress; the tab remembers an attempt with no answer.
@@ -21,5 +24,7 @@ test("a reload in the middle of a payment offers to finish it, with the same key
   // The reload cut attempt 1 off: its outcome never reached the tab.
   await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", /^(interrupted|network_error)$/);
   await expect(shop.attempts().nth(1)).toHaveAttribute("data-outcome", "replayed");
+  // The server answered attempt 2 from attempt 1's execution: it counted a replay of the key.
+  await shop.expectReplayedByServer(paymentKey);
   await shop.expectLedger(orderId, 1);
 });

@@ -6,6 +6,7 @@ test("with a slow ledger, a double-click and a second tab wait for one execution
   context,
 }) => {
   const orderId = await shop.placeOrder({ headphones: 1 });
+  const paymentKey = await shop.paymentKey();
   await shop.switchOn(LAB.slowLedger);
   const second = await context.newPage();
   await second.goto(page.url());
@@ -20,5 +21,6 @@ test("with a slow ledger, a double-click and a second tab wait for one execution
   const chargeIn = (tab: typeof page) => tab.getByTestId("payment-status").textContent();
   expect(await chargeIn(second)).toBe(await chargeIn(page));
   await expect(shop.attempts(second).last()).toHaveAttribute("data-outcome", "replayed");
+  await shop.expectServerAnswered(paymentKey, 2);
   await shop.expectLedger(orderId, 1);
 });

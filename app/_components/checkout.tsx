@@ -143,8 +143,8 @@ export function Checkout() {
           </p>
         )}
         <p className="key-note">
-          Submission key <code>{submissionKey ?? "…"}</code>: created when this form was shown, so a double
-          submit places one order.
+          Submission key <code data-testid="submission-key">{submissionKey ?? "…"}</code>: created when this
+          form was shown, so a double submit places one order.
         </p>
       </aside>
     </div>
