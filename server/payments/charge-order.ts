@@ -42,40 +42,55 @@ export async function chargeOrder(
   const request = { ...input, idempotencyKey: order.paymentKey };
   const authorization = await deps.ledger.authorize(request);
   return deps.runOnce.commit(async (tx) => {
-    // Only this key's holder changes the order, and only while the key is current.
-    const current = { id: order.id, status: "PENDING" as const, paymentKey: order.paymentKey };
-    const settledAt = new Date();
     if (!authorization.approved) {
-      const nextKey = newPaymentKey();
-      await tx.paymentAttempt.update({
-        where: { key: order.paymentKey },
-        data: {
-          status: "DECLINED",
-          cardLast4: authorization.cardLast4,
-          declineReason: authorization.declineReason,
-          settledAt,
-        },
-      });
-      await tx.paymentAttempt.create({ data: { key: nextKey, orderId: order.id } });
-      await updateCurrentOrder(tx, current, { paymentKey: nextKey });
+      await openNextAttempt(tx, order, authorization);
       throw new DomainError("CARD_DECLINED", authorization.declineReason);
     }
     const entry = await deps.ledger.record(tx, request, authorization);
-    await tx.paymentAttempt.update({
-      where: { key: order.paymentKey },
-      data: { status: "SUCCEEDED", cardLast4: authorization.cardLast4, settledAt },
-    });
-    await updateCurrentOrder(tx, current, { status: "PAID" });
+    await settleAttempt(tx, order.paymentKey, { status: "SUCCEEDED", cardLast4: authorization.cardLast4 });
+    await updateCurrentOrder(tx, order, { status: "PAID" });
     return toChargeView(entry);
   });
 }
 
-/** Updates the order as it was read; anything else changed it meanwhile, and the transaction rolls back. */
+interface CurrentOrder {
+  id: string;
+  paymentKey: string;
+}
+
+/** Settles the declined attempt and opens the next one, under a new key, for another card. */
+async function openNextAttempt(
+  tx: Tx,
+  order: CurrentOrder,
+  decline: { cardLast4: string; declineReason: string },
+): Promise<void> {
+  await settleAttempt(tx, order.paymentKey, { status: "DECLINED", ...decline });
+  const nextKey = newPaymentKey();
+  await tx.paymentAttempt.create({ data: { key: nextKey, orderId: order.id } });
+  await updateCurrentOrder(tx, order, { paymentKey: nextKey });
+}
+
+function settleAttempt(
+  tx: Tx,
+  key: string,
+  outcome: { status: "DECLINED" | "SUCCEEDED"; cardLast4: string; declineReason?: string },
+) {
+  return tx.paymentAttempt.update({ where: { key }, data: { ...outcome, settledAt: new Date() } });
+}
+
+/**
+ * Updates the order only as it was read (unpaid, under this key): only the
+ * key's holder changes it, so a miss means something is badly wrong, and the
+ * transaction rolls back.
+ */
 async function updateCurrentOrder(
   tx: Tx,
-  current: { id: string; status: "PENDING"; paymentKey: string },
+  order: CurrentOrder,
   data: { status?: "PAID"; paymentKey?: string },
 ): Promise<void> {
-  const { count } = await tx.order.updateMany({ where: current, data });
-  if (count !== 1) throw new Error(`Order ${current.id} changed while it was being paid.`);
+  const { count } = await tx.order.updateMany({
+    where: { id: order.id, paymentKey: order.paymentKey, status: "PENDING" },
+    data,
+  });
+  if (count !== 1) throw new Error(`Order ${order.id} changed while it was being paid.`);
 }
