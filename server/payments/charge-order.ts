@@ -64,7 +64,11 @@ async function openNextAttempt(
   order: CurrentOrder,
   decline: { cardLast4: string; declineReason: string },
 ): Promise<void> {
-  await settleAttempt(tx, order.paymentKey, { status: "DECLINED", ...decline });
+  await settleAttempt(tx, order.paymentKey, {
+    status: "DECLINED",
+    cardLast4: decline.cardLast4,
+    declineReason: decline.declineReason,
+  });
   const nextKey = newPaymentKey();
   await tx.paymentAttempt.create({ data: { key: nextKey, orderId: order.id } });
   await updateCurrentOrder(tx, order, { paymentKey: nextKey });
