@@ -230,13 +230,11 @@ describe("payments.charge refusals leave no key behind", () => {
     expect(await chargeCount(app, order.id)).toBe(0);
     // The owner's key was never touched by the stranger's attempt.
     await expect(
-      app
-        .caller(owner)
-        .payments.charge({
-          orderId: order.id,
-          amountCents: order.totalCents,
-          idempotencyKey: order.paymentKey,
-        }),
+      app.caller(owner).payments.charge({
+        orderId: order.id,
+        amountCents: order.totalCents,
+        idempotencyKey: order.paymentKey,
+      }),
     ).resolves.toMatchObject({ status: "captured" });
   });
 
