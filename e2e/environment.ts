@@ -1,8 +1,11 @@
+/** Two checkouts can run the suite side by side with other ports and another PostgreSQL database. */
+const basePort = Number(process.env.E2E_BASE_PORT ?? 3100);
+
 /** The end-to-end suite runs the production build twice: on SQLite and on PostgreSQL. */
 export const E2E_SERVERS = {
-  sqlite: { port: 3100, databaseUrl: "file:./.tmp/e2e.db" },
+  sqlite: { port: basePort, databaseUrl: "file:./.tmp/e2e.db" },
   postgresql: {
-    port: 3101,
+    port: basePort + 1,
     databaseUrl: process.env.E2E_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/idem_e2e",
   },
 } as const;

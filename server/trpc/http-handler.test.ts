@@ -62,6 +62,8 @@ describe("the Idempotency-Key header and the key field", () => {
 
     expect(first.headers.get("Idempotent-Replayed")).toBeNull();
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(first.headers.get("Idempotency-Decision")).toBe("executed");
+    expect(replay.headers.get("Idempotency-Decision")).toBe("replayed");
     const expires = Date.parse(first.headers.get("Idempotency-Key-Expires") ?? "");
     expect(expires).toBeGreaterThan(Date.now() + 23 * 3600_000);
     expect(replay.headers.get("Idempotency-Key-Expires")).toBe(first.headers.get("Idempotency-Key-Expires"));
@@ -147,6 +149,24 @@ describe("keys in progress", () => {
     held.open();
     expect((await first).status).toBe(200);
     expect(await app.services.db.charge.count()).toBe(1);
+  });
+
+  it("says that a duplicate which waited for the first execution was coalesced into it", async () => {
+    const order = await placeOrder();
+    const held = gate();
+    ledger.beforeAuthorize = () => held.opened;
+    const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
+    const first = post("payments.charge", body);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const duplicate = post("payments.charge", body);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    held.open();
+
+    const [a, b] = await Promise.all([first, duplicate]);
+    expect(a.headers.get("Idempotency-Decision")).toBe("executed");
+    expect(b.headers.get("Idempotency-Decision")).toBe("coalesced");
+    expect(b.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await b.text()).toBe(await a.text());
   });
 
   it("answers a failure before commit with 503 and Retry-After, and the retry charges once", async () => {

@@ -11,6 +11,7 @@ import { middleware } from "../init";
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";
 export const KEY_EXPIRES_HEADER = "Idempotency-Key-Expires";
+export const DECISION_HEADER = "Idempotency-Decision";
 
 export interface RunOnceOptions {
   /** The input field that carries the key (default `idempotencyKey`); it is not part of the fingerprint. */
@@ -108,9 +109,14 @@ function asRecord(input: unknown): Record<string, unknown> {
   return input as Record<string, unknown>;
 }
 
-/** Tells the client whether it got a replay, and how long it may retry with this key. */
+/**
+ * Tells the client what the server decided (executed, replayed, coalesced,
+ * taken_over, expired), whether it got a stored outcome, and how long it may
+ * retry with this key.
+ */
 function describeInHeaders(http: HttpExchange | null, result: RunOnceResult) {
   if (!http || http.isBatch) return;
+  http.responseHeaders.set(DECISION_HEADER, result.decision);
   if (result.decision === "replayed" || result.decision === "coalesced") {
     http.responseHeaders.set(REPLAYED_HEADER, "true");
   }
