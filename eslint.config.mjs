@@ -14,8 +14,8 @@ export default defineConfig([
     "bench/results/**",
   ]),
   {
-    // Playwright fixtures call their argument `use`, which is not React's hook.
-    files: ["e2e/**"],
+    // Playwright's and Vitest's fixtures call their argument `use`, which is not React's hook.
+    files: ["e2e/**", "testing/fixtures.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   {

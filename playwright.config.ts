@@ -50,7 +50,7 @@ export default defineConfig({
   // `npm test` builds first and sets E2E_SKIP_BUILD; alone, the suite builds.
   webServer: (Object.keys(E2E_SERVERS) as E2EProvider[]).map((provider, index) => ({
     command: [
-      `tsx server/testing/reset-database.ts ${E2E_SERVERS[provider].databaseUrl}`,
+      `tsx testing/reset-database.ts ${E2E_SERVERS[provider].databaseUrl}`,
       ...(process.env.E2E_SKIP_BUILD || index > 0 ? [] : ["npm run build"]),
       "npm start",
     ].join(" && "),

@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 const alias = { "~": fileURLToPath(new URL(".", import.meta.url)) };
 const shared = {
   environment: "node" as const,
-  globalSetup: ["server/testing/global-setup.ts"],
+  globalSetup: ["testing/global-setup.ts"],
   testTimeout: 30_000,
   hookTimeout: 120_000,
 };
@@ -25,7 +25,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: "sqlite",
-          include: ["server/**/*.test.ts", "app/**/*.test.ts"],
+          include: ["packages/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.ts"],
           exclude: ["**/*.postgresql.test.ts"],
           env: { NODE_ENV: "test", TEST_DATABASE: "sqlite" },
         },
@@ -36,7 +36,7 @@ export default defineConfig({
           ...shared,
           name: "postgresql",
           // The client's tests know no database; they run once, above.
-          include: ["server/**/*.test.ts"],
+          include: ["packages/**/*.test.ts", "server/**/*.test.ts"],
           exclude: ["**/*.sqlite.test.ts"],
           env: { NODE_ENV: "test", TEST_DATABASE: "postgresql" },
         },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_RUN_ONCE_SETTINGS } from "./idempotency/settings";
+import { DEFAULT_RUN_ONCE_SETTINGS } from "../packages/run-once";
 
 /** The embedded default: a SQLite file in the checkout, so the demo needs no setup. */
 const DEFAULT_DATABASE_URL = "file:./data/checkout.db";
@@ -17,6 +17,8 @@ const envSchema = z.object({
   IDEMPOTENCY_TTL_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.ttlMs),
   IDEMPOTENCY_WAIT_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.waitMs),
   IDEMPOTENCY_SWEEP_INTERVAL_MS: milliseconds(60_000),
+  /** Keys the stored request fingerprints (HMAC-SHA-256); without it they are plain SHA-256. */
+  IDEMPOTENCY_FINGERPRINT_SECRET: z.string().min(16).optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** The fault-injection lab: on in development, off in production unless LAB_ENABLED=1. */
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).optional(),

@@ -1,11 +1,12 @@
-import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { ReasonedError } from "./trpc/reasoned-error";
 
 /**
  * Every failure the domain can name, mapped to its tRPC code (and so its HTTP
  * status) in this one table. Handlers throw `new DomainError(reason, message)`;
  * tRPC sends the mapped status, and the error formatter adds `reason` to the
- * body so that a client can branch on it without parsing messages.
+ * body so that a client can branch on it without parsing messages. (The
+ * idempotency reasons live with the run-once adapter.)
  */
 const CODE_BY_REASON = {
   UNKNOWN_PRODUCT: "BAD_REQUEST",
@@ -16,31 +17,16 @@ const CODE_BY_REASON = {
   CARD_DECLINED: "PAYMENT_REQUIRED",
   SESSION_REQUIRED: "UNAUTHORIZED",
   BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
-  IDEMPOTENCY_KEY_MISSING: "BAD_REQUEST",
-  IDEMPOTENCY_KEY_INVALID: "BAD_REQUEST",
-  IDEMPOTENCY_KEY_CONFLICTING_SOURCES: "BAD_REQUEST",
-  IDEMPOTENCY_KEY_REUSED: "UNPROCESSABLE_CONTENT",
-  IDEMPOTENCY_KEY_IN_PROGRESS: "CONFLICT",
-  IDEMPOTENCY_LEASE_LOST: "CONFLICT",
-  TRANSIENT_FAILURE: "SERVICE_UNAVAILABLE",
 } as const satisfies Record<string, TRPC_ERROR_CODE_KEY>;
 
 export type DomainErrorReason = keyof typeof CODE_BY_REASON;
 
-export class DomainError extends TRPCError {
-  readonly reason: DomainErrorReason;
-  /** Sent as the Retry-After header: when a retry is worth making. */
-  readonly retryAfterSeconds: number | undefined;
+export class DomainError extends ReasonedError {
+  declare readonly reason: DomainErrorReason;
 
-  constructor(
-    reason: DomainErrorReason,
-    message: string,
-    options: { cause?: unknown; retryAfterSeconds?: number } = {},
-  ) {
-    super({ code: CODE_BY_REASON[reason], message, cause: options.cause });
+  constructor(reason: DomainErrorReason, message: string, options: { cause?: unknown } = {}) {
+    super(CODE_BY_REASON[reason], reason, message, options);
     this.name = "DomainError";
-    this.reason = reason;
-    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -1,57 +1,54 @@
+import { allOf } from "~/packages/run-once";
+import type { KeySweeper, RunOnceSettings } from "~/packages/run-once";
 import { createDb } from "./db/client";
 import { resolveDatabaseUrl } from "./db/database-url";
 import { env, labEnabled } from "./env";
-import { RunOnceCoordinator } from "./idempotency/coordinator";
-import type { RunOnceSettings } from "./idempotency/settings";
-import { idempotencyBackend } from "./idempotency/backend";
-import { KeySweeper } from "./idempotency/sweeper";
 import { LabLedger } from "./lab/lab-ledger";
-import { MockLedger } from "./ledger/mock-ledger";
 import type { Ledger } from "./ledger/ledger";
+import { MockLedger } from "./ledger/mock-ledger";
 import { logger } from "./logger";
-import { allOf } from "./observability/run-once-events";
-import { RunOnceLog } from "./observability/run-once-log";
 import { AppMetrics } from "./observability/app-metrics";
+import { RunOnceLog } from "./observability/run-once-log";
+import { createRunOnce } from "./run-once";
 import type { Services } from "./trpc/context";
 
 export interface AppServices extends Services {
   sweeper: KeySweeper;
-  /** Stops the sweeper and closes the database connections. */
+  /** Stops the sweeper, writes pending replay counts, and closes the database connections. */
   close(): Promise<void>;
 }
 
-/** Wires the database, the ledger and the run-once machinery for one database URL. */
+/** Wires the database, the ledger and the run-once core for one database URL. */
 export function createServices(opts: {
   databaseUrl: string;
-  settings: RunOnceSettings;
+  settings: Partial<RunOnceSettings>;
   ledger?: Ledger;
   clock?: () => Date;
-  /** Puts the fault-injection lab in front of the ledger and opens its procedures. */
+  /** Puts the fault-injection lab's switches in front of the ledger. */
   lab?: boolean;
-  benchBaseline?: boolean;
+  fingerprintSecret?: string;
 }): AppServices {
   const metrics = new AppMetrics();
   const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
-  const { store, watcher } = idempotencyBackend(opts.databaseUrl, db, logger);
-  const observer = allOf(new RunOnceLog(logger), metrics);
-  const idempotency = new RunOnceCoordinator(
-    { db, store, watcher, logger, observer, clock: opts.clock },
-    opts.settings,
-  );
+  const { runOnce, sweeper } = createRunOnce({
+    databaseUrl: opts.databaseUrl,
+    db,
+    settings: opts.settings,
+    observer: allOf(new RunOnceLog(logger), metrics),
+    clock: opts.clock,
+  });
   const ledger = opts.ledger ?? new MockLedger();
-  const sweeper = new KeySweeper(store, logger, opts.clock);
   return {
     db,
     ledger: opts.lab ? new LabLedger(db, ledger) : ledger,
-    idempotency,
-    labEnabled: opts.lab ?? false,
-    benchBaseline: opts.benchBaseline ?? false,
+    idempotency: runOnce,
+    fingerprintSecret: opts.fingerprintSecret,
     metrics,
     sweeper,
     async close() {
       sweeper.stop();
-      await idempotency.flushReplayCounts();
-      await Promise.all([watcher.close(), db.$disconnect()]);
+      await runOnce.close();
+      await db.$disconnect();
     },
   };
 }
@@ -73,7 +70,7 @@ export function getServices(): AppServices {
         waitMs: env.IDEMPOTENCY_WAIT_MS,
       },
       lab: labEnabled(),
-      benchBaseline: env.BENCH_BASELINE === "1",
+      fingerprintSecret: env.IDEMPOTENCY_FINGERPRINT_SECRET,
     });
     // The sweeper lives as long as the services it belongs to: the process.
     services.sweeper.start(env.IDEMPOTENCY_SWEEP_INTERVAL_MS);

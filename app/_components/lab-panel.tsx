@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState } from "react";
-import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
+import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
 
 type Switches = {
   dropReplies: number;
@@ -82,8 +82,8 @@ export function LabPanel({
   reusableKey: string | undefined;
   disabled: boolean;
 }) {
-  const trpc = useTRPC();
-  const client = useTRPCClient();
+  const trpc = useLabTRPC();
+  const client = useLabTRPCClient();
   const queryClient = useQueryClient();
   const switches = useQuery(trpc.lab.switches.queryOptions({ orderId: order.id }));
   const switchesKey = trpc.lab.switches.queryKey({ orderId: order.id });

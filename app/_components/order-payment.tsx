@@ -7,7 +7,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { formatCents } from "~/app/_lib/money";
 import { usePayment } from "~/app/_lib/use-payment";
 import type { PaymentState } from "~/app/_lib/use-payment";
-import { useTRPC } from "~/app/_trpc/provider";
+import { useLabTRPC, useTRPC } from "~/app/_trpc/provider";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { AttemptTimeline } from "./attempt-timeline";
 import { LabPanel } from "./lab-panel";
@@ -33,8 +33,8 @@ export function OrderPayment({ orderId, labEnabled }: { orderId: string; labEnab
 }
 
 function PaymentPanel({ order, labEnabled }: { order: Order; labEnabled: boolean }) {
-  const trpc = useTRPC();
-  const lab = useQuery({ ...trpc.lab.switches.queryOptions({ orderId: order.id }), enabled: labEnabled });
+  const labTrpc = useLabTRPC();
+  const lab = useQuery({ ...labTrpc.lab.switches.queryOptions({ orderId: order.id }), enabled: labEnabled });
   const naive = labEnabled && lab.data?.naiveClient === true;
   const { state, attempts, pay, interrupted } = usePayment(order, { naive });
   const [card, setCard] = useState("4242 4242 4242 4242");

@@ -7,9 +7,9 @@ import { useCallback, useEffect, useState } from "react";
 import { AttemptLog } from "~/app/_trpc/attempt-log";
 import type { Attempt, AttemptOutcome } from "~/app/_trpc/attempt-log";
 import { describeFailure } from "~/app/_trpc/links";
-import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
+import { useLabTRPC, useLabTRPCClient, useTRPC } from "~/app/_trpc/provider";
 import { DEFAULT_RETRY_SETTINGS, isRetryable } from "~/app/_trpc/retry-policy";
-import type { AppRouter } from "~/server/trpc/routers/_app";
+import type { LabAppRouter } from "~/server/trpc/served-router";
 import { readSessionItem, writeSessionItem } from "./session-storage";
 
 export interface PayableOrder {
@@ -48,7 +48,8 @@ function parseAttempts(value: unknown): Attempt[] | null {
  */
 export function usePayment(order: PayableOrder, opts: { naive: boolean }) {
   const trpc = useTRPC();
-  const client = useTRPCClient();
+  const labTrpc = useLabTRPC();
+  const client = useLabTRPCClient();
   const queryClient = useQueryClient();
   const [attempts, setAttempts] = useState<readonly Attempt[]>([]);
   // Index of the first attempt of the current click, for "attempt k of n".
@@ -83,7 +84,7 @@ export function usePayment(order: PayableOrder, opts: { naive: boolean }) {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: trpc.orders.get.queryKey({ orderId: order.id }) }),
         queryClient.invalidateQueries({ queryKey: trpc.ledger.pathKey() }),
-        queryClient.invalidateQueries({ queryKey: trpc.lab.pathKey() }),
+        queryClient.invalidateQueries({ queryKey: labTrpc.lab.pathKey() }),
       ]),
   });
 
@@ -103,7 +104,7 @@ export function usePayment(order: PayableOrder, opts: { naive: boolean }) {
  * reply is a second payment.
  */
 async function payNaively(
-  client: TRPCClient<AppRouter>,
+  client: TRPCClient<LabAppRouter>,
   order: PayableOrder,
   cardNumber: string,
   log: AttemptLog,

@@ -6,21 +6,35 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState } from "react";
 import type { ReactNode } from "react";
 import type { AppRouter } from "~/server/trpc/routers/_app";
+import type { LabAppRouter } from "~/server/trpc/served-router";
 import { createLinks } from "./links";
 import { makeQueryClient } from "./query-client";
 
 /** @see https://trpc.io/docs/client/tanstack-react-query/setup */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
+/**
+ * The lab's own hooks, typed with the demo's router (the app and `lab.*`), so
+ * that the production components' types know nothing of the lab. Both share
+ * one client and one query cache.
+ */
+export const {
+  TRPCProvider: LabTRPCProvider,
+  useTRPC: useLabTRPC,
+  useTRPCClient: useLabTRPCClient,
+} = createTRPCContext<LabAppRouter>();
+
 export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: createLinks({ url: "/api/trpc" }) }),
+    createTRPCClient<LabAppRouter>({ links: createLinks({ url: "/api/trpc" }) }),
   );
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-        {children}
+        <LabTRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+          {children}
+        </LabTRPCProvider>
       </TRPCProvider>
     </QueryClientProvider>
   );

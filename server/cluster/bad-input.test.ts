@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../db/client";
+import { describe, expect } from "vitest";
 import type { Db } from "../db/client";
 import { newSessionId } from "../session";
-import { apiClient, dataOf } from "../testing/api-client";
-import type { ApiClient, ApiResponse } from "../testing/api-client";
-import { createTestDatabase } from "../testing/test-database";
-import type { TestDatabase } from "../testing/test-database";
+import { apiClient, dataOf } from "~/testing/api-client";
+import type { ApiClient, ApiResponse } from "~/testing/api-client";
 import { MAX_BODY_BYTES } from "../trpc/http-handler";
-import { startInstances } from "./instances";
 import type { Cluster } from "./instances";
+import { clusterTest } from "~/testing/fixtures";
+
+const test = clusterTest({ count: 1 });
 
 /**
  * Hostile and broken input, over HTTP against `next start`: each gets its
  * documented status and a message a developer can act on, never a 500 or a
  * stack trace, and the database is the same afterwards.
  */
-let database: TestDatabase;
 let db: Db;
 let cluster: Cluster;
 let api: ApiClient;
@@ -23,14 +21,8 @@ let baseUrl: string;
 let order: { id: string; totalCents: number; paymentKey: string };
 let strangersOrder: { id: string; paymentKey: string };
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url);
-  cluster = await startInstances({
-    databaseUrl: database.url,
-    count: 1,
-    basePort: process.env.TEST_DATABASE === "postgresql" ? 3251 : 3241,
-  });
+test.beforeAll(async ({ running }) => {
+  ({ cluster, db } = running);
   baseUrl = cluster.instances[0]!.url;
   api = apiClient(baseUrl, newSessionId());
   const place = (client: ApiClient) =>
@@ -39,12 +31,6 @@ beforeAll(async () => {
       .then((response) => dataOf<{ id: string; totalCents: number; paymentKey: string }>(response));
   order = await place(api);
   strangersOrder = await place(apiClient(baseUrl, newSessionId()));
-}, 120_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  await db?.$disconnect();
-  await database?.drop();
 });
 
 function tableCounts() {
@@ -230,7 +216,7 @@ const CASES: Array<[string, () => Promise<ApiResponse>, number, RegExp]> = [
 ];
 
 describe("bad input", () => {
-  it.each(CASES)(
+  test.each(CASES)(
     "%s: the documented status, an actionable message, nothing written",
     async (_, send, status, message) => {
       const before = await tableCounts();
@@ -245,7 +231,7 @@ describe("bad input", () => {
     },
   );
 
-  it("leaves the keys of refused requests free: the corrected requests then run under them", async () => {
+  test("leaves the keys of refused requests free: the corrected requests then run under them", async () => {
     // Runs after the cases above, which refused this order's key and the cart's submission key.
     const paid = await api.post("payments.charge", charge());
     expect(paid.status).toBe(200);
@@ -257,7 +243,7 @@ describe("bad input", () => {
     expect(placed.status).toBe(200);
   });
 
-  it("answers a batch mixing valid and invalid calls per call, with 207", async () => {
+  test("answers a batch mixing valid and invalid calls per call, with 207", async () => {
     const before = await tableCounts();
     const response = await api.batchGet([
       ["orders.get", { orderId: order.id }],

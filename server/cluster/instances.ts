@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import getPort from "get-port";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
@@ -28,13 +29,14 @@ export interface Cluster {
 }
 
 /**
- * Starts `count` production servers (`next start`) on consecutive ports, all
- * on one database, after applying its migrations and seeding it once. The
- * build must exist (`npm run build`).
+ * Starts `count` production servers (`next start`) on one database, after
+ * preparing it once: on consecutive ports from `basePort`, or on free ports
+ * (tests, which run side by side). The build must exist (`npm run build`).
  */
 export async function startInstances(opts: {
   databaseUrl: string;
   count?: number;
+  /** The first of consecutive ports; free ones when omitted. */
   basePort?: number;
   env?: Record<string, string>;
   output?: "inherit" | "ignore";
@@ -46,9 +48,11 @@ export async function startInstances(opts: {
   execFileSync("npm", ["run", "--silent", "db:prepare"], { cwd: ROOT, env, stdio: "pipe" });
 
   const count = opts.count ?? 3;
-  const basePort = opts.basePort ?? 3001;
-  const instances = Array.from({ length: count }, (_, i): Instance => {
-    const port = basePort + i;
+  const ports =
+    opts.basePort === undefined
+      ? await freePorts(count)
+      : Array.from({ length: count }, (_, i) => opts.basePort! + i);
+  const instances = ports.map((port): Instance => {
     const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port)], {
       cwd: ROOT,
       env: { ...env, PORT: String(port) },
@@ -76,6 +80,13 @@ export async function startInstances(opts: {
     throw error;
   }
   return cluster;
+}
+
+/** Distinct free ports (get-port also keeps those it handed out lately from being handed out again). */
+async function freePorts(count: number): Promise<number[]> {
+  const ports: number[] = [];
+  for (let i = 0; i < count; i++) ports.push(await getPort({ host: "127.0.0.1", exclude: ports }));
+  return ports;
 }
 
 async function waitUntilReady(instance: Instance, timeoutMs = 60_000) {

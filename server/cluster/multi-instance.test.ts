@@ -1,44 +1,23 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDb } from "../db/client";
-import type { Db } from "../db/client";
+import { expect } from "vitest";
 import { newSessionId } from "../session";
-import { apiClient } from "../testing/api-client";
-import { createTestDatabase } from "../testing/test-database";
-import type { TestDatabase } from "../testing/test-database";
-import { chargeBody, placeOrderWith } from "../testing/lab-orders";
-import { startInstances } from "./instances";
-import type { Cluster } from "./instances";
+import { apiClient } from "~/testing/api-client";
+import { chargeBody, placeOrderWith } from "~/testing/lab-orders";
+import { clusterTest } from "~/testing/fixtures";
 
 /**
  * Real `next start` processes on one database: three on PostgreSQL (the
  * shared store), two on one SQLite file. Duplicates spread over them must
  * still charge once.
  */
-let database: TestDatabase;
-let db: Db;
-let cluster: Cluster;
 const provider = process.env.TEST_DATABASE === "postgresql" ? "postgresql" : "sqlite";
 const count = provider === "postgresql" ? 3 : 2;
 const duplicates = provider === "postgresql" ? 50 : 20;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url);
-  cluster = await startInstances({
-    databaseUrl: database.url,
-    count,
-    basePort: provider === "postgresql" ? 3201 : 3221,
-    env: { LAB_ENABLED: "1" },
-  });
-}, 120_000);
+const test = clusterTest({ count, env: { LAB_ENABLED: "1" } });
 
-afterAll(async () => {
-  await cluster?.stop();
-  await db?.$disconnect();
-  await database?.drop();
-});
-
-it(`charges once for ${duplicates} concurrent duplicates spread round-robin over ${count} instances`, async () => {
+test(`charges once for ${duplicates} concurrent duplicates spread round-robin over ${count} instances`, async ({
+  running: { cluster, db },
+}) => {
   const session = newSessionId();
   const clients = cluster.instances.map((instance) => apiClient(instance.url, session));
   // A one-second card network keeps the first charge in flight while all duplicates arrive.

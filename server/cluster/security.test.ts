@@ -1,37 +1,23 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDb } from "../db/client";
+import { expect } from "vitest";
 import type { Db } from "../db/client";
 import { newSessionId } from "../session";
-import { apiClient, dataOf } from "../testing/api-client";
-import { createTestDatabase } from "../testing/test-database";
-import type { TestDatabase } from "../testing/test-database";
-import { startInstances } from "./instances";
+import { apiClient, dataOf } from "~/testing/api-client";
 import type { Cluster } from "./instances";
+import { clusterTest } from "~/testing/fixtures";
+
+const test = clusterTest({ count: 1 });
 
 /** The session cookie, and what an error may say, against `next start` (production). */
-let database: TestDatabase;
 let db: Db;
 let cluster: Cluster;
 let baseUrl: string;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url);
-  cluster = await startInstances({
-    databaseUrl: database.url,
-    count: 1,
-    basePort: process.env.TEST_DATABASE === "postgresql" ? 3261 : 3271,
-  });
+test.beforeAll(async ({ running }) => {
+  ({ cluster, db } = running);
   baseUrl = cluster.instances[0]!.url;
-}, 120_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  await db?.$disconnect();
-  await database?.drop();
 });
 
-it("sets an opaque session cookie: HttpOnly, SameSite=Lax, Secure in production", async () => {
+test("sets an opaque session cookie: HttpOnly, SameSite=Lax, Secure in production", async () => {
   const response = await fetch(`${baseUrl}/api/trpc/catalog.list`);
   const cookie = response.headers.get("set-cookie") ?? "";
   expect(cookie).toMatch(/^checkout_session=[A-Za-z0-9_-]{43};/);
@@ -41,7 +27,7 @@ it("sets an opaque session cookie: HttpOnly, SameSite=Lax, Secure in production"
   expect(cookie).toMatch(/; Path=\//i);
 });
 
-it("replaces a cookie that is not a session id with a new session", async () => {
+test("replaces a cookie that is not a session id with a new session", async () => {
   const response = await fetch(`${baseUrl}/api/trpc/orders.list`, {
     headers: { cookie: "checkout_session=admin" },
   });
@@ -50,7 +36,7 @@ it("replaces a cookie that is not a session id with a new session", async () => 
   expect(dataOf(await toApiResponse(response))).toEqual([]);
 });
 
-it("shows another session nothing of an order, its charge or its stored result", async () => {
+test("shows another session nothing of an order, its charge or its stored result", async () => {
   const owner = apiClient(baseUrl, newSessionId());
   const order = dataOf<{ id: string; totalCents: number; paymentKey: string }>(
     await owner.post("orders.place", { submissionKey: "form", items: [{ sku: "backpack", quantity: 1 }] }),
@@ -70,7 +56,7 @@ it("shows another session nothing of an order, its charge or its stored result",
   expect(await db.charge.count({ where: { orderId: order.id } })).toBe(1);
 });
 
-it("answers a forced internal error with a fixed message: no SQL, no stack, no table names", async () => {
+test("answers a forced internal error with a fixed message: no SQL, no stack, no table names", async () => {
   const client = apiClient(baseUrl, newSessionId());
   const keysBefore = await db.idempotencyKey.count();
   // Break the database under the running server.

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { ROOT } from "../testing/paths";
-import { createTestDatabase } from "../testing/test-database";
-import type { TestDatabase } from "../testing/test-database";
+import { ROOT } from "~/testing/paths";
+import { createTestDatabase } from "~/testing/test-database";
+import type { TestDatabase } from "~/testing/test-database";
 
 let database: TestDatabase;
 afterEach(() => database.drop());

@@ -4,8 +4,8 @@ import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { ROOT, TMP } from "../testing/paths";
-import { admin, databaseUrl, dropDatabase } from "../testing/postgres-admin";
+import { ROOT, TMP } from "~/testing/paths";
+import { admin, databaseUrl, dropDatabase } from "~/testing/postgres-admin";
 import { UnusableDatabaseError, checkDatabase } from "./check-database";
 import { createDb } from "./client";
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { createTestDatabase } from "../testing/test-database";
-import type { TestDatabase } from "../testing/test-database";
+import { createTestDatabase } from "~/testing/test-database";
+import type { TestDatabase } from "~/testing/test-database";
 import { createDb } from "./client";
 import type { Db } from "./client";
 

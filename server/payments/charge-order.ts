@@ -1,6 +1,6 @@
+import type { Execution } from "~/packages/run-once";
 import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
-import type { KeyTransaction } from "../idempotency/coordinator";
 import type { Ledger } from "../ledger/ledger";
 import { findSessionOrder } from "../orders/order-view";
 import { toChargeView } from "./charge-view";
@@ -19,7 +19,7 @@ import { newPaymentKey } from "./payment-key";
  * opens the next one under a new key, so the customer can try another card.
  */
 export async function chargeOrder(
-  deps: { db: Db; ledger: Ledger; sessionId: string; runOnce: KeyTransaction },
+  deps: { db: Db; ledger: Ledger; sessionId: string; runOnce: Execution<Tx> },
   input: { orderId: string; amountCents: number; cardNumber: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);

@@ -1,5 +1,5 @@
-import type { Db } from "../db/client";
-import type { RunOnceCoordinator } from "../idempotency/coordinator";
+import type { RunOnce } from "~/packages/run-once";
+import type { Db, Tx } from "../db/client";
 import type { Ledger } from "../ledger/ledger";
 import type { AppMetrics } from "../observability/app-metrics";
 
@@ -7,11 +7,10 @@ import type { AppMetrics } from "../observability/app-metrics";
 export interface Services {
   db: Db;
   ledger: Ledger;
-  idempotency: RunOnceCoordinator;
-  /** The fault-injection lab answers only where it is enabled (see env.ts). */
-  labEnabled: boolean;
-  /** The benchmark's baseline procedure answers only where it is enabled (see env.ts). */
-  benchBaseline: boolean;
+  /** The run-once core on this database (packages/run-once). */
+  idempotency: RunOnce<Tx>;
+  /** Keys the fingerprints of stored requests (an HMAC), so a stored one cannot be used to test guesses. */
+  fingerprintSecret: string | undefined;
   /** This process's run-once metrics (also served at /api/metrics). */
   metrics: AppMetrics;
 }

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { newSessionId } from "../session";
-import { ControllableLedger, gate } from "../testing/controllable-ledger";
-import { createTestApp } from "../testing/test-app";
-import type { TestApp } from "../testing/test-app";
+import { ControllableLedger, gate } from "~/testing/controllable-ledger";
+import { test } from "~/testing/fixtures";
+import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "./http-handler";
 
 /** The tRPC HTTP layer in-process: real Requests and Responses, no server. */
@@ -10,12 +10,11 @@ let app: TestApp;
 let ledger: ControllableLedger;
 let session: string;
 
-beforeEach(async () => {
+test.beforeEach(async ({ startApp }) => {
   ledger = new ControllableLedger();
-  app = await createTestApp({ ledger, settings: { waitMs: 200 } });
+  app = await startApp({ ledger, settings: { waitMs: 200 } });
   session = newSessionId();
 });
-afterEach(() => app.close());
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return handleTrpcRequest(
@@ -42,7 +41,7 @@ const errorOf = async (response: Response) =>
     .error;
 
 describe("the Idempotency-Key header and the key field", () => {
-  it("accepts the key as a header, bare or as an RFC 8941 string, with the same result", async () => {
+  test("accepts the key as a header, bare or as an RFC 8941 string, with the same result", async () => {
     const order = await placeOrder();
     const body = { orderId: order.id, amountCents: 1200 };
     const bare = await post("payments.charge", body, { "Idempotency-Key": order.paymentKey });
@@ -54,7 +53,7 @@ describe("the Idempotency-Key header and the key field", () => {
     expect(await quoted.text()).toBe(await bare.text());
   });
 
-  it("replays byte-identical bodies, marks replays, and tells until when the key is kept", async () => {
+  test("replays byte-identical bodies, marks replays, and tells until when the key is kept", async () => {
     const order = await placeOrder();
     const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
     const first = await post("payments.charge", body);
@@ -70,7 +69,7 @@ describe("the Idempotency-Key header and the key field", () => {
     expect(await replay.text()).toBe(await first.text());
   });
 
-  it.each([
+  test.each([
     ["a missing key", {}, "IDEMPOTENCY_KEY_MISSING"],
     [
       "a header and a field that differ",
@@ -93,7 +92,7 @@ describe("the Idempotency-Key header and the key field", () => {
     expect(await app.services.db.charge.count()).toBe(0);
   });
 
-  it.each([
+  test.each([
     ["empty", ""],
     ["too long", "k".repeat(256)],
     ["non-ASCII", "clé-1"],
@@ -110,7 +109,7 @@ describe("the Idempotency-Key header and the key field", () => {
 });
 
 describe("batches", () => {
-  it("runs each operation of a batch under its own key", async () => {
+  test("runs each operation of a batch under its own key", async () => {
     const form = (key: string, quantity: number) => ({
       submissionKey: key,
       items: [{ sku: "notebook", quantity }],
@@ -124,7 +123,7 @@ describe("batches", () => {
     expect(await app.services.db.order.count()).toBe(2);
   });
 
-  it("refuses an Idempotency-Key header on a batch, which would name several operations", async () => {
+  test("refuses an Idempotency-Key header on a batch, which would name several operations", async () => {
     const body = { 0: { items: [{ sku: "notebook", quantity: 1 }] } };
     const response = await post("orders.place?batch=1", body, { "Idempotency-Key": "one-for-all" });
     expect(response.status).toBe(400);
@@ -133,7 +132,7 @@ describe("batches", () => {
 });
 
 describe("keys in progress", () => {
-  it("answers a duplicate past the wait bound with 409 and Retry-After", async () => {
+  test("answers a duplicate past the wait bound with 409 and Retry-After", async () => {
     const order = await placeOrder();
     const held = gate();
     ledger.beforeAuthorize = () => held.opened;
@@ -151,7 +150,7 @@ describe("keys in progress", () => {
     expect(await app.services.db.charge.count()).toBe(1);
   });
 
-  it("says that a duplicate which waited for the first execution was coalesced into it", async () => {
+  test("says that a duplicate which waited for the first execution was coalesced into it", async () => {
     const order = await placeOrder();
     const held = gate();
     ledger.beforeAuthorize = () => held.opened;
@@ -169,7 +168,7 @@ describe("keys in progress", () => {
     expect(await b.text()).toBe(await a.text());
   });
 
-  it("answers a failure before commit with 503 and Retry-After, and the retry charges once", async () => {
+  test("answers a failure before commit with 503 and Retry-After, and the retry charges once", async () => {
     const order = await placeOrder();
     let failures = 1;
     ledger.afterRecord = async () => {

@@ -1,11 +1,12 @@
+import type { AnyTRPCRouter } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { parseCookie } from "cookie";
 import { DomainError } from "../errors";
-import { dropReplyIfAsked, orderIdOf } from "../lab/reply-dropper";
 import { logger } from "../logger";
 import { SESSION_COOKIE, isSessionId } from "../session";
 import { createContextInner } from "./context";
 import type { Services } from "./context";
+import { ReasonedError } from "./reasoned-error";
 import { appRouter } from "./routers/_app";
 
 export const TRPC_ENDPOINT = "/api/trpc";
@@ -18,19 +19,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * works. The API route calls it; tests call it with Requests of their own.
  * @see https://trpc.io/docs/server/adapters/fetch
  */
-export async function handleTrpcRequest(request: Request, services: Services): Promise<Response> {
+export function handleTrpcRequest(
+  request: Request,
+  services: Services,
+  router: AnyTRPCRouter = appRouter,
+): Promise<Response> {
   const req = limitBody(request);
-  if (!services.labEnabled) return respond(req, services);
-  const path = new URL(req.url).pathname.slice(TRPC_ENDPOINT.length + 1);
-  const orderId = await orderIdOf(req, path);
-  return dropReplyIfAsked(services.db, orderId, path, await respond(req, services));
-}
-
-function respond(req: Request, services: Services): Promise<Response> {
   return fetchRequestHandler({
     endpoint: TRPC_ENDPOINT,
     req,
-    router: appRouter,
+    router,
     createContext({ resHeaders, info }) {
       const sessionId = parseCookie(req.headers.get("cookie") ?? "")[SESSION_COOKIE];
       return createContextInner({
@@ -42,7 +40,7 @@ function respond(req: Request, services: Services): Promise<Response> {
     responseMeta({ errors }) {
       const retryAfter = Math.max(
         0,
-        ...errors.map((error) => (error instanceof DomainError ? (error.retryAfterSeconds ?? 0) : 0)),
+        ...errors.map((error) => (error instanceof ReasonedError ? (error.retryAfterSeconds ?? 0) : 0)),
       );
       return retryAfter > 0 ? { headers: new Headers({ "Retry-After": String(retryAfter) }) } : {};
     },

@@ -5,7 +5,7 @@
  */
 import { initTRPC } from "@trpc/server";
 import { ZodError, z } from "zod";
-import { DomainError } from "../errors";
+import { ReasonedError } from "./reasoned-error";
 import type { Context } from "./context";
 
 const t = initTRPC.context<Context>().create({
@@ -27,7 +27,7 @@ const t = initTRPC.context<Context>().create({
         code: shape.data.code,
         httpStatus: shape.data.httpStatus,
         path: shape.data.path,
-        reason: error instanceof DomainError ? error.reason : null,
+        reason: error instanceof ReasonedError ? error.reason : null,
         fieldErrors: zodError ? z.flattenError(zodError).fieldErrors : null,
       },
     };
@@ -39,6 +39,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 export const router = t.router;
+export const mergeRouters = t.mergeRouters;
 export const middleware = t.middleware;
 export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;

@@ -5,8 +5,8 @@
 import type { z } from "zod";
 import { publicProcedure } from "./init";
 import { requireSession } from "./middlewares/require-session";
-import { runOnce } from "./middlewares/run-once";
-import type { RunOnceOptions } from "./middlewares/run-once";
+import { runOnce } from "./run-once/middleware";
+import type { RunOnceOptions } from "./run-once/middleware";
 
 export { publicProcedure };
 

@@ -1,7 +1,5 @@
 import { createCallerFactory, router } from "../init";
-import { benchRouter } from "./bench";
 import { catalogRouter } from "./catalog";
-import { labRouter } from "./lab";
 import { ledgerRouter } from "./ledger";
 import { metricsRouter } from "./metrics";
 import { ordersRouter } from "./orders";
@@ -12,9 +10,7 @@ export const appRouter = router({
   orders: ordersRouter,
   payments: paymentsRouter,
   ledger: ledgerRouter,
-  lab: labRouter,
   metrics: metricsRouter,
-  bench: benchRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,3 +1,4 @@
+import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
 import { ledgerEntriesOutput, ledgerSummaryOutput } from "../schemas/ledger";
@@ -13,20 +14,16 @@ export const ledgerRouter = router({
   }),
 
   summary: sessionProcedure.output(ledgerSummaryOutput).query(async ({ ctx }) => {
-    const [orders, keys] = await Promise.all([
-      ctx.db.order.findMany({
-        where: { sessionId: ctx.sessionId },
-        include: {
-          charges: { select: { amountCents: true } },
-          attempts: { select: { key: true, status: true }, orderBy: { createdAt: "asc" } },
-        },
-        orderBy: { createdAt: "desc" },
-      }),
-      ctx.db.idempotencyKey.findMany({
-        where: { scope: ctx.sessionId, path: "payments.charge" },
-        select: { key: true, replayCount: true },
-      }),
-    ]);
+    const orders = await ctx.db.order.findMany({
+      where: { sessionId: ctx.sessionId },
+      include: {
+        charges: { select: { amountCents: true } },
+        attempts: { select: { key: true, status: true }, orderBy: { createdAt: "asc" } },
+      },
+      orderBy: { createdAt: "desc" },
+    });
+    const attemptKeys = orders.flatMap((order) => order.attempts.map((attempt) => attempt.key));
+    const keys = await ctx.idempotency.view(ctx.sessionId, PAYMENT_KEYSPACE, attemptKeys);
     const replays = new Map(keys.map((key) => [key.key, key.replayCount]));
     const replaysOf = (attemptKeys: Array<{ key: string }>) =>
       attemptKeys.reduce((sum, attempt) => sum + (replays.get(attempt.key) ?? 0), 0);

@@ -1,14 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { newSessionId } from "../../session";
-import { createTestApp } from "../../testing/test-app";
-import type { TestApp } from "../../testing/test-app";
-
-let app: TestApp;
-afterEach(() => app.close());
+import { test } from "~/testing/fixtures";
 
 describe("orders.place", () => {
-  it("places one order for a double submit of one form", async () => {
-    app = await createTestApp();
+  test("places one order for a double submit of one form", async ({ startApp }) => {
+    const app = await startApp();
     const session = newSessionId();
     const form = { submissionKey: "form-1", items: [{ sku: "notebook", quantity: 3 }] };
 
@@ -25,8 +21,8 @@ describe("orders.place", () => {
     expect(await app.services.db.order.count({ where: { sessionId: session } })).toBe(1);
   });
 
-  it("persists the payment key on the order row, unique per order", async () => {
-    app = await createTestApp();
+  test("persists the payment key on the order row, unique per order", async ({ startApp }) => {
+    const app = await startApp();
     const session = newSessionId();
     const first = await app.caller(session).orders.place({
       submissionKey: "form-1",
@@ -43,8 +39,8 @@ describe("orders.place", () => {
     expect((await app.caller(session).orders.get({ orderId: first.id })).paymentKey).toBe(first.paymentKey);
   });
 
-  it("merges repeated lines and prices them from the catalogue", async () => {
-    app = await createTestApp();
+  test("merges repeated lines and prices them from the catalogue", async ({ startApp }) => {
+    const app = await startApp();
     const order = await app.caller().orders.place({
       submissionKey: "form-1",
       items: [
@@ -57,8 +53,10 @@ describe("orders.place", () => {
     expect(order.items).toHaveLength(2);
   });
 
-  it("rejects an unknown product, writes no order and stores nothing: the form's key then places the corrected cart", async () => {
-    app = await createTestApp();
+  test("rejects an unknown product, writes no order and stores nothing: the form's key then places the corrected cart", async ({
+    startApp,
+  }) => {
+    const app = await startApp();
     const session = newSessionId();
     await expect(
       app.caller(session).orders.place({ submissionKey: "form-1", items: [{ sku: "unicorn", quantity: 1 }] }),
@@ -72,8 +70,8 @@ describe("orders.place", () => {
     expect(placed.totalCents).toBe(1200);
   });
 
-  it("opens the order's first payment attempt under its payment key", async () => {
-    app = await createTestApp();
+  test("opens the order's first payment attempt under its payment key", async ({ startApp }) => {
+    const app = await startApp();
     const session = newSessionId();
     const order = await app
       .caller(session)

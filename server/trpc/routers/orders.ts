@@ -9,6 +9,7 @@ import {
 } from "../schemas/orders";
 import { findSessionOrder, orderWithItems, toOrderSummary } from "../../orders/order-view";
 import { createOrder, priceCart } from "../../orders/place-order";
+import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 
 export const ordersRouter = router({
   /** Run-once on the form's submission key: a double-submit places one order. */
@@ -24,15 +25,10 @@ export const ordersRouter = router({
     .output(getOrderOutput)
     .query(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
-      const [charges, attempts, paymentKey] = await Promise.all([
+      const [charges, attempts, [paymentKey]] = await Promise.all([
         ctx.db.charge.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
         ctx.db.paymentAttempt.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
-        ctx.db.idempotencyKey.findUnique({
-          where: {
-            scope_path_key: { scope: ctx.sessionId, path: "payments.charge", key: order.paymentKey },
-          },
-          select: { state: true },
-        }),
+        ctx.idempotency.view(ctx.sessionId, PAYMENT_KEYSPACE, [order.paymentKey]),
       ]);
       return {
         ...toOrderSummary(order),
@@ -52,8 +48,7 @@ export const ordersRouter = router({
           createdAt: attempt.createdAt.toISOString(),
           settledAt: attempt.settledAt?.toISOString() ?? null,
         })),
-        paymentKeyState:
-          paymentKey === null ? "unused" : paymentKey.state === "COMPLETED" ? "completed" : "in_progress",
+        paymentKeyState: paymentKey?.state ?? "unused",
       };
     }),
 

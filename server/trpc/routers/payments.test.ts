@@ -1,23 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { newSessionId } from "../../session";
-import { ControllableLedger, gate } from "../../testing/controllable-ledger";
-import { FakeClock } from "../../testing/probe-app";
-import { createTestApp } from "../../testing/test-app";
-import type { TestApp } from "../../testing/test-app";
+import { ControllableLedger, gate } from "~/testing/controllable-ledger";
+import { FakeClock } from "~/testing/run-once-harness";
+import { test } from "~/testing/fixtures";
+import type { TestApp } from "~/testing/test-app";
 
 const DECLINED_CARD = "4000000000000002";
-
-let apps: TestApp[] = [];
-afterEach(async () => {
-  await Promise.all(apps.map((app) => app.close()));
-  apps = [];
-});
-
-async function start(opts: Parameters<typeof createTestApp>[0] = {}) {
-  const app = await createTestApp(opts);
-  apps.push(app);
-  return app;
-}
 
 async function placeOrder(app: TestApp, sessionId: string) {
   return app.caller(sessionId).orders.place({
@@ -34,9 +22,11 @@ function chargeCount(app: TestApp, orderId: string) {
 }
 
 describe("payments.charge", () => {
-  it("charges once for two concurrent calls with one key, and both get the same result", async () => {
+  test("charges once for two concurrent calls with one key, and both get the same result", async ({
+    startApp,
+  }) => {
     const ledger = new ControllableLedger();
-    const app = await start({ ledger });
+    const app = await startApp({ ledger });
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
@@ -56,9 +46,9 @@ describe("payments.charge", () => {
     expect(ledger.authorizeCalls).toBe(1);
   });
 
-  it("returns the stored result, byte for byte, to a sequential repeat", async () => {
+  test("returns the stored result, byte for byte, to a sequential repeat", async ({ startApp }) => {
     const ledger = new ControllableLedger();
-    const app = await start({ ledger });
+    const app = await startApp({ ledger });
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
@@ -74,10 +64,12 @@ describe("payments.charge", () => {
     expect(key.replayCount).toBe(1);
   });
 
-  it("charges once when two app instances on separate connections race with one key", async () => {
+  test("charges once when two app instances on separate connections race with one key", async ({
+    startApp,
+  }) => {
     const ledgers = [new ControllableLedger(), new ControllableLedger()];
-    const first = await start({ ledger: ledgers[0] });
-    const second = await start({ ledger: ledgers[1], database: first.database });
+    const first = await startApp({ ledger: ledgers[0] });
+    const second = await startApp({ ledger: ledgers[1], database: first.database });
     const session = newSessionId();
     const order = await placeOrder(first, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
@@ -93,9 +85,11 @@ describe("payments.charge", () => {
     expect(ledgers.reduce((sum, ledger) => sum + ledger.authorizeCalls, 0)).toBe(1);
   });
 
-  it("commits the ledger entry and the key's completion together: a failed completion leaves no charge", async () => {
+  test("commits the ledger entry and the key's completion together: a failed completion leaves no charge", async ({
+    startApp,
+  }) => {
     const ledger = new ControllableLedger();
-    const app = await start({ ledger });
+    const app = await startApp({ ledger });
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
@@ -118,9 +112,11 @@ describe("payments.charge", () => {
     expect(stored.status).toBe("PENDING");
   });
 
-  it("replays a decline to the request it answered, and opens a new attempt that another card can pay, once", async () => {
+  test("replays a decline to the request it answered, and opens a new attempt that another card can pay, once", async ({
+    startApp,
+  }) => {
     const ledger = new ControllableLedger();
-    const app = await start({ ledger });
+    const app = await startApp({ ledger });
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const declinedRequest = {
@@ -181,8 +177,10 @@ describe("payments.charge", () => {
 describe("payments.charge refusals leave no key behind", () => {
   const keyRows = (app: TestApp, key: string) => app.services.db.idempotencyKey.count({ where: { key } });
 
-  it("an amount that is not the order's total: 400, and the correct amount then pays with the same key", async () => {
-    const app = await start();
+  test("an amount that is not the order's total: 400, and the correct amount then pays with the same key", async ({
+    startApp,
+  }) => {
+    const app = await startApp();
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
@@ -196,8 +194,8 @@ describe("payments.charge refusals leave no key behind", () => {
     expect(await chargeCount(app, order.id)).toBe(1);
   });
 
-  it("a key that is not the order's: 400, and no row for the made-up key", async () => {
-    const app = await start();
+  test("a key that is not the order's: 400, and no row for the made-up key", async ({ startApp }) => {
+    const app = await startApp();
     const session = newSessionId();
     const order = await placeOrder(app, session);
 
@@ -212,8 +210,10 @@ describe("payments.charge refusals leave no key behind", () => {
     expect(await chargeCount(app, order.id)).toBe(0);
   });
 
-  it("an order that does not exist (or is another session's): 404, nothing stored", async () => {
-    const app = await start();
+  test("an order that does not exist (or is another session's): 404, nothing stored", async ({
+    startApp,
+  }) => {
+    const app = await startApp();
     const owner = newSessionId();
     const order = await placeOrder(app, owner);
     const stranger = app.caller(newSessionId());
@@ -238,9 +238,11 @@ describe("payments.charge refusals leave no key behind", () => {
     ).resolves.toMatchObject({ status: "captured" });
   });
 
-  it("an order that is no longer payable: 412 once its key has expired, and nothing stored", async () => {
+  test("an order that is no longer payable: 412 once its key has expired, and nothing stored", async ({
+    startApp,
+  }) => {
     const clock = new FakeClock();
-    const app = await start({ clock: clock.now, settings: { ttlMs: 60_000 } });
+    const app = await startApp({ clock: clock.now, settings: { ttlMs: 60_000 } });
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RUN_ONCE_OUTCOMES } from "../../observability/run-once-events";
+import { RUN_ONCE_OUTCOMES } from "~/packages/run-once";
 
 export const runOnceMetricsOutput = z.object({
   outcomes: z.record(z.enum(RUN_ONCE_OUTCOMES), z.number()),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idempotencyKeySchema } from "../../idempotency/key";
+import { idempotencyKeySchema } from "./idempotency-key";
 import { skuSchema } from "./catalog";
 
 export const orderIdSchema = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idempotencyKeySchema } from "../../idempotency/key";
+import { idempotencyKeySchema } from "./idempotency-key";
 import { APPROVED_TEST_CARD } from "../../ledger/mock-ledger";
 import { orderIdSchema } from "./orders";
 

@@ -1,8 +1,3 @@
-import { getServices } from "~/server/services";
-import { handleTrpcRequest } from "~/server/trpc/http-handler";
+import { serveApi } from "~/server/api";
 
-function handler(req: Request) {
-  return handleTrpcRequest(req, getServices());
-}
-
-export { handler as GET, handler as POST };
+export { serveApi as GET, serveApi as POST };

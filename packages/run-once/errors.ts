@@ -1,0 +1,71 @@
+/**
+ * The core's own failures, each with a machine-readable reason. An
+ * integration maps them to its protocol in one place (the tRPC adapter to
+ * 409, 422 and 499; an HTTP service to the same statuses).
+ */
+export abstract class RunOnceError extends Error {
+  abstract readonly reason: string;
+}
+
+/** A duplicate waited its bound for an execution in progress: retry with the same key after `retryAfterSeconds`. */
+export class KeyInProgressError extends RunOnceError {
+  readonly reason = "IDEMPOTENCY_KEY_IN_PROGRESS";
+
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      "A request with this idempotency key is still in progress. Retry with the same key after Retry-After seconds.",
+    );
+    this.name = "KeyInProgressError";
+  }
+}
+
+/** The key was used with another request body: one key names one operation. */
+export class KeyReusedError extends RunOnceError {
+  readonly reason = "IDEMPOTENCY_KEY_REUSED";
+
+  constructor() {
+    super(
+      "This idempotency key was already used with a different request body. Use a new key for a new operation.",
+    );
+    this.name = "KeyReusedError";
+  }
+}
+
+/** This execution outlived its lease and another took the key over: nothing of it was committed. */
+export class LeaseLostError extends RunOnceError {
+  readonly reason = "IDEMPOTENCY_LEASE_LOST";
+
+  constructor() {
+    super(
+      "This attempt ran past its lease and another attempt took the key over; nothing of this attempt was committed. Retry with the same key to get the outcome.",
+    );
+    this.name = "LeaseLostError";
+  }
+}
+
+/** The caller stopped waiting (its client went away); the execution goes on and its outcome is stored. */
+export class CallerGoneError extends RunOnceError {
+  readonly reason = "CALLER_GONE";
+
+  constructor() {
+    super("The client went away; the operation continues and its outcome will be replayed.");
+    this.name = "CallerGoneError";
+  }
+}
+
+/**
+ * A programming error: the operation returned without calling commit(), so
+ * its side effects would not be tied to the key's completion. Nothing is
+ * stored and the key is released. Opt in with `completion: "after-handler"`
+ * where that is meant.
+ */
+export class CommitMissingError extends RunOnceError {
+  readonly reason = "IDEMPOTENCY_COMMIT_MISSING";
+
+  constructor() {
+    super(
+      'The operation returned without calling commit(): its side effects would not commit with the key. Call commit(), or run it with completion: "after-handler".',
+    );
+    this.name = "CommitMissingError";
+  }
+}

@@ -1,0 +1,121 @@
+import { CommitMissingError } from "./errors";
+import type { IdempotencyStore } from "./store";
+import type { Claim, Decision, Json, Logger, RunResult, StoredOutcome } from "./types";
+
+/** What an operation gets while it runs under its claimed key. */
+export interface Execution<Tx> {
+  /** The key being run. */
+  key: string;
+  /**
+   * Runs `work` in a database transaction that also completes the key with
+   * work's result, so the side effect and the completion commit together or
+   * not at all. A final error thrown by `work` (a decline) is committed as the
+   * outcome along with what `work` wrote before throwing; any other error rolls
+   * everything back and releases the key. Only what commit() decides is
+   * stored: an operation that throws before calling it (a refusal, a crash)
+   * leaves no key behind. Its result is the operation's result.
+   */
+  commit<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+export type Operation<Tx, T> = (execution: Execution<Tx>) => Promise<T>;
+
+/**
+ * How the key is completed. "in-transaction" (the default): only through
+ * commit(); an operation that returns without calling it fails with
+ * CommitMissingError, because completing the key apart from the side effect
+ * reopens the window the key exists to close (a crash between the two leaves
+ * a side effect whose key a retry can claim again). "after-handler": the
+ * operation's result is stored once it returns, for operations with no local
+ * side effect to join (a call to a service that is idempotent itself).
+ */
+export type Completion = "in-transaction" | "after-handler";
+
+/** Which errors are answers, and how they are stored and rebuilt: given by the integration. */
+export interface FinalErrors {
+  /**
+   * An error thrown inside commit() that is the operation's answer (a decline,
+   * a validation the transaction decided), to store and replay, rather than a
+   * failure to roll back and retry.
+   */
+  isFinal(error: unknown): boolean;
+  encode(error: unknown): Json;
+  decode(stored: Json): Error;
+}
+
+export interface ExecutionContext<Tx> {
+  store: IdempotencyStore<Tx>;
+  finalErrors: FinalErrors;
+  logger: Pick<Logger, "error">;
+  /** Where the completion happens and how long to wait for a connection to do it. */
+  completedAt: () => { now: Date; ttlMs: number };
+  maxWaitMs: number;
+}
+
+/** Data as it travels: plain JSON, so the first answer and every replay are byte-identical. */
+export function successOutcome(data: unknown): StoredOutcome {
+  return { ok: true, data: data === undefined ? null : (JSON.parse(JSON.stringify(data)) as Json) };
+}
+
+/** Runs the operation once its key is claimed, and settles the key: completed with what commit() decided, or released. */
+export async function execute<Tx>(
+  context: ExecutionContext<Tx>,
+  claim: Claim,
+  request: { key: string; completion: Completion },
+  operation: Operation<Tx, unknown>,
+  decision: Decision,
+): Promise<RunResult> {
+  const { store, finalErrors } = context;
+  let committed: { outcome: StoredOutcome; expiresAt: Date } | undefined;
+  const execution: Execution<Tx> = {
+    key: request.key,
+    commit: async (work) => {
+      if (committed) throw new Error("commit() completes the key, so it runs once per execution");
+      let finalError: unknown;
+      const done = await store.transaction(
+        async (tx) => {
+          let data: Awaited<ReturnType<typeof work>> | undefined;
+          let outcome: StoredOutcome;
+          try {
+            data = await work(tx);
+            outcome = successOutcome(data);
+          } catch (error) {
+            if (!finalErrors.isFinal(error)) throw error;
+            finalError = error;
+            outcome = { ok: false, error: finalErrors.encode(error) };
+          }
+          const { expiresAt } = await store.complete(claim, outcome, context.completedAt(), tx);
+          return { data, outcome, expiresAt };
+        },
+        { maxWaitMs: context.maxWaitMs },
+      );
+      committed = { outcome: done.outcome, expiresAt: done.expiresAt };
+      if (finalError !== undefined) throw finalError;
+      return done.data as Awaited<ReturnType<typeof work>>;
+    },
+  };
+
+  let returned: { data: unknown } | undefined;
+  let thrown: unknown;
+  try {
+    returned = { data: await operation(execution) };
+  } catch (error) {
+    thrown = error;
+  }
+  // Once committed, the stored outcome is the answer, whatever the operation did afterwards.
+  if (committed) return { keyId: claim.id, decision, ...committed };
+
+  if (returned && request.completion === "after-handler") {
+    const outcome = successOutcome(returned.data);
+    const { expiresAt } = await store.complete(claim, outcome, context.completedAt());
+    return { keyId: claim.id, outcome, decision, expiresAt };
+  }
+
+  // Nothing was committed, so nothing was decided: a refusal before any write
+  // (a wrong amount, an unknown order) and a crash alike release the key, and
+  // the next request with it runs normally.
+  await store.release(claim).catch((error: unknown) => {
+    context.logger.error({ err: error }, "could not release a key; it frees when its lease ends");
+  });
+  throw returned ? new CommitMissingError() : thrown;
+}

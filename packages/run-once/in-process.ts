@@ -1,0 +1,56 @@
+import { KeyReusedError } from "./errors";
+import { RecentOutcomes } from "./recent-outcomes";
+import type { RunResult } from "./types";
+
+interface InFlight {
+  fingerprint: string;
+  settled: Promise<RunResult>;
+}
+
+/**
+ * Duplicates within one process: one resolution per key at a time, which the
+ * duplicates arriving meanwhile share, and the outcomes settled lately, which
+ * answer the tail of a retry storm from memory. Neither touches the database.
+ */
+export class InProcessDuplicates {
+  readonly #inFlight = new Map<string, InFlight>();
+  readonly #recent = new RecentOutcomes();
+
+  /** A recent outcome of this key, if this process settled or read one. */
+  recent(id: string, fingerprint: string, now: number): RunResult | undefined {
+    const remembered = this.#recent.get(id, now);
+    if (remembered && remembered.fingerprint !== fingerprint) throw new KeyReusedError();
+    return remembered?.result;
+  }
+
+  isInFlight(id: string): boolean {
+    return this.#inFlight.has(id);
+  }
+
+  /** The resolution in flight for this key, if any, to join. */
+  inFlight(id: string, fingerprint: string): Promise<RunResult> | undefined {
+    const entry = this.#inFlight.get(id);
+    if (entry && entry.fingerprint !== fingerprint) throw new KeyReusedError();
+    return entry?.settled;
+  }
+
+  /** Starts the key's one resolution; duplicates join it until it settles. */
+  share(
+    id: string,
+    fingerprint: string,
+    resolve: () => Promise<RunResult>,
+    now: () => number,
+  ): Promise<RunResult> {
+    const settled = resolve()
+      .then((result) => {
+        this.#recent.remember(id, fingerprint, result, now());
+        return result;
+      })
+      .finally(() => this.#inFlight.delete(id));
+    // Callers await `settled`; this only keeps a failure whose callers all went
+    // away from being reported as unhandled.
+    settled.catch(() => undefined);
+    this.#inFlight.set(id, { fingerprint, settled });
+    return settled;
+  }
+}

@@ -1,0 +1,220 @@
+import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "./errors";
+import { execute } from "./execution";
+import type { Completion, FinalErrors, Operation } from "./execution";
+import { InProcessDuplicates } from "./in-process";
+import { scopeId } from "./key";
+import { PollingKeyWatcher } from "./key-watcher";
+import type { RunOnceObserver, RunOnceOutcome } from "./observer";
+import { abandonable, retryAfterSeconds, withinWait } from "./promises";
+import { ReplayCounter } from "./replay-counter";
+import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
+import type { RunOnceSettings } from "./settings";
+import type { IdempotencyStore, KeyWatcher } from "./store";
+import type { ClaimTerms, Decision, Json, KeyRecord, KeyScope, KeyView, Logger, RunResult } from "./types";
+
+export interface RunOnceOptions<Tx> {
+  store: IdempotencyStore<Tx>;
+  /** How a duplicate learns that a key held elsewhere changed: polling unless given (PostgresKeyWatcher pushes). */
+  watcher?: KeyWatcher;
+  finalErrors: FinalErrors;
+  settings?: Partial<RunOnceSettings>;
+  /** Told how every request ended (logs, metrics). */
+  observer?: RunOnceObserver;
+  logger?: Pick<Logger, "warn" | "error">;
+  clock?: () => Date;
+}
+
+export interface RunRequest {
+  scope: KeyScope;
+  /** The request body's fingerprint (see fingerprint()): the same key with another body is refused. */
+  fingerprint: string;
+  /** The caller's request signal: aborting it stops the caller's wait, never the shared execution. */
+  signal?: AbortSignal;
+  completion?: Completion;
+}
+
+const SILENT: Pick<Logger, "warn" | "error"> = { warn: () => undefined, error: () => undefined };
+
+/**
+ * Runs an operation at most once per key scope, following the key state grid:
+ *
+ * | key state        | same payload                | different payload |
+ * | ---------------- | --------------------------- | ----------------- |
+ * | absent / expired | claim, execute              | claim, execute    |
+ * | in progress      | wait for the first outcome  | KeyReusedError    |
+ * | completed        | replay the stored outcome   | KeyReusedError    |
+ *
+ * Duplicates in this process share one resolution per key; duplicates in
+ * other processes meet at the store's unique constraint and wait for the key.
+ */
+export class RunOnce<Tx> {
+  readonly settings: RunOnceSettings;
+  readonly #store: IdempotencyStore<Tx>;
+  readonly #watcher: KeyWatcher;
+  readonly #finalErrors: FinalErrors;
+  readonly #observer: RunOnceObserver | undefined;
+  readonly #logger: Pick<Logger, "warn" | "error">;
+  readonly #clock: () => Date;
+  readonly #local = new InProcessDuplicates();
+  readonly #replays: ReplayCounter;
+
+  constructor(options: RunOnceOptions<Tx>) {
+    this.settings = { ...DEFAULT_RUN_ONCE_SETTINGS, ...options.settings };
+    this.#store = options.store;
+    this.#watcher = options.watcher ?? new PollingKeyWatcher();
+    this.#finalErrors = options.finalErrors;
+    this.#observer = options.observer;
+    this.#logger = options.logger ?? SILENT;
+    this.#clock = options.clock ?? (() => new Date());
+    this.#replays = new ReplayCounter(this.#store, this.#logger);
+  }
+
+  /**
+   * Runs `operation` unless this key already ran or runs: the result says what
+   * was decided and carries the outcome, first or stored. Throws the core's
+   * errors (KeyInProgressError, KeyReusedError, LeaseLostError, CallerGoneError),
+   * or what the operation threw before anything was committed.
+   */
+  async run(request: RunRequest, operation: Operation<Tx, unknown>): Promise<RunResult> {
+    const startedAt = performance.now();
+    const id = scopeId(request.scope);
+    const joined = this.#local.isInFlight(id);
+    const observe = (outcome: RunOnceOutcome) =>
+      this.#observer?.observe({ scope: request.scope, outcome, durationMs: performance.now() - startedAt });
+    try {
+      const result = await this.#run(id, request, operation);
+      observe(result.decision);
+      return result;
+    } catch (error) {
+      observe(this.#outcomeOfFailure(error, joined));
+      throw error;
+    }
+  }
+
+  /** The data of a result, or its stored error rebuilt and thrown, as the operation first threw it. */
+  unwrap(result: RunResult): Json {
+    if (result.outcome.ok) return result.outcome.data;
+    throw this.#finalErrors.decode(result.outcome.error);
+  }
+
+  /** A caller's keys on one operation, as an application shows them: keys past their retention count as absent. */
+  async view(caller: string, path: string, keys: string[]): Promise<KeyView[]> {
+    const now = this.#clock().getTime();
+    const views = await this.#store.view(caller, path, keys);
+    return views.filter((view) => view.state === "in_progress" || view.expiresAt.getTime() > now);
+  }
+
+  /** Writes the replay counts gathered in memory now (they are written within 5 s anyway). */
+  flushReplayCounts(): Promise<void> {
+    return this.#replays.flush();
+  }
+
+  /** Writes what is pending and closes the watcher's connection. */
+  async close(): Promise<void> {
+    await this.#replays.flush();
+    await this.#watcher.close();
+  }
+
+  async #run(id: string, request: RunRequest, operation: Operation<Tx, unknown>): Promise<RunResult> {
+    const recent = this.#local.recent(id, request.fingerprint, this.#clock().getTime());
+    if (recent) {
+      this.#replays.add(recent.keyId);
+      return { ...recent, decision: "replayed" };
+    }
+    const inFlight = this.#local.inFlight(id, request.fingerprint);
+    if (inFlight) {
+      const shared = await abandonable(withinWait(inFlight, this.settings.waitMs), request.signal);
+      this.#replays.add(shared.keyId);
+      return { ...shared, decision: "coalesced" };
+    }
+    const settled = this.#local.share(
+      id,
+      request.fingerprint,
+      () => this.#resolve(request, operation),
+      () => this.#clock().getTime(),
+    );
+    return abandonable(settled, request.signal);
+  }
+
+  /** The grid, against the store: claim, or find the key and act on its state, waiting while another owner runs. */
+  async #resolve(request: RunRequest, operation: Operation<Tx, unknown>): Promise<RunResult> {
+    const deadline = this.#clock().getTime() + this.settings.waitMs;
+    let record: KeyRecord | null = null;
+    for (let attempt = 0; ; attempt++) {
+      if (!record) {
+        const claim = await this.#store.claim(request.scope, this.#terms(request));
+        if ("claimed" in claim) return this.#execute(request, claim.claimed, operation, "executed");
+        record = claim.existing;
+      }
+
+      const now = this.#clock().getTime();
+      if (record.state === "COMPLETED" && record.expiresAt.getTime() <= now) {
+        const claim = await this.#store.takeOver(record, this.#terms(request));
+        if (claim) return this.#execute(request, claim, operation, "expired");
+        record = null;
+        continue;
+      }
+      if (record.fingerprint !== request.fingerprint) throw new KeyReusedError();
+      if (record.state === "COMPLETED" && record.outcome) {
+        this.#replays.add(record.id);
+        return {
+          keyId: record.id,
+          outcome: record.outcome,
+          decision: "replayed",
+          expiresAt: record.expiresAt,
+        };
+      }
+      if (record.lockedUntil.getTime() <= now) {
+        const claim = await this.#store.takeOver(record, this.#terms(request));
+        if (claim) return this.#execute(request, claim, operation, "taken_over");
+        record = null;
+        continue;
+      }
+      if (now >= deadline)
+        throw new KeyInProgressError(retryAfterSeconds(record.lockedUntil.getTime() - now));
+
+      await this.#watcher.wait(record, attempt, Math.min(deadline, record.lockedUntil.getTime()) - now);
+      record = await this.#store.read(request.scope);
+    }
+  }
+
+  #execute(
+    request: RunRequest,
+    claim: { id: string; token: string },
+    operation: Operation<Tx, unknown>,
+    decision: Decision,
+  ): Promise<RunResult> {
+    return execute(
+      {
+        store: this.#store,
+        finalErrors: this.#finalErrors,
+        logger: this.#logger,
+        completedAt: () => ({ now: this.#clock(), ttlMs: this.settings.ttlMs }),
+        maxWaitMs: this.settings.waitMs,
+      },
+      claim,
+      { key: request.scope.key, completion: request.completion ?? "in-transaction" },
+      operation,
+      decision,
+    );
+  }
+
+  #terms(request: RunRequest): ClaimTerms {
+    return {
+      fingerprint: request.fingerprint,
+      now: this.#clock(),
+      leaseMs: this.settings.leaseMs,
+      ttlMs: this.settings.ttlMs,
+    };
+  }
+
+  /** How a failed request ended, for logs and metrics; a joiner shares the failure it joined. */
+  #outcomeOfFailure(error: unknown, joined: boolean): RunOnceOutcome {
+    if (error instanceof KeyInProgressError) return "conflict";
+    if (error instanceof KeyReusedError) return "mismatch";
+    if (error instanceof LeaseLostError) return "lease_lost";
+    if (error instanceof CallerGoneError) return "abandoned";
+    if (joined) return "coalesced";
+    return this.#finalErrors.isFinal(error) ? "refused" : "released";
+  }
+}

@@ -1,0 +1,188 @@
+import { randomUUID } from "node:crypto";
+import { LeaseLostError } from "./errors";
+import type { IdempotencyStore } from "./store";
+import type {
+  Claim,
+  ClaimResult,
+  ClaimTerms,
+  KeyRecord,
+  KeyScope,
+  KeyState,
+  KeyView,
+  StoredOutcome,
+} from "./types";
+
+/** What the store needs of a database handle: Prisma's raw-query methods, or anything of the same shape. */
+export interface SqlClient {
+  $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<T>;
+  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<number>;
+}
+
+/** A database that can also run an interactive transaction, as PrismaClient does. */
+export interface SqlDatabase<Tx extends SqlClient> extends SqlClient {
+  $transaction<T>(work: (tx: Tx) => Promise<T>, options?: { maxWait?: number }): Promise<T>;
+}
+
+interface KeyRow {
+  id: string;
+  fingerprint: string;
+  state: KeyState;
+  token: string;
+  lockedUntil: unknown;
+  expiresAt: unknown;
+  outcome: string | null;
+}
+
+/**
+ * The store in SQL that SQLite and PostgreSQL share, on the table
+ * "IdempotencyKey" (see the README for its definition). The claim is an insert
+ * against the unique (scope, path, key) constraint; every later transition is
+ * one conditional statement. Raw SQL rather than an ORM's model API: one round
+ * trip per transition on every request's path, and no generated client type.
+ */
+export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencyStore<Tx> {
+  constructor(protected readonly db: SqlDatabase<Tx>) {}
+
+  /** ON CONFLICT DO NOTHING turns a duplicate into an empty answer rather than an error. */
+  async claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult> {
+    const claimed = { id: randomUUID(), token: randomUUID() };
+    const { lockedUntil, expiresAt } = leaseAndRetention(terms);
+    const inserted = await this.db.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO "IdempotencyKey"
+        ("id", "scope", "path", "key", "fingerprint", "state", "token",
+         "lockedUntil", "expiresAt", "replayCount", "createdAt")
+      VALUES
+        (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
+         ${claimed.token}, ${lockedUntil}, ${expiresAt}, 0, ${terms.now})
+      ON CONFLICT ("scope", "path", "key") DO NOTHING
+      RETURNING "id"`;
+    if (inserted.length === 1) return { claimed };
+    const existing = await this.read(scope);
+    // The holder vanished between our insert and this read (released or
+    // swept): the key is absent again, so claim it afresh.
+    return existing ? { existing } : this.claim(scope, terms);
+  }
+
+  async read(scope: KeyScope): Promise<KeyRecord | null> {
+    const rows = await this.db.$queryRaw<KeyRow[]>`
+      SELECT "id", "fingerprint", "state", "token", "lockedUntil", "expiresAt", "outcome"
+      FROM "IdempotencyKey"
+      WHERE "scope" = ${scope.caller} AND "path" = ${scope.path} AND "key" = ${scope.key}`;
+    const row = rows[0];
+    return row ? toRecord(row) : null;
+  }
+
+  /**
+   * Conditioned on the token *and* the state: an owner completing late keeps
+   * its token, so the token alone would let a takeover overwrite its outcome.
+   */
+  async takeOver(existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null> {
+    const token = randomUUID();
+    const { lockedUntil, expiresAt } = leaseAndRetention(terms);
+    const taken = await this.db.$executeRaw`
+      UPDATE "IdempotencyKey"
+      SET "token" = ${token}, "fingerprint" = ${terms.fingerprint}, "state" = 'IN_PROGRESS',
+          "outcome" = NULL, "completedAt" = NULL, "replayCount" = 0, "awaited" = false,
+          "lockedUntil" = ${lockedUntil}, "expiresAt" = ${expiresAt}
+      WHERE "id" = ${existing.id} AND "token" = ${existing.token} AND "state" = ${existing.state}`;
+    return taken === 1 ? { id: existing.id, token } : null;
+  }
+
+  transaction<T>(work: (tx: Tx) => Promise<T>, options: { maxWaitMs: number }): Promise<T> {
+    return this.db.$transaction(work, { maxWait: options.maxWaitMs });
+  }
+
+  async complete(
+    claim: Claim,
+    outcome: StoredOutcome,
+    at: { now: Date; ttlMs: number },
+    tx?: Tx,
+  ): Promise<{ expiresAt: Date }> {
+    const expiresAt = new Date(at.now.getTime() + at.ttlMs);
+    const rows = await (tx ?? this.db).$queryRaw<Array<{ awaited: unknown }>>`
+      UPDATE "IdempotencyKey"
+      SET "state" = 'COMPLETED', "outcome" = ${JSON.stringify(outcome)},
+          "completedAt" = ${at.now}, "expiresAt" = ${expiresAt}
+      WHERE "id" = ${claim.id} AND "token" = ${claim.token} AND "state" = 'IN_PROGRESS'
+      RETURNING "awaited"`;
+    if (rows.length !== 1) throw new LeaseLostError();
+    if (isTrue(rows[0]?.awaited)) await this.announceSettled(claim.id, tx);
+    return { expiresAt };
+  }
+
+  async release(claim: Claim): Promise<boolean> {
+    const rows = await this.db.$queryRaw<Array<{ awaited: unknown }>>`
+      DELETE FROM "IdempotencyKey"
+      WHERE "id" = ${claim.id} AND "token" = ${claim.token} AND "state" = 'IN_PROGRESS'
+      RETURNING "awaited"`;
+    if (isTrue(rows[0]?.awaited)) await this.announceSettled(claim.id);
+    return rows.length === 1;
+  }
+
+  /**
+   * Tells the processes waiting on a key (marked awaited) that it settled, in
+   * the settling transaction where there is one. Nothing to do where waiters
+   * poll (SQLite); PostgreSQL pushes.
+   */
+  protected async announceSettled(_keyId: string, _tx?: Tx): Promise<void> {}
+
+  async countReplays(id: string, count: number): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE "IdempotencyKey" SET "replayCount" = "replayCount" + ${count} WHERE "id" = ${id}`;
+  }
+
+  async sweep(now: Date, abandonedBefore: Date): Promise<number> {
+    return this.db.$executeRaw`
+      DELETE FROM "IdempotencyKey"
+      WHERE ("state" = 'COMPLETED' AND "expiresAt" < ${now})
+         OR ("state" = 'IN_PROGRESS' AND "lockedUntil" < ${abandonedBefore})`;
+  }
+
+  /** A caller's keys on one operation are few (those of its last day), so all are read and filtered here. */
+  async view(caller: string, path: string, keys: string[]): Promise<KeyView[]> {
+    if (keys.length === 0) return [];
+    const wanted = new Set(keys);
+    const rows = await this.db.$queryRaw<
+      Array<{ key: string; state: KeyState; replayCount: unknown; lockedUntil: unknown; expiresAt: unknown }>
+    >`
+      SELECT "key", "state", "replayCount", "lockedUntil", "expiresAt"
+      FROM "IdempotencyKey"
+      WHERE "scope" = ${caller} AND "path" = ${path}`;
+    return rows
+      .filter((row) => wanted.has(row.key))
+      .map((row) => ({
+        key: row.key,
+        state: row.state === "COMPLETED" ? "completed" : "in_progress",
+        replayCount: Number(row.replayCount),
+        lockedUntil: toDate(row.lockedUntil),
+        expiresAt: toDate(row.expiresAt),
+      }));
+  }
+}
+
+function leaseAndRetention(terms: ClaimTerms) {
+  const now = terms.now.getTime();
+  return { lockedUntil: new Date(now + terms.leaseMs), expiresAt: new Date(now + terms.ttlMs) };
+}
+
+/** SQLite returns booleans as 0/1 (or 0n/1n), PostgreSQL as booleans. */
+function isTrue(value: unknown): boolean {
+  return value === true || value === 1 || value === 1n;
+}
+
+/** Dates come back as Date objects or ISO strings, depending on the driver. */
+function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(value as string);
+}
+
+function toRecord(row: KeyRow): KeyRecord {
+  return {
+    id: row.id,
+    fingerprint: row.fingerprint,
+    state: row.state,
+    token: row.token,
+    lockedUntil: toDate(row.lockedUntil),
+    expiresAt: toDate(row.expiresAt),
+    outcome: row.outcome === null ? null : (JSON.parse(row.outcome) as StoredOutcome),
+  };
+}

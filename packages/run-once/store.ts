@@ -1,0 +1,48 @@
+import type { Claim, ClaimResult, ClaimTerms, KeyRecord, KeyScope, KeyView, StoredOutcome } from "./types";
+
+/**
+ * Persistence of idempotency keys. Every transition is one atomic statement
+ * conditioned on what the caller last saw, so concurrent processes cannot both
+ * win a claim or a takeover, and a stale owner cannot overwrite a new one.
+ * `Tx` is the transaction handle the operation's side effects are written with.
+ */
+export interface IdempotencyStore<Tx> {
+  /** Inserts an IN_PROGRESS key, or returns the key that already holds the scope. */
+  claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult>;
+  read(scope: KeyScope): Promise<KeyRecord | null>;
+  /** Re-claims a key whose lease or retention ran out, if nobody changed it since it was read. */
+  takeOver(existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null>;
+  /** Runs `work` in one database transaction, waiting at most `maxWaitMs` for a connection. */
+  transaction<T>(work: (tx: Tx) => Promise<T>, options: { maxWaitMs: number }): Promise<T>;
+  /**
+   * Marks the key COMPLETED with its outcome, inside `tx` when given (the
+   * operation's own transaction). Throws LeaseLostError if the key has a new owner.
+   */
+  complete(
+    claim: Claim,
+    outcome: StoredOutcome,
+    at: { now: Date; ttlMs: number },
+    tx?: Tx,
+  ): Promise<{ expiresAt: Date }>;
+  /** Deletes the key (back to absent) if the claim still owns it. */
+  release(claim: Claim): Promise<boolean>;
+  countReplays(id: string, count: number): Promise<void>;
+  /**
+   * Deletes completed keys past their retention, and claims whose owner never
+   * came back, once their lease ended before `abandonedBefore`; returns how many.
+   */
+  sweep(now: Date, abandonedBefore: Date): Promise<number>;
+  /** The given keys of one caller and operation, as an application shows them; absent keys are left out. */
+  view(caller: string, path: string, keys: string[]): Promise<KeyView[]>;
+}
+
+/**
+ * How a request waiting on a key that another process holds learns that the
+ * key may have changed. `wait` resolves after a change or after `maxMs`,
+ * whichever comes first; the caller re-reads the key either way.
+ */
+export interface KeyWatcher {
+  wait(record: KeyRecord, attempt: number, maxMs: number): Promise<void>;
+  /** Releases what the watcher holds open (a listening connection). */
+  close(): Promise<void>;
+}

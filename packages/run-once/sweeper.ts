@@ -1,0 +1,54 @@
+import type { IdempotencyStore } from "./store";
+import type { Logger } from "./types";
+
+/**
+ * Deletes keys past their retention, and claims whose owner never came back
+ * once their lease is long over, on a timer. Expiry is also checked on every
+ * read, so the sweep only bounds the table by real use; a failed sweep is
+ * logged and the next tick tries again.
+ */
+export class KeySweeper {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<number> | undefined;
+
+  constructor(
+    private readonly store: Pick<IdempotencyStore<unknown>, "sweep">,
+    private readonly options: {
+      /** How long past its lease an abandoned claim is kept (RunOnceSettings.abandonedGraceMs). */
+      abandonedGraceMs: number;
+      logger: Pick<Logger, "info" | "error">;
+      clock?: () => Date;
+    },
+  ) {}
+
+  start(intervalMs: number): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => void this.sweep(), intervalMs);
+    // The server's own handles keep the process alive; this timer should not.
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** One sweep; overlapping ticks share the sweep in progress. */
+  sweep(): Promise<number> {
+    const now = (this.options.clock ?? (() => new Date()))();
+    this.#running ??= this.store
+      .sweep(now, new Date(now.getTime() - this.options.abandonedGraceMs))
+      .then((deleted) => {
+        if (deleted > 0) this.options.logger.info({ deleted }, "swept idempotency keys");
+        return deleted;
+      })
+      .catch((error: unknown) => {
+        this.options.logger.error({ err: error }, "idempotency key sweep failed; retrying on the next tick");
+        return 0;
+      })
+      .finally(() => {
+        this.#running = undefined;
+      });
+    return this.#running;
+  }
+}

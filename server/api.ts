@@ -1,0 +1,26 @@
+import { env, labEnabled } from "./env";
+import { losingReplies } from "./lab/reply-dropper";
+import { getServices } from "./services";
+import { handleTrpcRequest } from "./trpc/http-handler";
+import { servedRouter } from "./trpc/served-router";
+
+type Handler = (request: Request) => Promise<Response>;
+let assembled: Handler | undefined;
+
+/**
+ * The API as this process serves it, assembled once at the edge from its
+ * configuration: the production router, or the demo's with the lab, whose
+ * lost replies wrap the handler. The production path has no lab in it.
+ */
+export function serveApi(request: Request): Promise<Response> {
+  assembled ??= assemble();
+  return assembled(request);
+}
+
+function assemble(): Handler {
+  const services = getServices();
+  const lab = labEnabled();
+  const router = servedRouter({ lab, benchBaseline: env.BENCH_BASELINE === "1" });
+  const handle: Handler = (request) => handleTrpcRequest(request, services, router);
+  return lab ? losingReplies(services.db, handle) : handle;
+}

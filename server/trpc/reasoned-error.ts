@@ -1,0 +1,24 @@
+import { TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+
+/**
+ * A tRPC error with a machine-readable reason, which the error formatter adds
+ * to the body (`error.data.reason`), and an optional Retry-After, which the
+ * HTTP handler sends. The domain's errors and the run-once adapter's errors
+ * each map their reasons to codes in one table of their own.
+ */
+export class ReasonedError extends TRPCError {
+  constructor(
+    code: TRPC_ERROR_CODE_KEY,
+    readonly reason: string,
+    message: string,
+    options: { cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
+    super({ code, message, cause: options.cause });
+    this.name = "ReasonedError";
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  /** Sent as the Retry-After header: when a retry is worth making. */
+  readonly retryAfterSeconds: number | undefined;
+}

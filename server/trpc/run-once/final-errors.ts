@@ -1,0 +1,54 @@
+import { TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import type { FinalErrors, Json } from "~/packages/run-once";
+import { DomainError, isDomainErrorReason } from "../../errors";
+import { ReasonedError } from "../reasoned-error";
+
+/**
+ * Errors that are answers: thrown inside commit(), they are stored with what
+ * the transaction wrote and replayed (a declined card, 402). A request error
+ * (4xx) is an answer; a timeout, a conflict or a throttle (408, 409, 429) and
+ * every 5xx leave the outcome unknown or worth retrying, so they roll back.
+ */
+const FINAL_CODES: ReadonlySet<TRPC_ERROR_CODE_KEY> = new Set<TRPC_ERROR_CODE_KEY>([
+  "BAD_REQUEST",
+  "UNAUTHORIZED",
+  "PAYMENT_REQUIRED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "METHOD_NOT_SUPPORTED",
+  "PRECONDITION_FAILED",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "UNPROCESSABLE_CONTENT",
+  "PRECONDITION_REQUIRED",
+]);
+
+interface StoredError {
+  code: TRPC_ERROR_CODE_KEY;
+  message: string;
+  reason: string | null;
+}
+
+/** How the tRPC integration tells answers from failures, and stores and rebuilds them. */
+export const trpcFinalErrors: FinalErrors = {
+  isFinal: (error) => error instanceof TRPCError && FINAL_CODES.has(error.code),
+
+  encode(error): Json {
+    const trpcError = error as TRPCError;
+    const stored: StoredError = {
+      code: trpcError.code,
+      message: trpcError.message,
+      reason: error instanceof ReasonedError ? error.reason : null,
+    };
+    return { ...stored };
+  },
+
+  decode(json): Error {
+    const stored = json as unknown as StoredError;
+    if (isDomainErrorReason(stored.reason)) return new DomainError(stored.reason, stored.message);
+    return stored.reason === null
+      ? new TRPCError({ code: stored.code, message: stored.message })
+      : new ReasonedError(stored.code, stored.reason, stored.message);
+  },
+};

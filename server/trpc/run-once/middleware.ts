@@ -1,0 +1,139 @@
+import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
+import type { MiddlewareResult } from "@trpc/server/unstable-core-do-not-import";
+import {
+  DECISION_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  KEY_EXPIRES_HEADER,
+  KEY_RULE,
+  REPLAYED_HEADER,
+  RunOnceError,
+  fingerprint,
+  isValidKey,
+  keyFromHeader,
+} from "~/packages/run-once";
+import type { Completion, Execution, RunResult } from "~/packages/run-once";
+import type { Tx } from "../../db/client";
+import type { HttpExchange } from "../context";
+import { middleware } from "../init";
+import { IdempotencyError, asTrpcError } from "./errors";
+
+export interface RunOnceOptions {
+  /** The input field that carries the key (default `idempotencyKey`); it is not part of the fingerprint. */
+  keyField?: string;
+  /**
+   * The name keys are stored under (default: the procedure's path). Code that
+   * reads the keys (a page showing a payment's state) names the same constant,
+   * so a renamed route does not silently orphan them.
+   */
+  keyspace?: string;
+  /** See Completion: "in-transaction" (default) requires the handler to call commit(). */
+  completion?: Completion;
+}
+
+/**
+ * Makes a mutation run at most once per (session, keyspace, key), with the
+ * run-once core (packages/run-once). Place it after `.input()` (it
+ * fingerprints the parsed input) and after `.output()` (so the first response
+ * and every replay pass through the same output parser). The handler gets
+ * `ctx.runOnce.commit(tx => ...)` to write its side effect in the transaction
+ * that completes the key.
+ */
+export function runOnce(options: RunOnceOptions = {}) {
+  const keyField = options.keyField ?? "idempotencyKey";
+  return middleware(async ({ ctx, path, input, next, signal }) => {
+    if (!ctx.sessionId) throw new Error("runOnce needs requireSession before it");
+    const { [keyField]: fieldKey, ...payload } = asRecord(input);
+    const key = resolveKey(fieldKey, ctx.http, keyField);
+    const keyspace = options.keyspace ?? path;
+
+    const result = await ctx.idempotency
+      .run(
+        {
+          scope: { caller: ctx.sessionId, path: keyspace, key },
+          fingerprint: fingerprint(keyspace, payload, ctx.fingerprintSecret),
+          signal,
+          completion: options.completion,
+        },
+        async (execution: Execution<Tx>) => {
+          const handled = await next({ ctx: { runOnce: execution } });
+          if (handled.ok) return handled.data;
+          // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
+          throw handled.error.cause instanceof RunOnceError ? handled.error.cause : handled.error;
+        },
+      )
+      .catch((error: unknown) => {
+        throw asTrpcError(error);
+      });
+
+    describeInHeaders(ctx.http, result);
+    return outcomeAsResult(ctx.idempotency.unwrap(result));
+  });
+}
+
+/**
+ * tRPC brands a middleware's result as "what next() returned", so that a
+ * middleware cannot skip the handler by accident. Skipping it is this
+ * middleware's purpose: for a duplicate, the stored outcome stands in for the
+ * handler's result. At run time tRPC reads only `ok` and `data` of it
+ * (callRecursive in procedureBuilder.ts), so the brand is given here, once.
+ */
+function outcomeAsResult(data: unknown): MiddlewareResult<{ runOnce: Execution<Tx> }> {
+  return { ok: true, data, marker: middlewareMarker };
+}
+
+/**
+ * The key comes from the input field or, outside a batch, from the
+ * Idempotency-Key header (bare or as an RFC 8941 string).
+ */
+function resolveKey(fieldKey: unknown, http: HttpExchange | null, keyField: string): string {
+  const rawHeader = http?.requestHeaders.get(IDEMPOTENCY_KEY_HEADER) ?? null;
+  if (rawHeader !== null && http?.isBatch) {
+    throw new IdempotencyError(
+      "IDEMPOTENCY_KEY_CONFLICTING_SOURCES",
+      `A batch carries one ${IDEMPOTENCY_KEY_HEADER} header for several operations; put ${keyField} in each operation's input instead.`,
+    );
+  }
+  const headerKey = rawHeader === null ? undefined : keyFromHeader(rawHeader);
+  if (headerKey !== undefined && !isValidKey(headerKey)) {
+    throw new IdempotencyError(
+      "IDEMPOTENCY_KEY_INVALID",
+      `Invalid ${IDEMPOTENCY_KEY_HEADER} header: ${KEY_RULE}.`,
+    );
+  }
+  const inputKey = typeof fieldKey === "string" ? fieldKey : undefined;
+  if (inputKey !== undefined && headerKey !== undefined && inputKey !== headerKey) {
+    throw new IdempotencyError(
+      "IDEMPOTENCY_KEY_CONFLICTING_SOURCES",
+      `The ${IDEMPOTENCY_KEY_HEADER} header and the ${keyField} field differ; send one key, or the same key in both.`,
+    );
+  }
+  const key = inputKey ?? headerKey;
+  if (key === undefined) {
+    throw new IdempotencyError(
+      "IDEMPOTENCY_KEY_MISSING",
+      `This operation runs once per idempotency key: send ${keyField} in the input or an ${IDEMPOTENCY_KEY_HEADER} header.`,
+    );
+  }
+  return key;
+}
+
+function asRecord(input: unknown): Record<string, unknown> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new Error("runOnce needs an object input schema before it");
+  }
+  return input as Record<string, unknown>;
+}
+
+/**
+ * Tells the client what the server decided (executed, replayed, coalesced,
+ * taken_over, expired), whether it got a stored outcome, and how long it may
+ * retry with this key.
+ */
+function describeInHeaders(http: HttpExchange | null, result: RunResult) {
+  if (!http || http.isBatch) return;
+  http.responseHeaders.set(DECISION_HEADER, result.decision);
+  if (result.decision === "replayed" || result.decision === "coalesced") {
+    http.responseHeaders.set(REPLAYED_HEADER, "true");
+  }
+  http.responseHeaders.set(KEY_EXPIRES_HEADER, result.expiresAt.toUTCString());
+}

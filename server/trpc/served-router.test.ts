@@ -1,0 +1,65 @@
+import { describe, expect } from "vitest";
+import { newSessionId } from "../session";
+import { test } from "~/testing/fixtures";
+import type { TestApp } from "~/testing/test-app";
+import { handleTrpcRequest } from "./http-handler";
+import { servedRouter } from "./served-router";
+
+/** What a process with this configuration answers, over its HTTP handler. */
+async function served(app: TestApp, opts: { lab: boolean; benchBaseline: boolean }) {
+  const session = newSessionId();
+  const router = servedRouter(opts);
+  const post = (path: string, body: unknown) =>
+    handleTrpcRequest(
+      new Request(`http://shop.test/api/trpc/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: `checkout_session=${session}` },
+        body: JSON.stringify(body),
+      }),
+      app.services,
+      router,
+    );
+  const order = await app.caller(session).orders.place({
+    submissionKey: crypto.randomUUID(),
+    items: [{ sku: "notebook", quantity: 1 }],
+  });
+  const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  return { post, order, charge, db: app.services.db };
+}
+
+const labSwitches = (orderId: string) => ({
+  orderId,
+  switches: {
+    dropReplies: 0,
+    failuresBeforeCommit: 0,
+    stallsBeforeCommit: 0,
+    ledgerDelayMs: 0,
+    decline: true,
+    naiveClient: false,
+  },
+});
+
+describe("the router a process serves", () => {
+  test("in production has neither the lab nor the bench baseline", async ({ startApp }) => {
+    const { post, order, charge, db } = await served(await startApp(), { lab: false, benchBaseline: false });
+    expect((await post("lab.setSwitches", labSwitches(order.id))).status).toBe(404);
+    expect((await post("bench.unprotectedCharge", charge)).status).toBe(404);
+    expect(await db.labSwitches.count()).toBe(0);
+    expect(await db.charge.count()).toBe(0);
+  });
+
+  test("with the lab on, has the lab's procedures, and still no bench baseline", async ({ startApp }) => {
+    const { post, order, charge } = await served(await startApp(), { lab: true, benchBaseline: false });
+    expect((await post("lab.setSwitches", labSwitches(order.id))).status).toBe(200);
+    expect((await post("bench.unprotectedCharge", charge)).status).toBe(404);
+  });
+
+  test("with the bench baseline on, charges without a key's claim: the baseline writes no key", async ({
+    startApp,
+  }) => {
+    const { post, order, charge, db } = await served(await startApp(), { lab: false, benchBaseline: true });
+    expect((await post("bench.unprotectedCharge", charge)).status).toBe(200);
+    expect(await db.charge.count({ where: { orderId: order.id } })).toBe(1);
+    expect(await db.idempotencyKey.count({ where: { key: order.paymentKey } })).toBe(0);
+  });
+});

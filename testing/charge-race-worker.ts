@@ -1,0 +1,46 @@
+/**
+ * One of several processes that race to charge one order with one key.
+ * Usage: tsx charge-race-worker.ts <json args>; prints the results as JSON.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { createServices } from "../server/services";
+import { createContextInner } from "../server/trpc/context";
+import { createCaller } from "../server/trpc/routers/_app";
+import { ControllableLedger } from "./controllable-ledger";
+
+interface RaceArgs {
+  databaseUrl: string;
+  sessionId: string;
+  orderId: string;
+  amountCents: number;
+  paymentKey: string;
+  startAt: number;
+  concurrency: number;
+}
+
+const args = JSON.parse(process.argv[2] ?? "{}") as RaceArgs;
+const ledger = new ControllableLedger();
+// A slow card network (1 s) keeps the charge in flight long enough for both
+// processes to overlap, however loaded the machine is.
+ledger.beforeAuthorize = () => sleep(1_000);
+const services = createServices({
+  databaseUrl: args.databaseUrl,
+  settings: {},
+  ledger,
+});
+const caller = createCaller(createContextInner({ services, sessionId: args.sessionId }));
+
+await services.db.product.count(); // connect before the start line
+await sleep(Math.max(0, args.startAt - Date.now()));
+const sentAt = Date.now();
+const results = await Promise.all(
+  Array.from({ length: args.concurrency }, () =>
+    caller.payments
+      .charge({ orderId: args.orderId, amountCents: args.amountCents, idempotencyKey: args.paymentKey })
+      .then((data) => ({ ok: true, data }))
+      .catch((error: unknown) => ({ ok: false, error: String(error) })),
+  ),
+);
+const answeredAt = Date.now();
+await services.close();
+process.stdout.write(JSON.stringify({ results, authorizeCalls: ledger.authorizeCalls, sentAt, answeredAt }));

@@ -1,0 +1,61 @@
+import { test as base } from "vitest";
+import { startInstances } from "../server/cluster/instances";
+import type { Cluster } from "../server/cluster/instances";
+import { createDb } from "../server/db/client";
+import type { Db } from "../server/db/client";
+import { createTestApp } from "./test-app";
+import type { TestApp } from "./test-app";
+import { createTestDatabase } from "./test-database";
+import type { TestDatabase } from "./test-database";
+
+/**
+ * The application in-process, on a fresh database of the project's provider:
+ * `startApp()` as often as a test needs (two apps on one database are two
+ * processes), each closed and dropped after the test.
+ */
+export const test = base.extend<{
+  startApp: (opts?: Parameters<typeof createTestApp>[0]) => Promise<TestApp>;
+}>({
+  // Vitest reads a fixture's dependencies from its first parameter: this one has none.
+  startApp: async ({}, use) => {
+    const apps: TestApp[] = [];
+    await use(async (opts) => {
+      const app = await createTestApp(opts);
+      apps.push(app);
+      return app;
+    });
+    // Apps sharing another's database close first: the owner drops it.
+    for (const app of apps.reverse()) await app.close();
+  },
+});
+
+export interface ClusterFixture {
+  cluster: Cluster;
+  database: TestDatabase;
+  db: Db;
+}
+
+/**
+ * Real `next start` instances on free ports and one fresh database, started
+ * once per test file (they take seconds to start) and stopped after it. The
+ * build must exist (`npm run build`, which `npm test` runs first).
+ */
+export function clusterTest(opts: { count: number; env?: Record<string, string> }) {
+  return test.extend<{ running: ClusterFixture }>({
+    running: [
+      async ({}, use) => {
+        const database = await createTestDatabase();
+        const db = createDb(database.url);
+        const cluster = await startInstances({ databaseUrl: database.url, count: opts.count, env: opts.env });
+        try {
+          await use({ cluster, database, db });
+        } finally {
+          await cluster.stop();
+          await db.$disconnect();
+          await database.drop();
+        }
+      },
+      { scope: "file" },
+    ],
+  });
+}

@@ -1,0 +1,165 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  KeySweeper,
+  PostgresIdempotencyStore,
+  PostgresKeyWatcher,
+  RunOnce,
+  SqlIdempotencyStore,
+  fingerprint,
+} from "~/packages/run-once";
+import type { FinalErrors, IdempotencyStore, RunOnceSettings, RunResult } from "~/packages/run-once";
+import { createDb } from "../server/db/client";
+import type { Db, Tx } from "../server/db/client";
+import { databaseProvider } from "../server/db/database-url";
+import { newSessionId } from "../server/session";
+import { createTestDatabase } from "./test-database";
+import type { TestDatabase } from "./test-database";
+
+/**
+ * The run-once core alone, on a real database and with no framework: one
+ * operation ("probe") whose behaviour the test sets, counted. Its input is a
+ * value; its behaviour runs before the transaction (the slow, outside part,
+ * like a card authorization), and its answer is committed.
+ */
+export interface ProbeInput {
+  value: number;
+  nested?: { a?: number; b?: string };
+}
+
+/** A final answer that is not a success, like a declined card: stored and replayed. */
+export class Declined extends Error {
+  readonly reason = "DECLINED";
+}
+
+/**
+ * What the probe does once it runs, before its transaction. An error thrown
+ * here is a refusal or a crash, decided before any write; the answer is
+ * committed: a value, or a Declined, stored like a success.
+ */
+export type ProbeBehaviour = (input: ProbeInput, execution: number) => Promise<ProbeAnswer>;
+export type ProbeAnswer = { value: number } | { declined: string };
+
+export const testFinalErrors: FinalErrors = {
+  isFinal: (error) => error instanceof Declined,
+  encode: (error) => ({ message: (error as Error).message }),
+  decode: (stored) => new Declined((stored as { message: string }).message),
+};
+
+/** Counts every call of every store method. */
+export function countingStore<Tx>(store: IdempotencyStore<Tx>) {
+  const calls: Record<string, number> = {};
+  const counted = new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls[String(property)] = (calls[String(property)] ?? 0) + 1;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store: counted, calls };
+}
+
+/**
+ * Real time plus jumps: time flows (waits and timeouts still end), and a test
+ * can leap past a lease or a retention period at once.
+ */
+export class FakeClock {
+  #offsetMs = 0;
+  now = () => new Date(Date.now() + this.#offsetMs);
+  advance(ms: number) {
+    this.#offsetMs += ms;
+  }
+}
+
+const QUIET = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** The caller most probe calls use. */
+export const CALLER = newSessionId();
+
+export async function createRunOnceHarness(
+  opts: { settings?: Partial<RunOnceSettings>; database?: TestDatabase; clock?: FakeClock } = {},
+) {
+  const database = opts.database ?? (await createTestDatabase());
+  const db: Db = createDb(database.url);
+  const postgres = databaseProvider(database.url) === "postgresql";
+  const store = postgres ? new PostgresIdempotencyStore<Tx>(db) : new SqlIdempotencyStore<Tx>(db);
+  const counted = countingStore(store);
+  const watcher =
+    store instanceof PostgresIdempotencyStore
+      ? new PostgresKeyWatcher(database.url, store, QUIET)
+      : undefined;
+  const runOnce = new RunOnce<Tx>({
+    store: counted.store,
+    watcher,
+    finalErrors: testFinalErrors,
+    settings: opts.settings,
+    clock: opts.clock?.now,
+  });
+
+  let executions = 0;
+  let behaviour: ProbeBehaviour = async (input) => ({ value: input.value });
+
+  /** Runs the probe under `key`; resolves with the whole result (decision, outcome). */
+  const run = (
+    input: ProbeInput & { key: string },
+    call: { caller?: string; path?: string; signal?: AbortSignal } = {},
+  ): Promise<RunResult> => {
+    const { key, ...payload } = input;
+    const path = call.path ?? "probe";
+    return runOnce.run(
+      {
+        scope: { caller: call.caller ?? CALLER, path, key },
+        fingerprint: fingerprint(path, payload),
+        signal: call.signal,
+      },
+      async ({ commit }) => {
+        const execution = ++executions;
+        const answer = await behaviour(payload, execution);
+        return commit(async () => {
+          if ("declined" in answer) throw new Declined(answer.declined);
+          return { execution, value: answer.value };
+        });
+      },
+    );
+  };
+
+  return {
+    database,
+    db,
+    runOnce,
+    /** The store without the counting, for tests that wrap it. */
+    runOnceStore: store,
+    calls: counted.calls,
+    sweeper: new KeySweeper(counted.store, {
+      abandonedGraceMs: runOnce.settings.abandonedGraceMs,
+      logger: QUIET,
+      clock: opts.clock?.now,
+    }),
+    get executions() {
+      return executions;
+    },
+    behave(next: ProbeBehaviour) {
+      behaviour = next;
+    },
+    run,
+    /** Runs the probe and returns its data, or throws its error, as a client would see them. */
+    async probe(
+      input: ProbeInput & { key: string },
+      call?: Parameters<typeof run>[1],
+    ): Promise<{ execution: number; value: number }> {
+      return runOnce.unwrap(await run(input, call)) as { execution: number; value: number };
+    },
+    async close() {
+      await runOnce.close();
+      await db.$disconnect();
+      if (!opts.database) await database.drop();
+    },
+  };
+}
+
+export type RunOnceHarness = Awaited<ReturnType<typeof createRunOnceHarness>>;
+
+/** Lets pending promises and timers run, so that concurrent calls are really in flight. */
+export const settle = (ms = 30) => sleep(ms);
