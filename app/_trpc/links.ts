@@ -1,5 +1,7 @@
 import { TRPCClientError, httpBatchLink, httpLink, loggerLink, retryLink, splitLink } from "@trpc/client";
 import type { Operation, TRPCLink } from "@trpc/client";
+// The core's browser-safe entry: its index also brings the database stores.
+import { REPLAYED_HEADER } from "~/packages/run-once/http-headers";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import type { AttemptOutcome, AttemptRecorder } from "./attempt-log";
 import { DEFAULT_RETRY_SETTINGS, decideRetry, parseRetryAfter } from "./retry-policy";
@@ -12,8 +14,6 @@ export interface OperationContext extends Record<string, unknown> {
   /** false: the caller retries by itself (only the lab's naive client does). */
   retries?: boolean;
 }
-
-const REPLAYED_HEADER = "Idempotent-Replayed";
 
 /**
  * The client's links:

@@ -15,7 +15,7 @@ export interface Execution<Tx> {
    * stored: an operation that throws before calling it (a refusal, a crash)
    * leaves no key behind. Its result is the operation's result.
    */
-  commit<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  commit<T>(work: (tx: Tx) => PromiseLike<T>): Promise<T>;
 }
 
 export type Operation<Tx, T> = (execution: Execution<Tx>) => Promise<T>;

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { newSessionId } from "~/server/session";
 import { gate } from "~/testing/controllable-ledger";
 import { CALLER, Declined, FakeClock, createRunOnceHarness, settle } from "~/testing/run-once-harness";
 import type { RunOnceHarness } from "~/testing/run-once-harness";
@@ -124,8 +123,8 @@ describe("run-once: the key state grid", () => {
 describe("run-once: scope", () => {
   it("keeps one key of two callers apart: each executes, neither sees the other's result", async () => {
     const app = await start();
-    const mine = await app.probe(call(1), { caller: newSessionId() });
-    const theirs = await app.probe(call(1), { caller: newSessionId() });
+    const mine = await app.probe(call(1), { caller: crypto.randomUUID() });
+    const theirs = await app.probe(call(1), { caller: crypto.randomUUID() });
     expect(mine.execution).toBe(1);
     expect(theirs.execution).toBe(2);
     expect(await app.db.idempotencyKey.count()).toBe(2);

@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { newSessionId } from "~/server/session";
 import { gate } from "~/testing/controllable-ledger";
 import { fastCheckSettings } from "~/testing/fast-check-settings";
 import { Declined, FakeClock, createRunOnceHarness } from "~/testing/run-once-harness";
@@ -248,7 +247,7 @@ it("keeps every key's promises under random requests, failures, crashes and cloc
       const real: Real = {
         app,
         doomed,
-        sessions: [newSessionId(), newSessionId(), newSessionId()],
+        sessions: [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()],
         clock,
         dying: [],
         releaseDoomed: held.open,

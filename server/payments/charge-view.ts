@@ -1,14 +1,9 @@
+import type { z } from "zod";
 import type { LedgerEntry } from "../ledger/ledger";
+import type { chargeOutput } from "../trpc/schemas/payments";
 
 /** A charge as the API returns it. */
-export interface ChargeView {
-  chargeId: string;
-  orderId: string;
-  amountCents: number;
-  status: "captured";
-  cardLast4: string;
-  createdAt: string;
-}
+export type ChargeView = z.infer<typeof chargeOutput>;
 
 export function toChargeView(entry: LedgerEntry): ChargeView {
   return {

@@ -1,0 +1,50 @@
+/**
+ * The module graph's rules, checked by `npm run check` (dependency-cruiser):
+ * no cycles, a run-once core that stands on its own, and test support that
+ * production code cannot reach.
+ * @type {import("dependency-cruiser").IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycles",
+      comment:
+        "A cycle, type-only or not, means two modules are one concept split in two, or a missing leaf.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "core-stands-alone",
+      comment:
+        "packages/run-once is a library: no framework, no app code, no generated Prisma client, no environment.",
+      severity: "error",
+      from: { path: "^packages/run-once/", pathNot: "\\.test\\.ts$" },
+      to: { path: ["@trpc", "^node_modules/next/", "^node_modules/react", "^server/", "^app/", "zod"] },
+    },
+    {
+      name: "core-tests-without-trpc",
+      comment: "The core's own tests run with no tRPC anywhere in their module graph.",
+      severity: "error",
+      from: { path: "^packages/run-once/.*\\.test\\.ts$" },
+      to: { path: "@trpc", reachable: true },
+    },
+    {
+      name: "no-test-support-in-production",
+      comment: "Test support lives in testing/, out of reach of the code that ships.",
+      severity: "error",
+      from: { path: "^(app|server|packages|prisma)/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^testing/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(\\.next|server/db/generated)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
+  },
+};
