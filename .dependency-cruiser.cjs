@@ -39,7 +39,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)(\\.next|server/db/generated)/" },
+    exclude: { path: "(^|/)(\\.next|server/db/generated|provider/db/generated)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

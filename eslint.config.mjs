@@ -9,6 +9,7 @@ export default defineConfig([
     ".next/**",
     "next-env.d.ts",
     "server/db/generated/**",
+    "provider/db/generated/**",
     "test-results/**",
     "playwright-report/**",
     "bench/results/**",

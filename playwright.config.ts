@@ -50,7 +50,7 @@ export default defineConfig({
   // `npm test` builds first and sets E2E_SKIP_BUILD; alone, the suite builds.
   webServer: (Object.keys(E2E_SERVERS) as E2EProvider[]).map((provider, index) => ({
     command: [
-      `tsx testing/reset-database.ts ${E2E_SERVERS[provider].databaseUrl}`,
+      `tsx testing/reset-database.ts ${E2E_SERVERS[provider].databaseUrl} ${E2E_SERVERS[provider].providerDatabaseUrl}`,
       ...(process.env.E2E_SKIP_BUILD || index > 0 ? [] : ["npm run build"]),
       "npm start",
     ].join(" && "),
@@ -60,6 +60,8 @@ export default defineConfig({
     env: {
       PORT: String(E2E_SERVERS[provider].port),
       DATABASE_URL: E2E_SERVERS[provider].databaseUrl,
+      PROVIDER_PORT: String(E2E_SERVERS[provider].providerPort),
+      PROVIDER_DATABASE_URL: E2E_SERVERS[provider].providerDatabaseUrl,
       NEXT_TELEMETRY_DISABLED: "1",
       LAB_ENABLED: "1",
     },

@@ -8,7 +8,7 @@ import { resolveDatabaseUrl } from "../server/db/database-url";
 export const LAB = {
   dropReply: "Drop the reply after commit",
   failBeforeCommit: "Fail before commit",
-  slowLedger: "Slow ledger (3 s)",
+  slowLedger: "Slow provider (3 s)",
   decline: "Decline the card",
   naiveClient: "Naive client (counter-example)",
 } as const;

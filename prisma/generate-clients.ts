@@ -1,13 +1,26 @@
 /**
- * Generates the Prisma client for both providers: Prisma generates one client
- * per provider, and the application picks one at run time by DATABASE_URL.
- * Each run needs a URL of its provider (it is not connected to).
+ * Generates the Prisma clients: one per provider (SQLite, PostgreSQL) for each
+ * schema, the shop's and the payment provider's. Each service picks its
+ * client at run time by its database URL. Each run needs a URL of its provider
+ * (it is not connected to).
  */
 import { execFileSync } from "node:child_process";
 
-const URLS = { sqlite: "file:./data/checkout.db", postgresql: "postgresql://localhost:5432/generate-only" };
+const URLS = {
+  sqlite: "file:./data/generate-only.db",
+  postgresql: "postgresql://localhost:5432/generate-only",
+};
+const SCHEMAS = {
+  sqlite: ["prisma/schema.prisma", "provider/prisma/schema.prisma"],
+  postgresql: ["prisma/postgresql/schema.prisma", "provider/prisma/postgresql/schema.prisma"],
+};
 
-for (const [provider, url] of Object.entries(URLS)) {
-  console.log(`Generating the ${provider} client`);
-  execFileSync("prisma", ["generate"], { stdio: "inherit", env: { ...process.env, DATABASE_URL: url } });
+for (const provider of ["sqlite", "postgresql"] as const) {
+  for (const schema of SCHEMAS[provider]) {
+    console.log(`Generating the ${provider} client of ${schema}`);
+    execFileSync("prisma", ["generate", "--schema", schema], {
+      stdio: "inherit",
+      env: { ...process.env, DATABASE_URL: URLS[provider] },
+    });
+  }
 }

@@ -1,28 +1,32 @@
 /**
- * Writes prisma/postgresql/schema.prisma from prisma/schema.prisma, the one
- * source of truth for the models: only the datasource provider and the
- * generated client's folder differ. `--check` fails if the file is stale.
+ * Writes each SQLite schema's PostgreSQL twin (prisma/postgresql/schema.prisma
+ * for the shop, provider/prisma/postgresql/schema.prisma for the payment
+ * provider): the SQLite schema is the one source of truth for its models, and
+ * only the datasource provider and the generated client's folder differ.
+ * `--check` fails if a twin is stale.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const source = path.join(here, "schema.prisma");
-const target = path.join(here, "postgresql", "schema.prisma");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SCHEMA_FOLDERS = ["prisma", "provider/prisma"];
 
-function replaceOnce(text: string, from: string, to: string): string {
-  if (text.split(from).length !== 2)
-    throw new Error(`expected exactly one ${JSON.stringify(from)} in ${source}`);
+function replaceOnce(text: string, from: RegExp, to: string, source: string): string {
+  if ((text.match(new RegExp(from, "g")) ?? []).length !== 1) {
+    throw new Error(`expected exactly one ${from} in ${source}`);
+  }
   return text.replace(from, to);
 }
 
-export function postgresqlSchema(sqliteSchema: string): string {
-  let schema = replaceOnce(sqliteSchema, 'provider = "sqlite"', 'provider = "postgresql"');
+export function postgresqlSchema(sqliteSchema: string, source: string): string {
+  let schema = replaceOnce(sqliteSchema, /provider = "sqlite"/, 'provider = "postgresql"', source);
+  // The twin sits one folder deeper, and its client goes to generated/postgresql.
   schema = replaceOnce(
     schema,
-    'output       = "../server/db/generated/sqlite"',
-    'output       = "../../server/db/generated/postgresql"',
+    /output( +)= "([./]*)(.*)\/generated\/sqlite"/,
+    'output$1= "../$2$3/generated/postgresql"',
+    source,
   );
   return (
     "// GENERATED from ../schema.prisma by `npm run db:generate-postgresql-schema`. Do not edit:\n" +
@@ -31,15 +35,20 @@ export function postgresqlSchema(sqliteSchema: string): string {
   );
 }
 
-const expected = postgresqlSchema(readFileSync(source, "utf8"));
-if (process.argv.includes("--check")) {
-  const actual = readFileSync(target, "utf8");
-  if (actual !== expected) {
+let stale = false;
+for (const folder of SCHEMA_FOLDERS) {
+  const source = path.join(root, folder, "schema.prisma");
+  const target = path.join(root, folder, "postgresql", "schema.prisma");
+  const expected = postgresqlSchema(readFileSync(source, "utf8"), source);
+  if (!process.argv.includes("--check")) {
+    writeFileSync(target, expected);
+    console.log(`Wrote ${path.relative(process.cwd(), target)}`);
+  } else if (readFileSync(target, "utf8") !== expected) {
     console.error(`${target} is stale: run npm run db:generate-postgresql-schema`);
-    process.exit(1);
+    stale = true;
   }
-  console.log("The PostgreSQL schema matches prisma/schema.prisma.");
-} else {
-  writeFileSync(target, expected);
-  console.log(`Wrote ${path.relative(process.cwd(), target)}`);
+}
+if (process.argv.includes("--check")) {
+  if (stale) process.exit(1);
+  console.log("The PostgreSQL schemas match their SQLite sources.");
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "../packages/run-once";
+import { PROVIDER_DEFAULT_PORT } from "../provider/defaults";
 
 /** The embedded default: a SQLite file in the checkout, so the demo needs no setup. */
 const DEFAULT_DATABASE_URL = "file:./data/checkout.db";
@@ -19,6 +20,15 @@ const envSchema = z.object({
   IDEMPOTENCY_SWEEP_INTERVAL_MS: milliseconds(60_000),
   /** Keys the stored request fingerprints (HMAC-SHA-256); without it they are plain SHA-256. */
   IDEMPOTENCY_FINGERPRINT_SECRET: z.string().min(16).optional(),
+  /** The payment provider (provider/main.ts, started by `npm start` unless this names one already running). */
+  PAYMENT_PROVIDER_URL: z.url().default(`http://127.0.0.1:${PROVIDER_DEFAULT_PORT}`),
+  /** The shop's test-mode secret key at the provider: its account there. */
+  PAYMENT_PROVIDER_KEY: z
+    .string()
+    .regex(/^sk_test_\w{4,100}$/)
+    .default("sk_test_idempotent_checkout"),
+  /** How often the background completer looks for payments left between the provider's charge and the record. */
+  PAYMENT_COMPLETER_INTERVAL_MS: milliseconds(5_000),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** The fault-injection lab: on in development, off in production unless LAB_ENABLED=1. */
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).optional(),

@@ -1,20 +1,13 @@
-import {
-  KeySweeper,
-  PostgresIdempotencyStore,
-  PostgresKeyWatcher,
-  RunOnce,
-  SqlIdempotencyStore,
-} from "~/packages/run-once";
+import { KeySweeper, RunOnce } from "~/packages/run-once";
 import type { RunOnceObserver, RunOnceSettings } from "~/packages/run-once";
 import type { Db, Tx } from "./db/client";
-import { databaseProvider } from "./db/database-url";
+import { runOnceStoreFor } from "./db/run-once-store";
 import { logger } from "./logger";
 import { trpcFinalErrors } from "./trpc/run-once/final-errors";
 
 /**
- * The run-once core on the app's database: the store and the way to wait that
- * suit the provider (PostgreSQL pushes settled keys, SQLite is polled), the
- * tRPC integration's final errors, and the sweeper of the same store.
+ * The run-once core on the app's database, with the tRPC integration's final
+ * errors, and the sweeper of the same store.
  */
 export function createRunOnce(opts: {
   databaseUrl: string;
@@ -23,12 +16,7 @@ export function createRunOnce(opts: {
   observer: RunOnceObserver;
   clock?: () => Date;
 }): { runOnce: RunOnce<Tx>; sweeper: KeySweeper } {
-  const postgres = databaseProvider(opts.databaseUrl) === "postgresql";
-  const store = postgres ? new PostgresIdempotencyStore<Tx>(opts.db) : new SqlIdempotencyStore<Tx>(opts.db);
-  const watcher =
-    store instanceof PostgresIdempotencyStore
-      ? new PostgresKeyWatcher(opts.databaseUrl, store, logger)
-      : undefined;
+  const { store, watcher } = runOnceStoreFor<Tx>(opts.databaseUrl, opts.db, logger);
   const runOnce = new RunOnce<Tx>({
     store,
     watcher,

@@ -3,28 +3,33 @@ import type { KeySweeper, RunOnceSettings } from "~/packages/run-once";
 import { createDb } from "./db/client";
 import { resolveDatabaseUrl } from "./db/database-url";
 import { env, labEnabled } from "./env";
-import { LabLedger } from "./lab/lab-ledger";
-import type { Ledger } from "./ledger/ledger";
-import { MockLedger } from "./ledger/mock-ledger";
+import { LabProvider } from "./lab/lab-provider";
 import { logger } from "./logger";
 import { AppMetrics } from "./observability/app-metrics";
 import { RunOnceLog } from "./observability/run-once-log";
+import { HttpPaymentProvider } from "./payment-provider/http-payment-provider";
+import type { PaymentProvider } from "./payment-provider/payment-provider";
+import { PaymentCompleter } from "./payments/payment-completer";
 import { createRunOnce } from "./run-once";
 import type { Services } from "./trpc/context";
 
 export interface AppServices extends Services {
   sweeper: KeySweeper;
-  /** Stops the sweeper, writes pending replay counts, and closes the database connections. */
+  completer: PaymentCompleter;
+  /** Stops the background jobs, writes pending replay counts, and closes the database connections. */
   close(): Promise<void>;
 }
 
-/** Wires the database, the ledger and the run-once core for one database URL. */
+/** Wires the database, the payment provider and the run-once core for one database URL. */
 export function createServices(opts: {
   databaseUrl: string;
   settings: Partial<RunOnceSettings>;
-  ledger?: Ledger;
+  /** Where the payment provider answers, and the shop's key there. */
+  provider: { url: string; apiKey: string };
+  /** Another provider implementation, for tests. */
+  providerOverride?: PaymentProvider;
   clock?: () => Date;
-  /** Puts the fault-injection lab's switches in front of the ledger. */
+  /** Puts the fault-injection lab in front of the provider. */
   lab?: boolean;
   fingerprintSecret?: string;
 }): AppServices {
@@ -37,16 +42,28 @@ export function createServices(opts: {
     observer: allOf(new RunOnceLog(logger), metrics),
     clock: opts.clock,
   });
-  const ledger = opts.ledger ?? new MockLedger();
+  const http = opts.providerOverride ?? new HttpPaymentProvider(opts.provider);
+  const provider = opts.lab ? new LabProvider(db, http, opts.provider) : http;
+  const completer = new PaymentCompleter({
+    db,
+    provider,
+    runOnce,
+    metrics,
+    logger,
+    olderThanMs: runOnce.settings.leaseMs,
+    clock: opts.clock,
+  });
   return {
     db,
-    ledger: opts.lab ? new LabLedger(db, ledger) : ledger,
+    provider,
     idempotency: runOnce,
     fingerprintSecret: opts.fingerprintSecret,
     metrics,
     sweeper,
+    completer,
     async close() {
       sweeper.stop();
+      completer.stop();
       await runOnce.close();
       await db.$disconnect();
     },
@@ -69,11 +86,13 @@ export function getServices(): AppServices {
         ttlMs: env.IDEMPOTENCY_TTL_MS,
         waitMs: env.IDEMPOTENCY_WAIT_MS,
       },
+      provider: { url: env.PAYMENT_PROVIDER_URL, apiKey: env.PAYMENT_PROVIDER_KEY },
       lab: labEnabled(),
       fingerprintSecret: env.IDEMPOTENCY_FINGERPRINT_SECRET,
     });
-    // The sweeper lives as long as the services it belongs to: the process.
+    // The background jobs live as long as the services they belong to: the process.
     services.sweeper.start(env.IDEMPOTENCY_SWEEP_INTERVAL_MS);
+    services.completer.start(env.PAYMENT_COMPLETER_INTERVAL_MS);
     globalForServices.services = services;
   }
   return globalForServices.services;

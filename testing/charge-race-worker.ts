@@ -6,10 +6,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createServices } from "../server/services";
 import { createContextInner } from "../server/trpc/context";
 import { createCaller } from "../server/trpc/routers/_app";
-import { ControllableLedger } from "./controllable-ledger";
+import { HttpPaymentProvider } from "../server/payment-provider/http-payment-provider";
+import { ControllableProvider } from "./controllable-provider";
 
 interface RaceArgs {
   databaseUrl: string;
+  provider: { url: string; apiKey: string };
   sessionId: string;
   orderId: string;
   amountCents: number;
@@ -19,14 +21,15 @@ interface RaceArgs {
 }
 
 const args = JSON.parse(process.argv[2] ?? "{}") as RaceArgs;
-const ledger = new ControllableLedger();
+const provider = new ControllableProvider().wrap(new HttpPaymentProvider(args.provider));
 // A slow card network (1 s) keeps the charge in flight long enough for both
 // processes to overlap, however loaded the machine is.
-ledger.beforeAuthorize = () => sleep(1_000);
+provider.beforeCharge = () => sleep(1_000);
 const services = createServices({
   databaseUrl: args.databaseUrl,
   settings: {},
-  ledger,
+  provider: args.provider,
+  providerOverride: provider,
 });
 const caller = createCaller(createContextInner({ services, sessionId: args.sessionId }));
 
@@ -43,4 +46,4 @@ const results = await Promise.all(
 );
 const answeredAt = Date.now();
 await services.close();
-process.stdout.write(JSON.stringify({ results, authorizeCalls: ledger.authorizeCalls, sentAt, answeredAt }));
+process.stdout.write(JSON.stringify({ results, chargeCalls: provider.chargeCalls, sentAt, answeredAt }));

@@ -1,6 +1,8 @@
-import { test as base } from "vitest";
+import { test as base, expect } from "vitest";
 import { startInstances } from "../server/cluster/instances";
 import type { Cluster } from "../server/cluster/instances";
+import { createProviderDb } from "../provider/db/client";
+import type { ProviderDb } from "../provider/db/client";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
 import { createTestApp } from "./test-app";
@@ -33,29 +35,46 @@ export interface ClusterFixture {
   cluster: Cluster;
   database: TestDatabase;
   db: Db;
+  /** The payment provider's own database, to check what it charged. */
+  providerDb: ProviderDb;
 }
 
 /**
- * Real `next start` instances on free ports and one fresh database, started
+ * Real `next start` instances on free ports and one fresh database, with the
+ * payment provider as a process of its own on its own database, started
  * once per test file (they take seconds to start) and stopped after it. The
  * build must exist (`npm run build`, which `npm test` runs first).
  */
 export function clusterTest(opts: { count: number; env?: Record<string, string> }) {
-  return test.extend<{ running: ClusterFixture }>({
+  const extended = test.extend<{ running: ClusterFixture }>({
     running: [
       async ({}, use) => {
-        const database = await createTestDatabase();
+        const [database, providerDatabase] = await Promise.all([
+          createTestDatabase(),
+          createTestDatabase("provider"),
+        ]);
         const db = createDb(database.url);
-        const cluster = await startInstances({ databaseUrl: database.url, count: opts.count, env: opts.env });
+        const providerDb = createProviderDb(providerDatabase.url);
+        const cluster = await startInstances({
+          databaseUrl: database.url,
+          providerDatabaseUrl: providerDatabase.url,
+          count: opts.count,
+          env: opts.env,
+        });
         try {
-          await use({ cluster, database, db });
+          await use({ cluster, database, db, providerDb });
         } finally {
           await cluster.stop();
-          await db.$disconnect();
-          await database.drop();
+          await Promise.all([db.$disconnect(), providerDb.$disconnect()]);
+          await Promise.all([database.drop(), providerDatabase.drop()]);
         }
       },
       { scope: "file" },
     ],
   });
+  // Started in a hook, under the hook timeout: a test's own timeout would also count the start.
+  extended.beforeAll(async ({ running }) => {
+    expect(running.cluster.instances).toHaveLength(opts.count);
+  });
+  return extended;
 }

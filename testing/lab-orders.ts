@@ -1,4 +1,6 @@
+import type { z } from "zod";
 import { expect } from "vitest";
+import type { setLabSwitchesInput } from "../server/trpc/schemas/lab";
 import type { ApiClient } from "./api-client";
 import { dataOf } from "./api-client";
 
@@ -8,29 +10,17 @@ export interface PlacedOrder {
   paymentKey: string;
 }
 
-/** Places an order through the API, with lab switches set on it. */
-export async function placeOrderWith(
-  client: ApiClient,
-  switches: Partial<Record<"ledgerDelayMs" | "dropReplies" | "stallsBeforeCommit", number>> = {},
-): Promise<PlacedOrder> {
+type Switches = Omit<z.input<typeof setLabSwitchesInput>, "orderId">;
+
+/** Places an order through the API, with lab switches (the shop's, the provider's) set on it. */
+export async function placeOrderWith(client: ApiClient, switches: Switches = {}): Promise<PlacedOrder> {
   const placed = await client.post("orders.place", {
     submissionKey: crypto.randomUUID(),
     items: [{ sku: "headphones", quantity: 1 }],
   });
   expect(placed.status).toBe(200);
   const order = dataOf<PlacedOrder>(placed);
-  const set = await client.post("lab.setSwitches", {
-    orderId: order.id,
-    switches: {
-      dropReplies: 0,
-      failuresBeforeCommit: 0,
-      stallsBeforeCommit: 0,
-      ledgerDelayMs: 0,
-      decline: false,
-      naiveClient: false,
-      ...switches,
-    },
-  });
+  const set = await client.post("lab.setSwitches", { orderId: order.id, ...switches });
   expect(set.status).toBe(200);
   return order;
 }

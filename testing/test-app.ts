@@ -1,38 +1,53 @@
-import { seedCatalog } from "../server/catalog/seed-catalog";
 import type { RunOnceSettings } from "~/packages/run-once";
-import type { Ledger } from "../server/ledger/ledger";
+import { seedCatalog } from "../server/catalog/seed-catalog";
+import { HttpPaymentProvider } from "../server/payment-provider/http-payment-provider";
 import { createServices } from "../server/services";
 import type { AppServices } from "../server/services";
 import { newSessionId } from "../server/session";
 import { createContextInner } from "../server/trpc/context";
 import { createCaller } from "../server/trpc/routers/_app";
+import type { ControllableProvider } from "./controllable-provider";
 import { createTestDatabase } from "./test-database";
 import type { TestDatabase } from "./test-database";
+import { startTestProvider } from "./test-provider";
+import type { TestProvider } from "./test-provider";
 
 export interface TestApp {
   services: AppServices;
   database: TestDatabase;
+  /** The payment provider it charges through. */
+  paymentProvider: TestProvider;
   /** A caller for one session (a new one unless given), as a browser tab would be. */
   caller(sessionId?: string, opts?: { signal?: AbortSignal }): ReturnType<typeof createCaller>;
   close(): Promise<void>;
 }
 
-/** The application on a fresh SQLite database, called in-process through tRPC's createCaller. */
+/**
+ * The application on a fresh database of the project's engine, called
+ * in-process through tRPC's createCaller, charging through a real payment
+ * provider (its own server and database). Pass `database` and
+ * `paymentProvider` of another app to make a second instance of it.
+ */
 export async function createTestApp(
   opts: {
     settings?: Partial<RunOnceSettings>;
-    ledger?: Ledger;
+    /** Hooks around the provider client. */
+    provider?: ControllableProvider;
     clock?: () => Date;
     database?: TestDatabase;
+    paymentProvider?: TestProvider;
     lab?: boolean;
     fingerprintSecret?: string;
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase());
+  const paymentProvider = opts.paymentProvider ?? (await startTestProvider());
+  const endpoint = { url: paymentProvider.url, apiKey: paymentProvider.apiKey };
   const services = createServices({
     databaseUrl: database.url,
     settings: opts.settings ?? {},
-    ledger: opts.ledger,
+    provider: endpoint,
+    providerOverride: opts.provider?.wrap(new HttpPaymentProvider(endpoint)),
     clock: opts.clock,
     lab: opts.lab,
     fingerprintSecret: opts.fingerprintSecret,
@@ -41,10 +56,12 @@ export async function createTestApp(
   return {
     services,
     database,
+    paymentProvider,
     caller: (sessionId = newSessionId(), callerOpts) =>
       createCaller(createContextInner({ services, sessionId }), callerOpts),
     async close() {
       await services.close();
+      if (!opts.paymentProvider) await paymentProvider.close();
       if (!opts.database) await database.drop();
     },
   };

@@ -5,21 +5,25 @@ import { inject } from "vitest";
 import { TMP } from "./paths";
 import { dropDatabase, recreateDatabase } from "./postgres-admin";
 
-/** A fresh, migrated database: a copy of the run's template, on the provider the test project runs. */
+/** The two data models a test may need a database of: the shop's and the payment provider's. */
+export type SchemaName = "shop" | "provider";
+
+/** A fresh, migrated database: a copy of the run's template, on the engine the test project runs. */
 export interface TestDatabase {
   url: string;
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const template = inject("databaseTemplate");
-  if (template.provider === "postgresql") {
-    const name = `${template.name}_${randomUUID().slice(0, 8)}`;
-    const url = await recreateDatabase(name, template.name);
+export async function createTestDatabase(schema: SchemaName = "shop"): Promise<TestDatabase> {
+  const templates = inject("databaseTemplates");
+  const template = templates.names[schema];
+  if (templates.engine === "postgresql") {
+    const name = `${template}_${randomUUID().slice(0, 8)}`;
+    const url = await recreateDatabase(name, template);
     return { url, drop: () => dropDatabase(name) };
   }
-  const file = path.join(TMP, `test-${randomUUID()}.db`);
-  copyFileSync(template.name, file);
+  const file = path.join(TMP, `test-${schema}-${randomUUID()}.db`);
+  copyFileSync(template, file);
   return {
     url: `file:${file}`,
     async drop() {
@@ -30,7 +34,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Set by the project's global setup: a SQLite file path or a PostgreSQL database name. */
-    databaseTemplate: { provider: "sqlite" | "postgresql"; name: string };
+    /** Set by the project's global setup: per schema, a SQLite file path or a PostgreSQL database name. */
+    databaseTemplates: { engine: "sqlite" | "postgresql"; names: Record<SchemaName, string> };
   }
 }

@@ -3,18 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState } from "react";
+import type { inferRouterOutputs } from "@trpc/server";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
+import type { LabAppRouter } from "~/server/trpc/served-router";
 
-type Switches = {
-  dropReplies: number;
-  failuresBeforeCommit: number;
-  stallsBeforeCommit: number;
-  ledgerDelayMs: number;
-  decline: boolean;
-  naiveClient: boolean;
-};
+type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
 
-const SLOW_LEDGER_MS = 3_000;
+const SLOW_PROVIDER_MS = 3_000;
 
 const TOGGLES: Array<{
   id: string;
@@ -26,44 +21,72 @@ const TOGGLES: Array<{
   {
     id: "drop-reply",
     label: "Drop the reply after commit",
-    help: "The next charge commits, then its reply is lost on the way back. Left without an answer, the client retries with the same key.",
-    isOn: (s) => s.dropReplies > 0,
-    turn: (s, on) => ({ ...s, dropReplies: on ? 1 : 0 }),
+    help: "The next charge commits, then its reply is lost on the way back to the browser. Left without an answer, the browser retries with the same key.",
+    isOn: (s) => s.shop.dropReplies > 0,
+    turn: (s, on) => ({ ...s, shop: { ...s.shop, dropReplies: on ? 1 : 0 } }),
   },
   {
     id: "fail-before-commit",
     label: "Fail before commit",
-    help: "The next attempt fails before anything is written. The key is released and the retry charges once.",
-    isOn: (s) => s.failuresBeforeCommit > 0,
-    turn: (s, on) => ({ ...s, failuresBeforeCommit: on ? 1 : 0 }),
+    help: "The next attempt fails before the provider is called. The key is released and the retry charges once.",
+    isOn: (s) => s.shop.failuresBeforeCommit > 0,
+    turn: (s, on) => ({ ...s, shop: { ...s.shop, failuresBeforeCommit: on ? 1 : 0 } }),
   },
   {
-    id: "stall-before-commit",
-    label: "Stall before commit (4 s)",
-    help: "The next charge writes the ledger, then holds its transaction open for 4 s: kill the server now, and nothing of it remains.",
-    isOn: (s) => s.stallsBeforeCommit > 0,
-    turn: (s, on) => ({ ...s, stallsBeforeCommit: on ? 1 : 0 }),
+    id: "stall-between-hops",
+    label: "Stall between the hops (4 s)",
+    help: "The next charge gets the provider's charge, then waits 4 s before the shop records it: kill the server now. A retry re-drives the provider with the same key and records its one charge.",
+    isOn: (s) => s.shop.stallsBetweenHops > 0,
+    turn: (s, on) => ({ ...s, shop: { ...s.shop, stallsBetweenHops: on ? 1 : 0 } }),
   },
   {
-    id: "slow-ledger",
-    label: "Slow ledger (3 s)",
-    help: "Every charge takes 3 seconds: a double-click or a second tab waits for the first and shares its charge.",
-    isOn: (s) => s.ledgerDelayMs > 0,
-    turn: (s, on) => ({ ...s, ledgerDelayMs: on ? SLOW_LEDGER_MS : 0 }),
+    id: "slow-provider",
+    label: "Slow provider (3 s)",
+    help: "Every charge takes 3 seconds at the provider: a double-click or a second tab waits for the first and shares its charge.",
+    isOn: (s) => s.provider.delayMs > 0,
+    turn: (s, on) => ({ ...s, provider: { ...s.provider, delayMs: on ? SLOW_PROVIDER_MS : 0 } }),
+  },
+  {
+    id: "provider-timeout",
+    label: "Provider slow past the shop's timeout",
+    help: "The provider holds the next charge past the shop's per-attempt timeout. The shop retries with the same provider key and gets the one charge.",
+    isOn: (s) => s.provider.timeouts > 0,
+    turn: (s, on) => ({ ...s, provider: { ...s.provider, timeouts: on ? 1 : 0 } }),
+  },
+  {
+    id: "provider-drop-reply",
+    label: "The provider's reply is lost",
+    help: "The provider charges, then its reply to the shop is lost. The shop retries with the same provider key and gets the stored charge.",
+    isOn: (s) => s.provider.dropReplies > 0,
+    turn: (s, on) => ({ ...s, provider: { ...s.provider, dropReplies: on ? 1 : 0 } }),
+  },
+  {
+    id: "provider-unavailable",
+    label: "Provider unavailable (503)",
+    help: "The provider answers the next charge with 503 before doing anything; the shop retries.",
+    isOn: (s) => s.provider.unavailable > 0,
+    turn: (s, on) => ({ ...s, provider: { ...s.provider, unavailable: on ? 1 : 0 } }),
   },
   {
     id: "decline",
     label: "Decline the card",
-    help: "The card network declines (a final answer): retries replay the decline, and nothing is charged.",
-    isOn: (s) => s.decline,
-    turn: (s, on) => ({ ...s, decline: on }),
+    help: "The provider declines (a final answer): retries replay the decline, and nothing is charged.",
+    isOn: (s) => s.provider.decline,
+    turn: (s, on) => ({ ...s, provider: { ...s.provider, decline: on } }),
   },
   {
     id: "naive-client",
     label: "Naive client (counter-example)",
     help: "Pay makes a new key for every attempt against a charge without run-once. With a lost reply, it pays twice.",
-    isOn: (s) => s.naiveClient,
-    turn: (s, on) => ({ ...s, naiveClient: on }),
+    isOn: (s) => s.shop.naiveClient,
+    turn: (s, on) => ({ ...s, shop: { ...s.shop, naiveClient: on } }),
+  },
+  {
+    id: "naive-provider-calls",
+    label: "Naive provider calls (counter-example)",
+    help: "The shop calls the provider with a new key per attempt. With a lost provider reply, the provider charges twice and the reconciliation flags it.",
+    isOn: (s) => s.shop.naiveProviderCalls,
+    turn: (s, on) => ({ ...s, shop: { ...s.shop, naiveProviderCalls: on } }),
   },
 ];
 
@@ -142,7 +165,7 @@ export function LabPanel({
                   onChange={(event) => {
                     const next = toggle.turn(current, event.target.checked);
                     setAsked(next);
-                    update.mutate({ orderId: order.id, switches: next });
+                    update.mutate({ orderId: order.id, ...next });
                   }}
                 />
                 {toggle.label}

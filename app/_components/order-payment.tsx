@@ -35,7 +35,7 @@ export function OrderPayment({ orderId, labEnabled }: { orderId: string; labEnab
 function PaymentPanel({ order, labEnabled }: { order: Order; labEnabled: boolean }) {
   const labTrpc = useLabTRPC();
   const lab = useQuery({ ...labTrpc.lab.switches.queryOptions({ orderId: order.id }), enabled: labEnabled });
-  const naive = labEnabled && lab.data?.naiveClient === true;
+  const naive = labEnabled && lab.data?.shop.naiveClient === true;
   const { state, attempts, pay, interrupted } = usePayment(order, { naive });
   const [card, setCard] = useState("4242 4242 4242 4242");
   const statusRef = useRef<HTMLDivElement>(null);

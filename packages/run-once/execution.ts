@@ -6,6 +6,8 @@ import type { Claim, Decision, Json, Logger, RunResult, StoredOutcome } from "./
 export interface Execution<Tx> {
   /** The key being run. */
   key: string;
+  /** The request's fingerprint: what an operation that records how to resume itself runs a recovery under. */
+  fingerprint: string;
   /**
    * Runs `work` in a database transaction that also completes the key with
    * work's result, so the side effect and the completion commit together or
@@ -61,7 +63,7 @@ export function successOutcome(data: unknown): StoredOutcome {
 export async function execute<Tx>(
   context: ExecutionContext<Tx>,
   claim: Claim,
-  request: { key: string; completion: Completion },
+  request: { key: string; fingerprint: string; completion: Completion },
   operation: Operation<Tx, unknown>,
   decision: Decision,
 ): Promise<RunResult> {
@@ -69,6 +71,7 @@ export async function execute<Tx>(
   let committed: { outcome: StoredOutcome; expiresAt: Date } | undefined;
   const execution: Execution<Tx> = {
     key: request.key,
+    fingerprint: request.fingerprint,
     commit: async (work) => {
       if (committed) throw new Error("commit() completes the key, so it runs once per execution");
       let finalError: unknown;

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterEach, expect, it } from "vitest";
-import { gate } from "~/testing/controllable-ledger";
+import { gate } from "~/testing/gate";
 import { createRunOnceHarness, settle } from "~/testing/run-once-harness";
 import type { RunOnceHarness } from "~/testing/run-once-harness";
 import { KeyInProgressError } from "./errors";

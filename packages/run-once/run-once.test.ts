@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { gate } from "~/testing/controllable-ledger";
+import { gate } from "~/testing/gate";
 import { CALLER, Declined, FakeClock, createRunOnceHarness, settle } from "~/testing/run-once-harness";
 import type { RunOnceHarness } from "~/testing/run-once-harness";
 import {

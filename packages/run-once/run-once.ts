@@ -193,7 +193,11 @@ export class RunOnce<Tx> {
         maxWaitMs: this.settings.waitMs,
       },
       claim,
-      { key: request.scope.key, completion: request.completion ?? "in-transaction" },
+      {
+        key: request.scope.key,
+        fingerprint: request.fingerprint,
+        completion: request.completion ?? "in-transaction",
+      },
       operation,
       decision,
     );

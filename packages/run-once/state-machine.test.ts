@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { gate } from "~/testing/controllable-ledger";
+import { gate } from "~/testing/gate";
 import { fastCheckSettings } from "~/testing/fast-check-settings";
 import { Declined, FakeClock, createRunOnceHarness } from "~/testing/run-once-harness";
 import type { ProbeBehaviour, RunOnceHarness } from "~/testing/run-once-harness";

@@ -11,7 +11,8 @@ import { clusterTest } from "~/testing/fixtures";
  * reply, a transaction left open. The other instance must neither charge
  * twice nor lose the charge.
  */
-const LEASE_MS = 3_000;
+// Long enough that the early retry below, which waits WAIT_MS, ends before the lease does on a loaded machine.
+const LEASE_MS = 6_000;
 const WAIT_MS = 1_000;
 
 const test = clusterTest({
@@ -21,35 +22,41 @@ const test = clusterTest({
 
 const keyOf = (db: Db, paymentKey: string) => db.idempotencyKey.findFirst({ where: { key: paymentKey } });
 
-test("takes over, after the lease, a charge whose instance died inside its transaction, and charges once", async ({
-  running: { cluster, db },
+test("finishes, after the lease, a payment whose instance died between the provider's charge and its record: one charge", async ({
+  running: { cluster, db, providerDb },
 }) => {
   const session = newSessionId();
   const [a, b] = cluster.instances.map((instance) => apiClient(instance.url, session));
-  // A writes the ledger row, then holds its transaction open for 4 s.
-  const order = await placeOrderWith(a!, { stallsBeforeCommit: 1 });
+  // A gets the provider's charge, then stalls for 4 s before recording it.
+  const order = await placeOrderWith(a!, { shop: { stallsBetweenHops: 1 } });
   const lost = a!.post("payments.charge", chargeBody(order)).catch(() => "no reply");
 
-  await expect.poll(async () => (await keyOf(db, order.paymentKey))?.state).toBe("IN_PROGRESS");
-  await sleep(500); // authorization is instant: A is now inside its stalled transaction
+  // The provider has charged; A has recorded nothing. Now A dies.
+  await expect
+    .poll(() => providerDb.charge.count({ where: { orderRef: order.id } }), { interval: 20 })
+    .toBe(1);
   await cluster.crash(0);
   expect(await lost).toBe("no reply");
   const claim = await keyOf(db, order.paymentKey);
   expect(claim?.state).toBe("IN_PROGRESS");
+  expect(await db.charge.count({ where: { orderId: order.id } })).toBe(0);
 
   // Before the lease runs out, B waits (bounded) and then answers 409: nothing runs.
   const early = await b!.post("payments.charge", chargeBody(order));
   expect(early.status).toBe(409);
   expect(Number(early.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
   expect(Date.now()).toBeLessThan(claim!.lockedUntil.getTime());
-  expect(await db.charge.count({ where: { orderId: order.id } })).toBe(0);
 
-  // After it, B takes the key over and charges, once.
+  // After it, B takes the key over and re-drives the provider with the same
+  // key: the provider replays its charge, and B records that one.
   await sleep(Math.max(0, claim!.lockedUntil.getTime() - Date.now()) + 100);
   const late = await b!.post("payments.charge", chargeBody(order));
   expect(late.status).toBe(200);
-  const charges = await db.charge.findMany({ where: { orderId: order.id } });
-  expect(charges.map((charge) => charge.id)).toEqual([dataOf<{ chargeId: string }>(late).chargeId]);
+  expect(late.headers.get("Idempotency-Decision")).toBe("taken_over");
+  const atProvider = await providerDb.charge.findMany({ where: { orderRef: order.id } });
+  const recorded = await db.charge.findMany({ where: { orderId: order.id } });
+  expect(atProvider.map((charge) => charge.id)).toEqual([dataOf<{ chargeId: string }>(late).chargeId]);
+  expect(recorded.map((charge) => charge.id)).toEqual(atProvider.map((charge) => charge.id));
   expect((await keyOf(db, order.paymentKey))?.state).toBe("COMPLETED");
 
   // And the retry after that is a replay.
@@ -64,7 +71,7 @@ test("replays, on another instance, a charge whose instance died after the commi
   const session = newSessionId();
   const [, b, c] = cluster.instances.map((instance) => apiClient(instance.url, session));
   // B commits the charge, then holds its reply (the lab loses it after 1.5 s).
-  const order = await placeOrderWith(b!, { dropReplies: 1 });
+  const order = await placeOrderWith(b!, { shop: { dropReplies: 1 } });
   const lost = b!.post("payments.charge", chargeBody(order)).catch(() => "no reply");
 
   await expect

@@ -5,9 +5,11 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import getPort from "get-port";
+import { PROVIDER_DEFAULT_DATABASE_URL, PROVIDER_DEFAULT_PORT } from "../../provider/defaults";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+const TSX_BIN = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
 
 /** However this process ends, the servers it started end with it. */
 const running = new Set<ChildProcess>();
@@ -23,23 +25,31 @@ export interface Instance {
 
 export interface Cluster {
   instances: Instance[];
+  /** The payment provider they all charge through: a process of its own. */
+  provider: Instance;
   /** Kills one instance at once, as a crash would (SIGKILL: no cleanup, no reply). */
   crash(index: number): Promise<void>;
   stop(): Promise<void>;
 }
 
+type Output = "inherit" | "ignore";
+
 /**
- * Starts `count` production servers (`next start`) on one database, after
- * preparing it once: on consecutive ports from `basePort`, or on free ports
- * (tests, which run side by side). The build must exist (`npm run build`).
+ * Starts the payment provider and `count` production servers (`next start`)
+ * of the shop on one database, after preparing it once: on consecutive ports
+ * from `basePort` (the provider on `providerPort`), or on free ports (tests,
+ * which run side by side). The build must exist (`npm run build`).
  */
 export async function startInstances(opts: {
   databaseUrl: string;
+  /** The provider's own database; a SQLite file beside the shop's by default. */
+  providerDatabaseUrl?: string;
   count?: number;
   /** The first of consecutive ports; free ones when omitted. */
   basePort?: number;
+  providerPort?: number;
   env?: Record<string, string>;
-  output?: "inherit" | "ignore";
+  output?: Output;
 }): Promise<Cluster> {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` first.");
@@ -50,31 +60,47 @@ export async function startInstances(opts: {
   const count = opts.count ?? 3;
   const ports =
     opts.basePort === undefined
-      ? await freePorts(count)
-      : Array.from({ length: count }, (_, i) => opts.basePort! + i);
-  const instances = ports.map((port): Instance => {
-    const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port)], {
-      cwd: ROOT,
-      env: { ...env, PORT: String(port) },
-      stdio: opts.output === "inherit" ? ["ignore", "inherit", "inherit"] : "ignore",
-    });
-    running.add(child);
-    child.once("exit", () => running.delete(child));
-    return { port, url: `http://localhost:${port}`, process: child };
-  });
+      ? await freePorts(count + 1)
+      : [
+          ...Array.from({ length: count }, (_, i) => opts.basePort! + i),
+          opts.providerPort ?? PROVIDER_DEFAULT_PORT,
+        ];
+  const providerPort = ports.pop()!;
+  const provider = startProcess(
+    [TSX_BIN, "provider/main.ts"],
+    {
+      ...env,
+      PROVIDER_PORT: String(providerPort),
+      PROVIDER_DATABASE_URL:
+        opts.providerDatabaseUrl ?? process.env.PROVIDER_DATABASE_URL ?? PROVIDER_DEFAULT_DATABASE_URL,
+    },
+    providerPort,
+    opts.output,
+    "127.0.0.1",
+  );
+  const instances = ports.map((port) =>
+    startProcess(
+      [NEXT_BIN, "start", "-p", String(port)],
+      { ...env, PORT: String(port), PAYMENT_PROVIDER_URL: provider.url },
+      port,
+      opts.output,
+    ),
+  );
   const cluster: Cluster = {
     instances,
+    provider,
     async crash(index) {
       const instance = instances[index];
       if (!instance) throw new Error(`no instance ${index}`);
       await kill(instance.process, "SIGKILL");
     },
     async stop() {
-      await Promise.all(instances.map((instance) => kill(instance.process, "SIGTERM")));
+      await Promise.all([...instances, provider].map((instance) => kill(instance.process, "SIGTERM")));
     },
   };
   try {
-    await Promise.all(instances.map((instance) => waitUntilReady(instance)));
+    await waitUntilReady(provider, "/health");
+    await Promise.all(instances.map((instance) => waitUntilReady(instance, "/api/trpc/catalog.list")));
   } catch (error) {
     await cluster.stop();
     throw error;
@@ -82,24 +108,41 @@ export async function startInstances(opts: {
   return cluster;
 }
 
+function startProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  output: Output = "ignore",
+  host = "localhost",
+): Instance {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env,
+    stdio: output === "inherit" ? ["ignore", "inherit", "inherit"] : "ignore",
+  });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  return { port, url: `http://${host}:${port}`, process: child };
+}
+
 /** Distinct free ports (get-port also keeps those it handed out lately from being handed out again). */
 async function freePorts(count: number): Promise<number[]> {
   const ports: number[] = [];
-  for (let i = 0; i < count; i++) ports.push(await getPort({ host: "127.0.0.1", exclude: ports }));
+  for (let i = 0; i < count; i++) ports.push(await getPort({ exclude: ports }));
   return ports;
 }
 
-async function waitUntilReady(instance: Instance, timeoutMs = 60_000) {
+async function waitUntilReady(instance: Instance, probe: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (instance.process.exitCode !== null) throw new Error(`instance on ${instance.port} exited`);
-    const ready = await fetch(`${instance.url}/api/trpc/catalog.list`)
+    if (instance.process.exitCode !== null) throw new Error(`the process on ${instance.port} exited`);
+    const ready = await fetch(`${instance.url}${probe}`)
       .then((response) => response.ok)
       .catch(() => false);
     if (ready) return;
     await sleep(200);
   }
-  throw new Error(`instance on ${instance.port} did not answer within ${timeoutMs} ms`);
+  throw new Error(`the process on ${instance.port} did not answer within ${timeoutMs} ms`);
 }
 
 function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {

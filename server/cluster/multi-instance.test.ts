@@ -16,12 +16,12 @@ const duplicates = provider === "postgresql" ? 50 : 20;
 const test = clusterTest({ count, env: { LAB_ENABLED: "1" } });
 
 test(`charges once for ${duplicates} concurrent duplicates spread round-robin over ${count} instances`, async ({
-  running: { cluster, db },
+  running: { cluster, db, providerDb },
 }) => {
   const session = newSessionId();
   const clients = cluster.instances.map((instance) => apiClient(instance.url, session));
   // A one-second card network keeps the first charge in flight while all duplicates arrive.
-  const order = await placeOrderWith(clients[0]!, { ledgerDelayMs: 1_000 });
+  const order = await placeOrderWith(clients[0]!, { provider: { delayMs: 1_000 } });
 
   const responses = await Promise.all(
     Array.from({ length: duplicates }, (_, i) =>
@@ -36,6 +36,8 @@ test(`charges once for ${duplicates} concurrent duplicates spread round-robin ov
     duplicates - 1,
   );
   expect(await db.charge.count({ where: { orderId: order.id } })).toBe(1);
+  // The instances share one provider, which charged once.
+  expect(await providerDb.charge.count({ where: { orderRef: order.id } })).toBe(1);
   // Each instance writes its replay counts in batches, within 5 s.
   await expect
     .poll(

@@ -20,6 +20,7 @@ test("charges once when two Node processes race ten duplicates each on one datab
   });
   const args = {
     databaseUrl: app.database.url,
+    provider: { url: app.paymentProvider.url, apiKey: app.paymentProvider.apiKey },
     sessionId,
     orderId: order.id,
     amountCents: order.totalCents,
@@ -40,7 +41,7 @@ test("charges once when two Node processes race ten duplicates each on one datab
     (output) =>
       JSON.parse(output.stdout) as {
         results: Array<{ ok: boolean; data?: unknown; error?: string }>;
-        authorizeCalls: number;
+        chargeCalls: number;
         sentAt: number;
         answeredAt: number;
       },
@@ -53,6 +54,7 @@ test("charges once when two Node processes race ten duplicates each on one datab
   expect(results).toHaveLength(20);
   expect(results.filter((result) => !result.ok)).toEqual([]);
   expect(new Set(results.map((result) => JSON.stringify(result.data))).size).toBe(1);
-  expect(reports.reduce((sum, report) => sum + report.authorizeCalls, 0)).toBe(1);
+  expect(reports.reduce((sum, report) => sum + report.chargeCalls, 0)).toBe(1);
+  expect(await app.paymentProvider.executions()).toBe(1);
   expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
 }, 60_000);

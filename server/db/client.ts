@@ -3,7 +3,7 @@ import { PrismaClient as PostgresqlClient } from "./generated/postgresql/client"
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { Prisma } from "./generated/sqlite/client";
 import { postgresAdapter } from "./postgres-adapter";
-import { SerializedSqliteAdapterFactory } from "./sqlite-adapter";
+import { sqliteAdapter } from "./sqlite-adapter";
 
 /**
  * The database client. Prisma generates one client per provider from the one
@@ -24,7 +24,7 @@ export function createDb(url: string, opts: { onQuery?: () => void } = {}): Db {
   const db =
     databaseProvider(url) === "postgresql"
       ? (new PostgresqlClient({ adapter: postgresAdapter(url), log }) as unknown as Db)
-      : new SqliteClient({ adapter: new SerializedSqliteAdapterFactory(url), log });
+      : new SqliteClient({ adapter: sqliteAdapter(url), log });
   // Db's type was made without log options, so it does not know the "query" event.
   if (opts.onQuery)
     (db as unknown as { $on(event: "query", listener: () => void): void }).$on("query", opts.onQuery);

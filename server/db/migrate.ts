@@ -8,16 +8,18 @@ const PRISMA_CLI = path.join(ROOT, "node_modules/prisma/build/index.js");
 const DONE = /All migrations have been successfully applied|No pending migrations to apply/;
 
 /**
- * Applies the migrations with `prisma migrate deploy`. On PostgreSQL it
+ * Applies the migrations with `prisma migrate deploy`, of the app's schema or
+ * of the one another Prisma config names (the payment provider's). On PostgreSQL it
  * returns as soon as the CLI reports the result: the WebAssembly schema engine
  * leaves a 10-second timer behind there, and the CLI idles until it fires.
  * (SQLite's CLI exits at once, and must: its exit checkpoints the WAL into the
  * database file.)
  */
-export function migrateDatabase(url: string): Promise<void> {
+export function migrateDatabase(url: string, opts: { config?: string } = {}): Promise<void> {
   const stopWhenDone = databaseProvider(url) === "postgresql";
+  const config = path.join(ROOT, opts.config ?? "prisma.config.ts");
   return new Promise((resolve, reject) => {
-    const cli = spawn(process.execPath, [PRISMA_CLI, "migrate", "deploy"], {
+    const cli = spawn(process.execPath, [PRISMA_CLI, "migrate", "deploy", "--config", config], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: url },
       stdio: ["ignore", "pipe", "pipe"],

@@ -139,3 +139,8 @@ export class SerializedSqliteAdapterFactory implements SqlMigrationAwareDriverAd
     return new SerializedSqliteAdapter(connection);
   }
 }
+
+/** The adapter for an application's client. */
+export function sqliteAdapter(url: string) {
+  return new SerializedSqliteAdapterFactory(url);
+}

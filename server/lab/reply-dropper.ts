@@ -1,20 +1,13 @@
-import { chargeOutput } from "../trpc/schemas/payments";
 import type { Db } from "../db/client";
+import { lostReply } from "../http/lost-reply";
+import { chargeOutput } from "../trpc/schemas/payments";
 import { spend } from "./switches";
-
-/** How long a lost reply keeps the client waiting before the connection breaks. */
-export const LOST_REPLY_AFTER_MS = 1_500;
 
 /**
  * Wraps the API handler where the lab is on: loses the reply of a committed
- * charge when its order's lab says so. The server did the work, the client
- * never hears of it, exactly the case a timeout cannot tell from a lost
- * request. The order is read from the reply, that is from the caller's own
- * charge as the server validated and committed it, never from the raw
- * request. The headers and the first bytes go out, then the connection
- * breaks. (Breaking it before any byte is sent is not enough: browsers resend
- * a request whose connection closed before a response began, and the resent
- * request is quietly replayed.)
+ * charge when its order's lab says so (see lostReply). The order is read from
+ * the reply, that is from the caller's own charge as the server validated and
+ * committed it, never from the raw request.
  */
 export function losingReplies(db: Db, handle: (request: Request) => Promise<Response>) {
   return async (request: Request): Promise<Response> => {
@@ -23,13 +16,7 @@ export function losingReplies(db: Db, handle: (request: Request) => Promise<Resp
     const text = await reply.text();
     const orderId = chargedOrderOf(text);
     if (!orderId || !(await spend(db, orderId, "dropReplies"))) return new Response(text, reply);
-    const body = new ReadableStream({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode(text.slice(0, 10)));
-        setTimeout(() => controller.error(new Error("reply dropped by the fault lab")), LOST_REPLY_AFTER_MS);
-      },
-    });
-    return new Response(body, { status: reply.status, headers: reply.headers });
+    return lostReply(text, reply);
   };
 }
 

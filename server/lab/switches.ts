@@ -1,26 +1,29 @@
+import type { z } from "zod";
 import type { Db } from "../db/client";
+import type { shopSwitchesSchema } from "../trpc/schemas/lab";
 
-export interface LabSwitchState {
-  dropReplies: number;
-  failuresBeforeCommit: number;
-  stallsBeforeCommit: number;
-  ledgerDelayMs: number;
-  decline: boolean;
-  naiveClient: boolean;
-}
+export type ShopSwitches = z.infer<typeof shopSwitchesSchema>;
 
-export const SWITCHES_OFF: LabSwitchState = {
+export const SWITCHES_OFF: ShopSwitches = {
   dropReplies: 0,
   failuresBeforeCommit: 0,
-  stallsBeforeCommit: 0,
-  ledgerDelayMs: 0,
-  decline: false,
+  stallsBetweenHops: 0,
   naiveClient: false,
+  naiveProviderCalls: false,
 };
 
-export async function readSwitches(db: Db, orderId: string): Promise<LabSwitchState> {
-  const row = await db.labSwitches.findUnique({ where: { orderId } });
+export async function readSwitches(db: Db, orderId: string): Promise<ShopSwitches> {
+  const row = await db.labSwitches.findUnique({ where: { orderId }, omit: { orderId: true } });
   return row ?? SWITCHES_OFF;
+}
+
+export function setSwitches(db: Db, orderId: string, switches: Partial<ShopSwitches>): Promise<ShopSwitches> {
+  return db.labSwitches.upsert({
+    where: { orderId },
+    create: { orderId, ...switches },
+    update: switches,
+    omit: { orderId: true },
+  });
 }
 
 /**
@@ -30,7 +33,7 @@ export async function readSwitches(db: Db, orderId: string): Promise<LabSwitchSt
 export async function spend(
   db: Db,
   orderId: string,
-  counter: "dropReplies" | "failuresBeforeCommit" | "stallsBeforeCommit",
+  counter: "dropReplies" | "failuresBeforeCommit" | "stallsBetweenHops",
 ): Promise<boolean> {
   const { count } = await db.labSwitches.updateMany({
     where: { orderId, [counter]: { gt: 0 } },

@@ -29,8 +29,19 @@ export class AppMetrics implements RunOnceObserver {
     registers: [this.registry],
   });
 
+  readonly #completed = new Counter({
+    name: "payments_completed_by_completer_total",
+    help: "Payments the background completer finished after their client went away, by result.",
+    labelNames: ["result"] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  paymentCompleted(result: "charged" | "declined" | "retry_later"): void {
+    this.#completed.inc({ result });
   }
 
   countQuery = (): void => {

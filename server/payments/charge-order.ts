@@ -1,25 +1,32 @@
 import type { Execution } from "~/packages/run-once";
 import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
-import type { Ledger } from "../ledger/ledger";
 import { findSessionOrder } from "../orders/order-view";
+import type { PaymentProvider } from "../payment-provider/payment-provider";
 import { toChargeView } from "./charge-view";
 import type { ChargeView } from "./charge-view";
 import { newPaymentKey } from "./payment-key";
 
+/** The key the shop sends the provider for a payment attempt: derived from the attempt's own, so every retry sends it again. */
+export function providerKeyOf(paymentKey: string): string {
+  return `${paymentKey}/charge`;
+}
+
 /**
- * Charges an order once. Runs inside the run-once middleware, so it never sees
- * a duplicate of a key it already handled; it still refuses any key but the
- * order's current one, so that a client minting a key per attempt gets an
- * error instead of a second charge.
+ * Charges an order once, in two hops. Runs inside the run-once middleware, so
+ * it never sees a duplicate of a key it already handled; it still refuses any
+ * key but the order's current one, so that a client minting a key per attempt
+ * gets an error instead of a second charge.
  *
- * The refusals come first and write nothing, so they are not stored: the
- * same key with a corrected request runs normally. Only what the transaction
- * decides is stored: the charge, or a decline, which settles this attempt and
- * opens the next one under a new key, so the customer can try another card.
+ * 1. Refusals first: they write nothing, so they are not stored.
+ * 2. The recovery point: the card is saved at the provider and the attempt
+ *    records that the provider is being called, with what a recovery needs.
+ * 3. The second hop and the record (finishPayment): the provider is charged
+ *    under a key derived from the attempt's, then the charge is recorded and
+ *    the key completed in one local transaction.
  */
 export async function chargeOrder(
-  deps: { db: Db; ledger: Ledger; sessionId: string; runOnce: Execution<Tx> },
+  deps: { db: Db; provider: PaymentProvider; sessionId: string; runOnce: Execution<Tx> },
   input: { orderId: string; amountCents: number; cardNumber: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
@@ -38,18 +45,90 @@ export async function chargeOrder(
       `amountCents is ${input.amountCents} but the order's total is ${order.totalCents}.`,
     );
   }
+  const card = await recoveryPoint(deps, order.paymentKey, input.cardNumber);
+  return finishPayment(deps, {
+    orderId: order.id,
+    paymentKey: order.paymentKey,
+    amountCents: order.totalCents,
+    ...card,
+  });
+}
 
-  const request = { ...input, idempotencyKey: order.paymentKey };
-  const authorization = await deps.ledger.authorize(request);
+/**
+ * The attempt's recovery point, written before the provider is called: the
+ * card saved at the provider (its token, never its number) and the request's
+ * fingerprint. From then on the provider may have charged, and a retry or the
+ * background completer re-drives it with the same key. A retry of the same
+ * attempt finds the card saved already.
+ */
+async function recoveryPoint(
+  deps: { db: Db; provider: PaymentProvider; runOnce: Execution<Tx> },
+  paymentKey: string,
+  cardNumber: string,
+): Promise<{ paymentMethodId: string; cardLast4: string }> {
+  const attempt = await deps.db.paymentAttempt.findUniqueOrThrow({ where: { key: paymentKey } });
+  if (attempt.paymentMethodId && attempt.cardLast4) {
+    return { paymentMethodId: attempt.paymentMethodId, cardLast4: attempt.cardLast4 };
+  }
+  const card = await deps.provider.saveCard(cardNumber);
+  await deps.db.paymentAttempt.update({
+    where: { key: paymentKey },
+    data: { ...card, requestFingerprint: deps.runOnce.fingerprint, providerCalledAt: new Date() },
+  });
+  return card;
+}
+
+export interface PaymentToFinish {
+  orderId: string;
+  paymentKey: string;
+  amountCents: number;
+  paymentMethodId: string;
+  cardLast4: string;
+}
+
+/**
+ * The second hop and the record, from the recovery point on: a client's
+ * request runs it, and so does the background completer for a payment its
+ * client never came back for. The provider answers once per key, so re-driving
+ * it after any crash gets the same charge, never a second one.
+ */
+export async function finishPayment(
+  deps: { provider: PaymentProvider; runOnce: Execution<Tx> },
+  payment: PaymentToFinish,
+  settledBy: "client" | "completer" = "client",
+): Promise<ChargeView> {
+  const providerKey = providerKeyOf(payment.paymentKey);
+  const answer = await deps.provider.charge(
+    { amountCents: payment.amountCents, paymentMethodId: payment.paymentMethodId, orderId: payment.orderId },
+    providerKey,
+  );
   return deps.runOnce.commit(async (tx) => {
-    if (!authorization.approved) {
-      await openNextAttempt(tx, order, authorization);
-      throw new DomainError("CARD_DECLINED", authorization.declineReason);
+    const current = { id: payment.orderId, paymentKey: payment.paymentKey };
+    if ("declined" in answer) {
+      await openNextAttempt(tx, current, {
+        cardLast4: payment.cardLast4,
+        declineReason: answer.declined.reason,
+        settledBy,
+      });
+      throw new DomainError("CARD_DECLINED", answer.declined.reason);
     }
-    const entry = await deps.ledger.record(tx, request, authorization);
-    await settleAttempt(tx, order.paymentKey, { status: "SUCCEEDED", cardLast4: authorization.cardLast4 });
-    await updateCurrentOrder(tx, order, { status: "PAID" });
-    return toChargeView(entry);
+    const charge = await tx.charge.create({
+      data: {
+        id: answer.charged.id,
+        orderId: payment.orderId,
+        amountCents: answer.charged.amountCents,
+        idempotencyKey: payment.paymentKey,
+        providerKey,
+        cardLast4: answer.charged.cardLast4,
+      },
+    });
+    await settleAttempt(tx, payment.paymentKey, {
+      status: "SUCCEEDED",
+      cardLast4: payment.cardLast4,
+      settledBy,
+    });
+    await updateCurrentOrder(tx, current, { status: "PAID" });
+    return toChargeView(charge);
   });
 }
 
@@ -62,13 +141,9 @@ interface CurrentOrder {
 async function openNextAttempt(
   tx: Tx,
   order: CurrentOrder,
-  decline: { cardLast4: string; declineReason: string },
+  decline: { cardLast4: string; declineReason: string; settledBy: string },
 ): Promise<void> {
-  await settleAttempt(tx, order.paymentKey, {
-    status: "DECLINED",
-    cardLast4: decline.cardLast4,
-    declineReason: decline.declineReason,
-  });
+  await settleAttempt(tx, order.paymentKey, { status: "DECLINED", ...decline });
   const nextKey = newPaymentKey();
   await tx.paymentAttempt.create({ data: { key: nextKey, orderId: order.id } });
   await updateCurrentOrder(tx, order, { paymentKey: nextKey });
@@ -77,7 +152,7 @@ async function openNextAttempt(
 function settleAttempt(
   tx: Tx,
   key: string,
-  outcome: { status: "DECLINED" | "SUCCEEDED"; cardLast4: string; declineReason?: string },
+  outcome: { status: "DECLINED" | "SUCCEEDED"; cardLast4: string; declineReason?: string; settledBy: string },
 ) {
   return tx.paymentAttempt.update({ where: { key }, data: { ...outcome, settledAt: new Date() } });
 }

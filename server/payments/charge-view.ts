@@ -1,17 +1,22 @@
 import type { z } from "zod";
-import type { LedgerEntry } from "../ledger/ledger";
 import type { chargeOutput } from "../trpc/schemas/payments";
 
 /** A charge as the API returns it. */
 export type ChargeView = z.infer<typeof chargeOutput>;
 
-export function toChargeView(entry: LedgerEntry): ChargeView {
+export function toChargeView(charge: {
+  id: string;
+  orderId: string;
+  amountCents: number;
+  cardLast4: string;
+  createdAt: Date;
+}): ChargeView {
   return {
-    chargeId: entry.id,
-    orderId: entry.orderId,
-    amountCents: entry.amountCents,
+    chargeId: charge.id,
+    orderId: charge.orderId,
+    amountCents: charge.amountCents,
     status: "captured",
-    cardLast4: entry.cardLast4,
-    createdAt: entry.createdAt.toISOString(),
+    cardLast4: charge.cardLast4,
+    createdAt: charge.createdAt.toISOString(),
   };
 }

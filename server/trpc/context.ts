@@ -1,12 +1,13 @@
 import type { RunOnce } from "~/packages/run-once";
 import type { Db, Tx } from "../db/client";
-import type { Ledger } from "../ledger/ledger";
+import type { PaymentProvider } from "../payment-provider/payment-provider";
 import type { AppMetrics } from "../observability/app-metrics";
 
 /** What every procedure can reach; tests build their own (see createContextInner). */
 export interface Services {
   db: Db;
-  ledger: Ledger;
+  /** The payment provider the shop charges through (its second hop). */
+  provider: PaymentProvider;
   /** The run-once core on this database (packages/run-once). */
   idempotency: RunOnce<Tx>;
   /** Keys the fingerprints of stored requests (an HMAC), so a stored one cannot be used to test guesses. */

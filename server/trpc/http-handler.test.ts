@@ -1,18 +1,19 @@
 import { describe, expect } from "vitest";
 import { newSessionId } from "../session";
-import { ControllableLedger, gate } from "~/testing/controllable-ledger";
+import { ControllableProvider } from "~/testing/controllable-provider";
+import { gate } from "~/testing/gate";
 import { test } from "~/testing/fixtures";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "./http-handler";
 
 /** The tRPC HTTP layer in-process: real Requests and Responses, no server. */
 let app: TestApp;
-let ledger: ControllableLedger;
+let provider: ControllableProvider;
 let session: string;
 
 test.beforeEach(async ({ startApp }) => {
-  ledger = new ControllableLedger();
-  app = await startApp({ ledger, settings: { waitMs: 200 } });
+  provider = new ControllableProvider();
+  app = await startApp({ provider, settings: { waitMs: 200 } });
   session = newSessionId();
 });
 
@@ -135,7 +136,7 @@ describe("keys in progress", () => {
   test("answers a duplicate past the wait bound with 409 and Retry-After", async () => {
     const order = await placeOrder();
     const held = gate();
-    ledger.beforeAuthorize = () => held.opened;
+    provider.beforeCharge = () => held.opened;
     const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
     const first = post("payments.charge", body);
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -153,7 +154,7 @@ describe("keys in progress", () => {
   test("says that a duplicate which waited for the first execution was coalesced into it", async () => {
     const order = await placeOrder();
     const held = gate();
-    ledger.beforeAuthorize = () => held.opened;
+    provider.beforeCharge = () => held.opened;
     const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
     const first = post("payments.charge", body);
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -171,15 +172,15 @@ describe("keys in progress", () => {
   test("answers a failure before commit with 503 and Retry-After, and the retry charges once", async () => {
     const order = await placeOrder();
     let failures = 1;
-    ledger.afterRecord = async () => {
-      if (failures-- > 0) throw new Error("ledger connection reset");
+    provider.afterCharge = async () => {
+      if (failures-- > 0) throw new Error("connection reset after the provider answered");
     };
     const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
 
     const failed = await post("payments.charge", body);
     expect(failed.status).toBe(503);
     expect(failed.headers.get("Retry-After")).toBe("1");
-    expect(JSON.stringify(await failed.json())).not.toContain("ledger connection reset");
+    expect(JSON.stringify(await failed.json())).not.toContain("connection reset after the provider answered");
 
     expect((await post("payments.charge", body)).status).toBe(200);
     expect(await app.services.db.charge.count()).toBe(1);

@@ -27,17 +27,7 @@ async function served(app: TestApp, opts: { lab: boolean; benchBaseline: boolean
   return { post, order, charge, db: app.services.db };
 }
 
-const labSwitches = (orderId: string) => ({
-  orderId,
-  switches: {
-    dropReplies: 0,
-    failuresBeforeCommit: 0,
-    stallsBeforeCommit: 0,
-    ledgerDelayMs: 0,
-    decline: true,
-    naiveClient: false,
-  },
-});
+const labSwitches = (orderId: string) => ({ orderId, shop: { naiveClient: true } });
 
 describe("the router a process serves", () => {
   test("in production has neither the lab nor the bench baseline", async ({ startApp }) => {
@@ -49,7 +39,10 @@ describe("the router a process serves", () => {
   });
 
   test("with the lab on, has the lab's procedures, and still no bench baseline", async ({ startApp }) => {
-    const { post, order, charge } = await served(await startApp(), { lab: true, benchBaseline: false });
+    const { post, order, charge } = await served(await startApp({ lab: true }), {
+      lab: true,
+      benchBaseline: false,
+    });
     expect((await post("lab.setSwitches", labSwitches(order.id))).status).toBe(200);
     expect((await post("bench.unprotectedCharge", charge)).status).toBe(404);
   });

@@ -19,6 +19,7 @@ export const benchRouter = router({
       // The same transaction, without the key's claim and completion.
       const runOnce: Execution<Tx> = {
         key: input.idempotencyKey ?? "",
+        fingerprint: "",
         commit: (work) => ctx.db.$transaction(async (tx) => work(tx)),
       };
       return chargeOrder({ ...ctx, runOnce }, input);

@@ -1,5 +1,6 @@
+import { labProviderOf } from "../../lab/lab-provider";
 import { naiveCharge } from "../../lab/naive-charge";
-import { readSwitches } from "../../lab/switches";
+import { readSwitches, setSwitches } from "../../lab/switches";
 import { findSessionOrder } from "../../orders/order-view";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
@@ -7,9 +8,9 @@ import { labSwitchesInput, labSwitchesSchema, naiveChargeInput, setLabSwitchesIn
 import { chargeOutput } from "../schemas/payments";
 
 /**
- * The fault-injection lab: per-order switches the server honours, and the
- * naive counter-example. Served only where the lab is on (see
- * served-router.ts); the production AppRouter does not contain it.
+ * The fault-injection lab: per-order switches the shop and its payment
+ * provider honour, and the naive counter-example. Served only where the lab is
+ * on (see served-router.ts); the production AppRouter does not contain it.
  */
 export const labRouter = router({
   switches: sessionProcedure
@@ -17,7 +18,11 @@ export const labRouter = router({
     .output(labSwitchesSchema)
     .query(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
-      return readSwitches(ctx.db, order.id);
+      const [shop, provider] = await Promise.all([
+        readSwitches(ctx.db, order.id),
+        labProviderOf(ctx.provider).providerFaults(order.id),
+      ]);
+      return { shop, provider };
     }),
 
   setSwitches: sessionProcedure
@@ -25,12 +30,11 @@ export const labRouter = router({
     .output(labSwitchesSchema)
     .mutation(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
-      return ctx.db.labSwitches.upsert({
-        where: { orderId: order.id },
-        create: { orderId: order.id, ...input.switches },
-        update: input.switches,
-        omit: { orderId: true },
-      });
+      const [shop, provider] = await Promise.all([
+        setSwitches(ctx.db, order.id, input.shop ?? {}),
+        labProviderOf(ctx.provider).setProviderFaults(order.id, input.provider ?? {}),
+      ]);
+      return { shop, provider };
     }),
 
   naiveCharge: sessionProcedure

@@ -1,7 +1,8 @@
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
+import { reconcile } from "../../payments/reconcile";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
-import { ledgerEntriesOutput, ledgerSummaryOutput } from "../schemas/ledger";
+import { ledgerEntriesOutput, ledgerSummaryOutput, reconciliationOutput } from "../schemas/ledger";
 
 /** The caller's part of the ledger: every charge of the session's orders. */
 export const ledgerRouter = router({
@@ -37,5 +38,19 @@ export const ledgerRouter = router({
       chargedCents: order.charges.reduce((sum, charge) => sum + charge.amountCents, 0),
       replayCount: replaysOf(order.attempts),
     }));
+  }),
+
+  /** The session's last orders, reconciled with the payment provider's charges. */
+  reconciliation: sessionProcedure.output(reconciliationOutput).query(async ({ ctx }) => {
+    const orders = await ctx.db.order.findMany({
+      where: { sessionId: ctx.sessionId },
+      select: { id: true },
+      orderBy: { createdAt: "desc" },
+      take: 20,
+    });
+    return reconcile(
+      ctx,
+      orders.map((order) => order.id),
+    );
   }),
 });

@@ -1,6 +1,7 @@
 import { describe, expect } from "vitest";
 import { newSessionId } from "../../session";
-import { ControllableLedger, gate } from "~/testing/controllable-ledger";
+import { ControllableProvider } from "~/testing/controllable-provider";
+import { gate } from "~/testing/gate";
 import { FakeClock } from "~/testing/run-once-harness";
 import { test } from "~/testing/fixtures";
 import type { TestApp } from "~/testing/test-app";
@@ -25,14 +26,14 @@ describe("payments.charge", () => {
   test("charges once for two concurrent calls with one key, and both get the same result", async ({
     startApp,
   }) => {
-    const ledger = new ControllableLedger();
-    const app = await startApp({ ledger });
+    const provider = new ControllableProvider();
+    const app = await startApp({ provider });
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
 
     const held = gate();
-    ledger.beforeAuthorize = () => held.opened;
+    provider.beforeCharge = () => held.opened;
     const first = app.caller(session).payments.charge(charge);
     const second = app.caller(session).payments.charge(charge);
     // Both are in flight before the first can finish.
@@ -43,12 +44,12 @@ describe("payments.charge", () => {
     expect(a).toEqual(b);
     expect(a).toMatchObject({ orderId: order.id, amountCents: order.totalCents, status: "captured" });
     expect(await chargeCount(app, order.id)).toBe(1);
-    expect(ledger.authorizeCalls).toBe(1);
+    expect(provider.chargeCalls).toBe(1);
   });
 
   test("returns the stored result, byte for byte, to a sequential repeat", async ({ startApp }) => {
-    const ledger = new ControllableLedger();
-    const app = await startApp({ ledger });
+    const provider = new ControllableProvider();
+    const app = await startApp({ provider });
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
@@ -58,7 +59,7 @@ describe("payments.charge", () => {
 
     expect(JSON.stringify(again)).toBe(JSON.stringify(first));
     expect(await chargeCount(app, order.id)).toBe(1);
-    expect(ledger.authorizeCalls).toBe(1);
+    expect(provider.chargeCalls).toBe(1);
     await app.services.idempotency.flushReplayCounts();
     const key = await app.services.db.idempotencyKey.findFirstOrThrow({ where: { key: order.paymentKey } });
     expect(key.replayCount).toBe(1);
@@ -67,9 +68,13 @@ describe("payments.charge", () => {
   test("charges once when two app instances on separate connections race with one key", async ({
     startApp,
   }) => {
-    const ledgers = [new ControllableLedger(), new ControllableLedger()];
-    const first = await startApp({ ledger: ledgers[0] });
-    const second = await startApp({ ledger: ledgers[1], database: first.database });
+    const providers = [new ControllableProvider(), new ControllableProvider()];
+    const first = await startApp({ provider: providers[0] });
+    const second = await startApp({
+      provider: providers[1],
+      database: first.database,
+      paymentProvider: first.paymentProvider,
+    });
     const session = newSessionId();
     const order = await placeOrder(first, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
@@ -82,22 +87,23 @@ describe("payments.charge", () => {
 
     expect(new Set(results.map((result) => JSON.stringify(result))).size).toBe(1);
     expect(await chargeCount(first, order.id)).toBe(1);
-    expect(ledgers.reduce((sum, ledger) => sum + ledger.authorizeCalls, 0)).toBe(1);
+    expect(providers.reduce((sum, provider) => sum + provider.chargeCalls, 0)).toBe(1);
+    expect(await first.paymentProvider.executions()).toBe(1);
   });
 
-  test("commits the ledger entry and the key's completion together: a failed completion leaves no charge", async ({
+  test("commits the charge's record and the key's completion together: a fenced completion records nothing", async ({
     startApp,
   }) => {
-    const ledger = new ControllableLedger();
-    const app = await startApp({ ledger });
+    const provider = new ControllableProvider();
+    const app = await startApp({ provider });
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
 
-    // While the charge is being authorized, another owner takes the key (as
-    // after a lease expiry). The ledger row is then written, but the
-    // completion is fenced off, so the ledger write must roll back with it.
-    ledger.beforeAuthorize = async () => {
+    // While the provider is being called, another owner takes the key (as
+    // after a lease expiry). The charge's record is then written, but the
+    // completion is fenced off, so the record must roll back with it.
+    provider.beforeCharge = async () => {
       await app.services.db.idempotencyKey.updateMany({
         where: { key: order.paymentKey },
         data: { token: "someone-else" },
@@ -106,7 +112,7 @@ describe("payments.charge", () => {
     await expect(app.caller(session).payments.charge(charge)).rejects.toMatchObject({
       code: "CONFLICT",
     });
-    expect(ledger.recordCalls).toBe(1);
+    expect(provider.chargeCalls).toBe(1);
     expect(await chargeCount(app, order.id)).toBe(0);
     const stored = await app.services.db.order.findUniqueOrThrow({ where: { id: order.id } });
     expect(stored.status).toBe("PENDING");
@@ -115,8 +121,8 @@ describe("payments.charge", () => {
   test("replays a decline to the request it answered, and opens a new attempt that another card can pay, once", async ({
     startApp,
   }) => {
-    const ledger = new ControllableLedger();
-    const app = await startApp({ ledger });
+    const provider = new ControllableProvider();
+    const app = await startApp({ provider });
     const session = newSessionId();
     const order = await placeOrder(app, session);
     const declinedRequest = {
@@ -129,7 +135,7 @@ describe("payments.charge", () => {
     const declined = { code: "PAYMENT_REQUIRED", reason: "CARD_DECLINED" };
     await expect(app.caller(session).payments.charge(declinedRequest)).rejects.toMatchObject(declined);
     await expect(app.caller(session).payments.charge(declinedRequest)).rejects.toMatchObject(declined);
-    expect(ledger.authorizeCalls).toBe(1);
+    expect(provider.chargeCalls).toBe(1);
     expect(await chargeCount(app, order.id)).toBe(0);
 
     // The order is still payable, under a new key; the declined attempt keeps its key and outcome.

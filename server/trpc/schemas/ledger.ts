@@ -28,3 +28,13 @@ export const ledgerOrderSchema = z.object({
 });
 
 export const ledgerSummaryOutput = z.array(ledgerOrderSchema);
+
+/** Per order: the provider's charges next to the shop's record of them, and every disagreement. */
+export const reconciliationOutput = z.array(
+  z.object({
+    orderId: orderIdSchema,
+    providerCharges: z.array(z.object({ id: z.string(), amountCents: z.number().int() })),
+    recordedCharges: z.array(z.object({ id: z.string(), amountCents: z.number().int() })),
+    problems: z.array(z.string()),
+  }),
+);

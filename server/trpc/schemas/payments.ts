@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idempotencyKeySchema } from "./idempotency-key";
-import { APPROVED_TEST_CARD } from "../../ledger/mock-ledger";
+import { APPROVED_TEST_CARD } from "../../payments/test-cards";
 import { orderIdSchema } from "./orders";
 
 export const chargeInput = z.strictObject({

@@ -1,0 +1,17 @@
+import { databaseProvider } from "../../server/db/database-url";
+import { postgresAdapter } from "../../server/db/postgres-adapter";
+import { sqliteAdapter } from "../../server/db/sqlite-adapter";
+import { PrismaClient as PostgresqlClient } from "./generated/postgresql/client";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import type { Prisma } from "./generated/sqlite/client";
+
+/** The provider's database client, written against the SQLite client's type (see server/db/client.ts). */
+export type ProviderDb = SqliteClient;
+export type ProviderTx = Prisma.TransactionClient;
+
+/** Opens the provider's database: a file: URL is SQLite, a postgresql:// URL PostgreSQL. */
+export function createProviderDb(url: string): ProviderDb {
+  return databaseProvider(url) === "postgresql"
+    ? (new PostgresqlClient({ adapter: postgresAdapter(url) }) as unknown as ProviderDb)
+    : new SqliteClient({ adapter: sqliteAdapter(url) });
+}

@@ -1,0 +1,5 @@
+/** The provider's embedded default database: a SQLite file beside the shop's, so the demo needs no setup. */
+export const PROVIDER_DEFAULT_DATABASE_URL = "file:./data/provider.db";
+
+/** Where `npm start` runs the provider unless PAYMENT_PROVIDER_URL points at one already running. */
+export const PROVIDER_DEFAULT_PORT = 4010;

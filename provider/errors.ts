@@ -1,0 +1,87 @@
+import {
+  CallerGoneError,
+  CommitMissingError,
+  KeyInProgressError,
+  KeyReusedError,
+  LeaseLostError,
+} from "../packages/run-once";
+import type { FinalErrors } from "../packages/run-once";
+
+/** An error answer in Stripe's shape, `{ error: { type, code, message } }`, with its HTTP status. */
+export class ProviderError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly code: string,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+
+  toJSON() {
+    return { error: { type: this.type, code: this.code, message: this.message } };
+  }
+}
+
+export const invalidRequest = (code: string, message: string) =>
+  new ProviderError(400, "invalid_request_error", code, message);
+
+export const cardDeclined = (message: string) =>
+  new ProviderError(402, "card_error", "card_declined", message);
+
+/**
+ * A 4xx is an answer: inside a charge's commit (a decline) it is stored and
+ * replayed like a charge. Conflicts, throttles and 5xx are not.
+ */
+export const providerFinalErrors: FinalErrors = {
+  isFinal: (error) =>
+    error instanceof ProviderError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    ![408, 409, 429].includes(error.status),
+  encode: (error) => {
+    const { status, type, code, message } = error as ProviderError;
+    return { status, type, code, message };
+  },
+  decode: (stored) => {
+    const { status, type, code, message } = stored as {
+      status: number;
+      type: string;
+      code: string;
+      message: string;
+    };
+    return new ProviderError(status, type, code, message);
+  },
+};
+
+/** What a failed charge request is answered with: the core's errors with their statuses, anything unexpected as a retryable 503. */
+export function asProviderError(error: unknown): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof KeyInProgressError) {
+    return new ProviderError(
+      409,
+      "idempotency_error",
+      "idempotency_key_in_use",
+      error.message,
+      error.retryAfterSeconds,
+    );
+  }
+  if (error instanceof KeyReusedError) {
+    return new ProviderError(422, "idempotency_error", "idempotency_key_reused", error.message);
+  }
+  if (error instanceof LeaseLostError)
+    return new ProviderError(409, "idempotency_error", "lease_lost", error.message, 1);
+  if (error instanceof CallerGoneError)
+    return new ProviderError(499, "api_error", "client_closed_request", error.message);
+  if (error instanceof CommitMissingError)
+    return new ProviderError(500, "api_error", "internal", error.message);
+  return new ProviderError(
+    503,
+    "api_error",
+    "temporarily_unavailable",
+    "The charge failed before anything was committed. Retry with the same Idempotency-Key.",
+    1,
+  );
+}

@@ -1,0 +1,35 @@
+import { Counter, Registry } from "prom-client";
+import { RUN_ONCE_OUTCOMES } from "../packages/run-once";
+import type { RunOnceEvent, RunOnceObserver } from "../packages/run-once";
+
+/**
+ * The provider's Prometheus metrics: how its run-once requests ended, and how
+ * often a charge really executed (what a storm of duplicates must keep at one
+ * per key).
+ */
+export class ProviderMetrics implements RunOnceObserver {
+  readonly registry = new Registry();
+  readonly #outcomes = new Counter({
+    name: "provider_idempotency_requests_total",
+    help: "Charge requests with an Idempotency-Key, by how they ended.",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly #executions = new Counter({
+    name: "provider_charge_executions_total",
+    help: "Charge executions that reached the card (with or without a key).",
+    registers: [this.registry],
+  });
+
+  constructor() {
+    for (const outcome of RUN_ONCE_OUTCOMES) this.#outcomes.inc({ outcome }, 0);
+  }
+
+  observe(event: RunOnceEvent): void {
+    this.#outcomes.inc({ outcome: event.outcome });
+  }
+
+  chargeExecuted(): void {
+    this.#executions.inc();
+  }
+}

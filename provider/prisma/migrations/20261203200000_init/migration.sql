@@ -1,0 +1,59 @@
+-- CreateTable
+CREATE TABLE "PaymentMethod" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "account" TEXT NOT NULL,
+    "cardNumber" TEXT NOT NULL,
+    "cardLast4" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateTable
+CREATE TABLE "Charge" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "account" TEXT NOT NULL,
+    "amount" INTEGER NOT NULL,
+    "currency" TEXT NOT NULL,
+    "paymentMethod" TEXT NOT NULL,
+    "cardLast4" TEXT NOT NULL,
+    "orderRef" TEXT,
+    "idempotencyKey" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateTable
+CREATE TABLE "IdempotencyKey" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "scope" TEXT NOT NULL,
+    "path" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "fingerprint" TEXT NOT NULL,
+    "state" TEXT NOT NULL,
+    "token" TEXT NOT NULL,
+    "lockedUntil" DATETIME NOT NULL,
+    "expiresAt" DATETIME NOT NULL,
+    "outcome" TEXT,
+    "awaited" BOOLEAN NOT NULL DEFAULT false,
+    "replayCount" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "completedAt" DATETIME
+);
+
+-- CreateTable
+CREATE TABLE "FaultSwitches" (
+    "orderRef" TEXT NOT NULL PRIMARY KEY,
+    "dropReplies" INTEGER NOT NULL DEFAULT 0,
+    "unavailable" INTEGER NOT NULL DEFAULT 0,
+    "timeouts" INTEGER NOT NULL DEFAULT 0,
+    "delayMs" INTEGER NOT NULL DEFAULT 0,
+    "decline" BOOLEAN NOT NULL DEFAULT false
+);
+
+-- CreateIndex
+CREATE INDEX "Charge_account_orderRef_idx" ON "Charge"("account", "orderRef");
+
+-- CreateIndex
+CREATE INDEX "IdempotencyKey_expiresAt_idx" ON "IdempotencyKey"("expiresAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("scope", "path", "key");
+

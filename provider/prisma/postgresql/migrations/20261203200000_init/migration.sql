@@ -1,0 +1,73 @@
+-- CreateSchema
+CREATE SCHEMA IF NOT EXISTS "public";
+
+-- CreateEnum
+CREATE TYPE "IdempotencyKeyState" AS ENUM ('IN_PROGRESS', 'COMPLETED');
+
+-- CreateTable
+CREATE TABLE "PaymentMethod" (
+    "id" TEXT NOT NULL,
+    "account" TEXT NOT NULL,
+    "cardNumber" TEXT NOT NULL,
+    "cardLast4" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "PaymentMethod_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "Charge" (
+    "id" TEXT NOT NULL,
+    "account" TEXT NOT NULL,
+    "amount" INTEGER NOT NULL,
+    "currency" TEXT NOT NULL,
+    "paymentMethod" TEXT NOT NULL,
+    "cardLast4" TEXT NOT NULL,
+    "orderRef" TEXT,
+    "idempotencyKey" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "Charge_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "IdempotencyKey" (
+    "id" TEXT NOT NULL,
+    "scope" TEXT NOT NULL,
+    "path" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "fingerprint" TEXT NOT NULL,
+    "state" "IdempotencyKeyState" NOT NULL,
+    "token" TEXT NOT NULL,
+    "lockedUntil" TIMESTAMP(3) NOT NULL,
+    "expiresAt" TIMESTAMP(3) NOT NULL,
+    "outcome" TEXT,
+    "awaited" BOOLEAN NOT NULL DEFAULT false,
+    "replayCount" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "completedAt" TIMESTAMP(3),
+
+    CONSTRAINT "IdempotencyKey_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "FaultSwitches" (
+    "orderRef" TEXT NOT NULL,
+    "dropReplies" INTEGER NOT NULL DEFAULT 0,
+    "unavailable" INTEGER NOT NULL DEFAULT 0,
+    "timeouts" INTEGER NOT NULL DEFAULT 0,
+    "delayMs" INTEGER NOT NULL DEFAULT 0,
+    "decline" BOOLEAN NOT NULL DEFAULT false,
+
+    CONSTRAINT "FaultSwitches_pkey" PRIMARY KEY ("orderRef")
+);
+
+-- CreateIndex
+CREATE INDEX "Charge_account_orderRef_idx" ON "Charge"("account", "orderRef");
+
+-- CreateIndex
+CREATE INDEX "IdempotencyKey_expiresAt_idx" ON "IdempotencyKey"("expiresAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("scope", "path", "key");
+

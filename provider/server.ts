@@ -1,0 +1,65 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { KeySweeper, RunOnce } from "../packages/run-once";
+import type { RunOnceSettings } from "../packages/run-once";
+import { runOnceStoreFor } from "../server/db/run-once-store";
+import { logger } from "../server/logger";
+import { createProviderApp } from "./app";
+import { createProviderDb } from "./db/client";
+import type { ProviderTx } from "./db/client";
+import { providerFinalErrors } from "./errors";
+import { ProviderMetrics } from "./metrics";
+
+export interface RunningProvider {
+  url: string;
+  port: number;
+  metrics: ProviderMetrics;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the payment provider on a port (0: any free one) over a database
+ * that is already migrated: the shop's idempotency core, its own store, its
+ * own sweeper. `npm start` runs it as a process of its own (provider/main.ts);
+ * tests run it in theirs.
+ */
+export async function startProvider(opts: {
+  databaseUrl: string;
+  port: number;
+  lab: boolean;
+  timeoutHoldMs: number;
+  settings?: Partial<RunOnceSettings>;
+}): Promise<RunningProvider> {
+  const db = createProviderDb(opts.databaseUrl);
+  const metrics = new ProviderMetrics();
+  const { store, watcher } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger);
+  const runOnce = new RunOnce<ProviderTx>({
+    store,
+    watcher,
+    finalErrors: providerFinalErrors,
+    settings: opts.settings,
+    observer: metrics,
+    logger,
+  });
+  const sweeper = new KeySweeper(store, { abandonedGraceMs: runOnce.settings.abandonedGraceMs, logger });
+  sweeper.start(60_000);
+  const app = createProviderApp({ db, runOnce, metrics, lab: opts.lab, timeoutHoldMs: opts.timeoutHoldMs });
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const listening = serve({ fetch: app.fetch, port: opts.port, hostname: "127.0.0.1" }, () =>
+      resolve(listening),
+    );
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    metrics,
+    async close() {
+      sweeper.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runOnce.close();
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { z } from "zod";
+import type { Db } from "../db/client";
+import { HttpPaymentProvider } from "../payment-provider/http-payment-provider";
+import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
+import type { providerFaultsSchema } from "../trpc/schemas/lab";
+import { readSwitches, spend } from "./switches";
+
+export type ProviderFaults = z.infer<typeof providerFaultsSchema>;
+
+/** How long a stall between the hops lasts: long enough to kill the server by hand. */
+export const STALL_MS = 4_000;
+
+/**
+ * The payment provider as the lab bends it, per order, on the shop's side: a
+ * failure before the provider is called, a stall between the provider's
+ * charge and the shop's record (the moment to kill a server), and the
+ * counter-example of a new provider key per attempt. The provider's own
+ * faults are set through its test API (`/v1/test/faults`).
+ */
+export class LabProvider implements PaymentProvider {
+  readonly #naive: HttpPaymentProvider;
+
+  constructor(
+    private readonly db: Db,
+    private readonly inner: PaymentProvider,
+    private readonly endpoint: { url: string; apiKey: string },
+  ) {
+    this.#naive = new HttpPaymentProvider({ ...endpoint, keyForAttempt: () => `naive_${randomUUID()}` });
+  }
+
+  saveCard(cardNumber: string) {
+    return this.inner.saveCard(cardNumber);
+  }
+
+  async charge(
+    request: { amountCents: number; paymentMethodId: string; orderId: string },
+    idempotencyKey: string | null,
+  ): Promise<ChargeAnswer> {
+    if (await spend(this.db, request.orderId, "failuresBeforeCommit")) {
+      throw new Error("Lab fault: the connection to the provider broke before the charge was sent.");
+    }
+    const switches = await readSwitches(this.db, request.orderId);
+    const answer = await (switches.naiveProviderCalls ? this.#naive : this.inner).charge(
+      request,
+      idempotencyKey,
+    );
+    if (await spend(this.db, request.orderId, "stallsBetweenHops")) await sleep(STALL_MS);
+    return answer;
+  }
+
+  chargesOf(orderId: string) {
+    return this.inner.chargesOf(orderId);
+  }
+
+  async providerFaults(orderId: string): Promise<ProviderFaults> {
+    return this.#faults("GET", orderId);
+  }
+
+  /** Sets some of the provider's faults for this order, keeping the others. */
+  async setProviderFaults(orderId: string, faults: Partial<ProviderFaults>): Promise<ProviderFaults> {
+    return this.#faults("POST", orderId, { ...(await this.providerFaults(orderId)), ...faults });
+  }
+
+  async #faults(method: "GET" | "POST", orderId: string, body?: ProviderFaults): Promise<ProviderFaults> {
+    const response = await fetch(`${this.endpoint.url}/v1/test/faults/${encodeURIComponent(orderId)}`, {
+      method,
+      headers: { authorization: `Bearer ${this.endpoint.apiKey}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(5_000),
+    });
+    if (!response.ok)
+      throw new Error(`The provider's test API answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as ProviderFaults;
+  }
+}
+
+/** The lab's provider, where the services were composed with the lab. */
+export function labProviderOf(provider: PaymentProvider): LabProvider {
+  if (!(provider instanceof LabProvider))
+    throw new Error("The lab's procedures need services composed with the lab.");
+  return provider;
+}

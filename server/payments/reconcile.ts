@@ -1,0 +1,57 @@
+import type { Db } from "../db/client";
+import type { PaymentProvider } from "../payment-provider/payment-provider";
+
+export interface Reconciliation {
+  orderId: string;
+  /** The provider's charges of the order, and the shop's record of them. */
+  providerCharges: Array<{ id: string; amountCents: number }>;
+  recordedCharges: Array<{ id: string; amountCents: number }>;
+  /** Every disagreement, in words; none when both sides agree. */
+  problems: string[];
+}
+
+/**
+ * Compares, per order, the provider's charges with the shop's record of them:
+ * a charge the provider made that the shop never recorded (the app died
+ * between the hops and nothing finished it, or a key was made per attempt), a
+ * recorded charge the provider does not have, or amounts that differ.
+ */
+export async function reconcile(
+  deps: { db: Db; provider: PaymentProvider },
+  orderIds: string[],
+): Promise<Reconciliation[]> {
+  const recorded = await deps.db.charge.findMany({
+    where: { orderId: { in: orderIds } },
+    select: { id: true, orderId: true, amountCents: true },
+  });
+  return Promise.all(
+    orderIds.map(async (orderId) => {
+      const providerCharges = (await deps.provider.chargesOf(orderId)).map(({ id, amountCents }) => ({
+        id,
+        amountCents,
+      }));
+      const recordedCharges = recorded
+        .filter((charge) => charge.orderId === orderId)
+        .map(({ id, amountCents }) => ({ id, amountCents }));
+      const recordedById = new Map(recordedCharges.map((charge) => [charge.id, charge]));
+      const providerIds = new Set(providerCharges.map((charge) => charge.id));
+      const problems = [
+        ...providerCharges
+          .filter((charge) => !recordedById.has(charge.id))
+          .map((charge) => `the provider charged ${charge.id}, which the shop has no record of`),
+        ...recordedCharges
+          .filter((charge) => !providerIds.has(charge.id))
+          .map((charge) => `the shop recorded ${charge.id}, which the provider does not have`),
+        ...providerCharges
+          .filter((charge) => {
+            const mine = recordedById.get(charge.id);
+            return mine !== undefined && mine.amountCents !== charge.amountCents;
+          })
+          .map(
+            (charge) => `${charge.id} is ${charge.amountCents} at the provider but not in the shop's record`,
+          ),
+      ];
+      return { orderId, providerCharges, recordedCharges, problems };
+    }),
+  );
+}

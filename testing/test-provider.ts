@@ -1,0 +1,55 @@
+import { createProviderDb } from "../provider/db/client";
+import type { ProviderDb } from "../provider/db/client";
+import { startProvider } from "../provider/server";
+import type { RunningProvider } from "../provider/server";
+import { createTestDatabase } from "./test-database";
+import type { TestDatabase } from "./test-database";
+
+/** The shop's account at a test provider. */
+export const TEST_PROVIDER_KEY = "sk_test_shop_under_test";
+
+export interface TestProvider {
+  url: string;
+  apiKey: string;
+  running: RunningProvider;
+  database: TestDatabase;
+  /** The provider's own database, to check what it charged. */
+  db: ProviderDb;
+  /** How many charges the provider really executed (its metric). */
+  executions(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * The payment provider, a real HTTP server on a free port with a fresh
+ * database of its own, run inside the test's process (the cluster tests run it
+ * as a process of its own), with its test lab on.
+ */
+export async function startTestProvider(opts: { timeoutHoldMs?: number } = {}): Promise<TestProvider> {
+  const database = await createTestDatabase("provider");
+  const running = await startProvider({
+    databaseUrl: database.url,
+    port: 0,
+    lab: true,
+    timeoutHoldMs: opts.timeoutHoldMs ?? 9_000,
+  });
+  const db = createProviderDb(database.url);
+  return {
+    url: running.url,
+    apiKey: TEST_PROVIDER_KEY,
+    running,
+    database,
+    db,
+    async executions() {
+      const metric = await running.metrics.registry
+        .getSingleMetric("provider_charge_executions_total")
+        ?.get();
+      return metric?.values[0]?.value ?? 0;
+    },
+    async close() {
+      await running.close();
+      await db.$disconnect();
+      await database.drop();
+    },
+  };
+}
