@@ -22,6 +22,8 @@ const envSchema = z.object({
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).optional(),
   /** The benchmark's baseline: payments.charge's handler without the middleware (npm run bench). */
   BENCH_BASELINE: z.enum(["0", "1"]).default("0"),
+  /** Signs session ids; unset, a key generated once and kept in the database (see session-secret.ts). */
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -12,9 +12,10 @@ import { logger } from "./logger";
 import { allOf } from "./observability/run-once-events";
 import { RunOnceLog } from "./observability/run-once-log";
 import { AppMetrics } from "./observability/app-metrics";
-import type { Services } from "./trpc/context";
+import { loadSessionSecret, sessionSecretLoader } from "./session-secret";
+import type { HttpServices } from "./trpc/http-handler";
 
-export interface AppServices extends Services {
+export interface AppServices extends HttpServices {
   sweeper: KeySweeper;
   /** Stops the sweeper and closes the database connections. */
   close(): Promise<void>;
@@ -29,6 +30,8 @@ export function createServices(opts: {
   /** Puts the fault-injection lab in front of the ledger and opens its procedures. */
   lab?: boolean;
   benchBaseline?: boolean;
+  /** SESSION_SECRET; without it, the key kept in the database. */
+  sessionSecret?: string;
 }): AppServices {
   const metrics = new AppMetrics();
   const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
@@ -47,6 +50,7 @@ export function createServices(opts: {
     labEnabled: opts.lab ?? false,
     benchBaseline: opts.benchBaseline ?? false,
     metrics,
+    sessionSecret: sessionSecretLoader(() => loadSessionSecret(db, opts.sessionSecret)),
     sweeper,
     async close() {
       sweeper.stop();
@@ -74,6 +78,7 @@ export function getServices(): AppServices {
       },
       lab: labEnabled(),
       benchBaseline: env.BENCH_BASELINE === "1",
+      sessionSecret: env.SESSION_SECRET,
     });
     // The sweeper lives as long as the services it belongs to: the process.
     services.sweeper.start(env.IDEMPOTENCY_SWEEP_INTERVAL_MS);

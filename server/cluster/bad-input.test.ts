@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../db/client";
 import type { Db } from "../db/client";
-import { newSessionId } from "../session";
+import { newSignedSession } from "../testing/signed-session";
 import { apiClient, dataOf } from "../testing/api-client";
 import type { ApiClient, ApiResponse } from "../testing/api-client";
 import { createTestDatabase } from "../testing/test-database";
@@ -32,13 +32,13 @@ beforeAll(async () => {
     basePort: process.env.TEST_DATABASE === "postgresql" ? 3251 : 3241,
   });
   baseUrl = cluster.instances[0]!.url;
-  api = apiClient(baseUrl, newSessionId());
+  api = apiClient(baseUrl, (await newSignedSession(db)).cookie);
   const place = (client: ApiClient) =>
     client
       .post("orders.place", { submissionKey: crypto.randomUUID(), items: [{ sku: "notebook", quantity: 1 }] })
       .then((response) => dataOf<{ id: string; totalCents: number; paymentKey: string }>(response));
   order = await place(api);
-  strangersOrder = await place(apiClient(baseUrl, newSessionId()));
+  strangersOrder = await place(apiClient(baseUrl, (await newSignedSession(db)).cookie));
 }, 120_000);
 
 afterAll(async () => {

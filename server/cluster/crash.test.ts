@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDb } from "../db/client";
 import type { Db } from "../db/client";
-import { newSessionId } from "../session";
+import { newSignedSession } from "../testing/signed-session";
 import { apiClient, dataOf } from "../testing/api-client";
 import { chargeBody, placeOrderWith } from "../testing/lab-orders";
 import { createTestDatabase } from "../testing/test-database";
@@ -42,8 +42,8 @@ afterAll(async () => {
 const keyOf = (paymentKey: string) => db.idempotencyKey.findFirst({ where: { key: paymentKey } });
 
 it("takes over, after the lease, a charge whose instance died inside its transaction, and charges once", async () => {
-  const session = newSessionId();
-  const [a, b] = cluster.instances.map((instance) => apiClient(instance.url, session));
+  const { cookie } = await newSignedSession(db);
+  const [a, b] = cluster.instances.map((instance) => apiClient(instance.url, cookie));
   // A writes the ledger row, then holds its transaction open for 4 s.
   const order = await placeOrderWith(a!, { stallsBeforeCommit: 1 });
   const lost = a!.post("payments.charge", chargeBody(order)).catch(() => "no reply");
@@ -77,8 +77,8 @@ it("takes over, after the lease, a charge whose instance died inside its transac
 }, 60_000);
 
 it("replays, on another instance, a charge whose instance died after the commit and before the reply", async () => {
-  const session = newSessionId();
-  const [, b, c] = cluster.instances.map((instance) => apiClient(instance.url, session));
+  const { cookie } = await newSignedSession(db);
+  const [, b, c] = cluster.instances.map((instance) => apiClient(instance.url, cookie));
   // B commits the charge, then holds its reply (the lab loses it after 1.5 s).
   const order = await placeOrderWith(b!, { dropReplies: 1 });
   const lost = b!.post("payments.charge", chargeBody(order)).catch(() => "no reply");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDb } from "../db/client";
 import type { Db } from "../db/client";
-import { newSessionId } from "../session";
+import { newSignedSession } from "../testing/signed-session";
 import { apiClient } from "../testing/api-client";
 import { createTestDatabase } from "../testing/test-database";
 import type { TestDatabase } from "../testing/test-database";
@@ -39,8 +39,8 @@ afterAll(async () => {
 });
 
 it(`charges once for ${duplicates} concurrent duplicates spread round-robin over ${count} instances`, async () => {
-  const session = newSessionId();
-  const clients = cluster.instances.map((instance) => apiClient(instance.url, session));
+  const { cookie } = await newSignedSession(db);
+  const clients = cluster.instances.map((instance) => apiClient(instance.url, cookie));
   // A one-second card network keeps the first charge in flight while all duplicates arrive.
   const order = await placeOrderWith(clients[0]!, { ledgerDelayMs: 1_000 });
 

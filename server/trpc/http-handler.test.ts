@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { newSessionId } from "../session";
 import { ControllableLedger, gate } from "../testing/controllable-ledger";
+import { newSignedSession } from "../testing/signed-session";
 import { createTestApp } from "../testing/test-app";
 import type { TestApp } from "../testing/test-app";
 import { handleTrpcRequest } from "./http-handler";
@@ -8,12 +8,12 @@ import { handleTrpcRequest } from "./http-handler";
 /** The tRPC HTTP layer in-process: real Requests and Responses, no server. */
 let app: TestApp;
 let ledger: ControllableLedger;
-let session: string;
+let cookie: string;
 
 beforeEach(async () => {
   ledger = new ControllableLedger();
   app = await createTestApp({ ledger, settings: { waitMs: 200 } });
-  session = newSessionId();
+  ({ cookie } = await newSignedSession(app.services.db));
 });
 afterEach(() => app.close());
 
@@ -21,7 +21,7 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
   return handleTrpcRequest(
     new Request(`http://shop.test/api/trpc/${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", cookie: `checkout_session=${session}`, ...headers },
+      headers: { "content-type": "application/json", cookie, ...headers },
       body: JSON.stringify(body),
     }),
     app.services,

@@ -1,9 +1,8 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { parseCookie } from "cookie";
 import { DomainError } from "../errors";
 import { dropReplyIfAsked, orderIdOf } from "../lab/reply-dropper";
 import { logger } from "../logger";
-import { SESSION_COOKIE, isSessionId } from "../session";
+import { sessionIdFromCookies } from "../session";
 import { createContextInner } from "./context";
 import type { Services } from "./context";
 import { appRouter } from "./routers/_app";
@@ -13,12 +12,18 @@ export const TRPC_ENDPOINT = "/api/trpc";
 /** The largest request body accepted: a batch of orders fits many times over. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** What the HTTP layer needs beyond the procedures' services. */
+export interface HttpServices extends Services {
+  /** The key that session cookies are signed with (see session-secret.ts). */
+  sessionSecret: () => Promise<string>;
+}
+
 /**
  * Serves tRPC over the fetch adapter, plain JSON (no transformer) so that curl
  * works. The API route calls it; tests call it with Requests of their own.
  * @see https://trpc.io/docs/server/adapters/fetch
  */
-export async function handleTrpcRequest(request: Request, services: Services): Promise<Response> {
+export async function handleTrpcRequest(request: Request, services: HttpServices): Promise<Response> {
   const req = limitBody(request);
   if (!services.labEnabled) return respond(req, services);
   const path = new URL(req.url).pathname.slice(TRPC_ENDPOINT.length + 1);
@@ -26,25 +31,28 @@ export async function handleTrpcRequest(request: Request, services: Services): P
   return dropReplyIfAsked(services.db, orderId, path, await respond(req, services));
 }
 
-function respond(req: Request, services: Services): Promise<Response> {
+function respond(req: Request, services: HttpServices): Promise<Response> {
   return fetchRequestHandler({
     endpoint: TRPC_ENDPOINT,
     req,
     router: appRouter,
-    createContext({ resHeaders, info }) {
-      const sessionId = parseCookie(req.headers.get("cookie") ?? "")[SESSION_COOKIE];
+    async createContext({ resHeaders, info }) {
       return createContextInner({
         services,
-        sessionId: isSessionId(sessionId) ? sessionId : null,
+        // The proxy's rule (proxy.ts): it has already swapped a cookie that fails it for a new one.
+        sessionId: sessionIdFromCookies(req.headers.get("cookie"), await services.sessionSecret()),
         http: { requestHeaders: req.headers, responseHeaders: resHeaders, isBatch: info.isBatchCall },
       });
     },
     responseMeta({ errors }) {
+      // Answers carry a session's orders and keys: no shared cache may keep one.
+      const headers = new Headers({ "Cache-Control": "private, no-store" });
       const retryAfter = Math.max(
         0,
         ...errors.map((error) => (error instanceof DomainError ? (error.retryAfterSeconds ?? 0) : 0)),
       );
-      return retryAfter > 0 ? { headers: new Headers({ "Retry-After": String(retryAfter) }) } : {};
+      if (retryAfter > 0) headers.set("Retry-After", String(retryAfter));
+      return { headers };
     },
     onError({ error, path }) {
       // Internal errors are logged in full here; the client gets a fixed message (see init.ts).
