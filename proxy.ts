@@ -30,6 +30,10 @@ const sessionSecret = sessionSecretLoader(async () => {
  * has a session.
  */
 export async function proxy(request: NextRequest) {
+  // Next answers a path it cannot decode with a bare 500; it is the client's mistake.
+  if (!isDecodable(request.nextUrl.pathname)) {
+    return new NextResponse("Bad request: the path is not valid percent-encoded UTF-8.\n", { status: 400 });
+  }
   const secret = await sessionSecret();
   if (sessionIdFromCookies(request.headers.get("cookie"), secret)) return NextResponse.next();
 
@@ -40,6 +44,15 @@ export async function proxy(request: NextRequest) {
   // A shared cache that kept this response would hand the session to everyone after.
   response.headers.set("Cache-Control", "private, no-store");
   return response;
+}
+
+function isDecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const config = {

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTestDatabase } from "../testing/test-database";
+import type { TestDatabase } from "../testing/test-database";
+import { startInstances } from "./instances";
+import type { Cluster } from "./instances";
+
+/** Paths that are not valid percent-encoding, against `next start`: the client's mistake, never a 5xx. */
+let database: TestDatabase;
+let cluster: Cluster;
+let baseUrl: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  cluster = await startInstances({
+    databaseUrl: database.url,
+    count: 1,
+    basePort: process.env.TEST_DATABASE === "postgresql" ? 3705 : 3704,
+  });
+  baseUrl = cluster.instances[0]!.url;
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await database?.drop();
+});
+
+it.each([
+  ["GET", "/api/trpc/%E0%A4%A"],
+  ["GET", "/orders/%E0%A4%A"],
+  ["GET", "/api/trpc/catalog.list,%FF"],
+  ["POST", "/api/trpc/orders.place%C0"],
+])("answers %s %s with 400 and a sentence", async (method, path) => {
+  const response = await fetch(`${baseUrl}${path}`, { method });
+  expect(response.status).toBe(400);
+  expect(await response.text()).toMatch(/not valid percent-encoded UTF-8/);
+});
+
+it("still serves well-encoded paths, non-ASCII ones included", async () => {
+  expect((await fetch(`${baseUrl}/api/trpc/catalog.list`)).status).toBe(200);
+  expect((await fetch(`${baseUrl}/orders/ord_%C3%A9t%C3%A9`)).status).toBe(200);
+  expect((await fetch(`${baseUrl}/%E0%A4%A4`)).status).toBe(404);
+});
