@@ -12,6 +12,12 @@ export const TRPC_ENDPOINT = "/api/trpc";
 /** The largest request body accepted: a batch of orders fits many times over. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * The most calls one batched request may carry; a larger batch is refused
+ * whole with 400, before any call runs. The app's pages batch a few queries.
+ */
+export const MAX_BATCH_SIZE = 50;
+
 /** What the HTTP layer needs beyond the procedures' services. */
 export interface HttpServices extends Services {
   /** The key that session cookies are signed with (see session-secret.ts). */
@@ -36,6 +42,7 @@ function respond(req: Request, services: HttpServices): Promise<Response> {
     endpoint: TRPC_ENDPOINT,
     req,
     router: appRouter,
+    maxBatchSize: MAX_BATCH_SIZE,
     async createContext({ resHeaders, info }) {
       return createContextInner({
         services,
