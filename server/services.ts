@@ -13,6 +13,8 @@ import { allOf } from "./observability/run-once-events";
 import { RunOnceLog } from "./observability/run-once-log";
 import { AppMetrics } from "./observability/app-metrics";
 import { loadSessionSecret, sessionSecretLoader } from "./session-secret";
+import { MutationThrottle } from "./throttle/mutation-throttle";
+import type { ThrottleSettings } from "./throttle/mutation-throttle";
 import type { HttpServices } from "./trpc/http-handler";
 
 export interface AppServices extends HttpServices {
@@ -32,6 +34,8 @@ export function createServices(opts: {
   benchBaseline?: boolean;
   /** SESSION_SECRET; without it, the key kept in the database. */
   sessionSecret?: string;
+  /** Limits on mutations over HTTP; without them, none. */
+  throttle?: ThrottleSettings;
 }): AppServices {
   const metrics = new AppMetrics();
   const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
@@ -50,6 +54,7 @@ export function createServices(opts: {
     labEnabled: opts.lab ?? false,
     benchBaseline: opts.benchBaseline ?? false,
     metrics,
+    throttle: opts.throttle ? new MutationThrottle(db, opts.throttle) : null,
     sessionSecret: sessionSecretLoader(() => loadSessionSecret(db, opts.sessionSecret)),
     sweeper,
     async close() {
@@ -79,6 +84,11 @@ export function getServices(): AppServices {
       lab: labEnabled(),
       benchBaseline: env.BENCH_BASELINE === "1",
       sessionSecret: env.SESSION_SECRET,
+      throttle: {
+        perSession: env.RATE_LIMIT_SESSION_MUTATIONS,
+        perAddress: env.RATE_LIMIT_ADDRESS_MUTATIONS,
+        windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      },
     });
     // The sweeper lives as long as the services it belongs to: the process.
     services.sweeper.start(env.IDEMPOTENCY_SWEEP_INTERVAL_MS);

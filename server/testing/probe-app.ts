@@ -94,6 +94,7 @@ export async function createProbeApp(
     labEnabled: false,
     benchBaseline: false,
     metrics: new AppMetrics(),
+    throttle: null,
   };
 
   let executions = 0;

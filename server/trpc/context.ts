@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import type { RunOnceCoordinator } from "../idempotency/coordinator";
 import type { Ledger } from "../ledger/ledger";
 import type { AppMetrics } from "../observability/app-metrics";
+import type { MutationThrottle } from "../throttle/mutation-throttle";
 
 /** What every procedure can reach; tests build their own (see createContextInner). */
 export interface Services {
@@ -14,6 +15,8 @@ export interface Services {
   benchBaseline: boolean;
   /** This process's run-once metrics (also served at /api/metrics). */
   metrics: AppMetrics;
+  /** Limits on mutations over HTTP; null: none (in-process tests). */
+  throttle: MutationThrottle | null;
 }
 
 /** The HTTP exchange, when there is one: a server-side caller has none. */
