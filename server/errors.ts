@@ -17,6 +17,7 @@ const CODE_BY_REASON = {
   CARD_DECLINED: "PAYMENT_REQUIRED",
   SESSION_REQUIRED: "UNAUTHORIZED",
   BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  RATE_LIMITED: "TOO_MANY_REQUESTS",
 } as const satisfies Record<string, TRPC_ERROR_CODE_KEY>;
 
 export type DomainErrorReason = keyof typeof CODE_BY_REASON;
@@ -24,7 +25,11 @@ export type DomainErrorReason = keyof typeof CODE_BY_REASON;
 export class DomainError extends ReasonedError {
   declare readonly reason: DomainErrorReason;
 
-  constructor(reason: DomainErrorReason, message: string, options: { cause?: unknown } = {}) {
+  constructor(
+    reason: DomainErrorReason,
+    message: string,
+    options: { cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
     super(CODE_BY_REASON[reason], reason, message, options);
     this.name = "DomainError";
   }

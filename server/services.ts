@@ -11,9 +11,12 @@ import { HttpPaymentProvider } from "./payment-provider/http-payment-provider";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
 import { PaymentCompleter } from "./payments/payment-completer";
 import { createRunOnce } from "./run-once";
-import type { Services } from "./trpc/context";
+import { loadSessionSecret, sessionSecretLoader } from "./session-secret";
+import { MutationThrottle } from "./throttle/mutation-throttle";
+import type { ThrottleSettings } from "./throttle/mutation-throttle";
+import type { HttpServices } from "./trpc/http-handler";
 
-export interface AppServices extends Services {
+export interface AppServices extends HttpServices {
   sweeper: KeySweeper;
   completer: PaymentCompleter;
   /** Stops the background jobs, writes pending replay counts, and closes the database connections. */
@@ -32,6 +35,10 @@ export function createServices(opts: {
   /** Puts the fault-injection lab in front of the provider. */
   lab?: boolean;
   fingerprintSecret?: string;
+  /** SESSION_SECRET; without it, the key kept in the database. */
+  sessionSecret?: string;
+  /** Limits on mutations over HTTP; without them, none. */
+  throttle?: ThrottleSettings;
 }): AppServices {
   const metrics = new AppMetrics();
   const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
@@ -59,6 +66,8 @@ export function createServices(opts: {
     idempotency: runOnce,
     fingerprintSecret: opts.fingerprintSecret,
     metrics,
+    throttle: opts.throttle ? new MutationThrottle(db, opts.throttle) : null,
+    sessionSecret: sessionSecretLoader(() => loadSessionSecret(db, opts.sessionSecret)),
     sweeper,
     completer,
     async close() {
@@ -89,6 +98,12 @@ export function getServices(): AppServices {
       provider: { url: env.PAYMENT_PROVIDER_URL, apiKey: env.PAYMENT_PROVIDER_KEY },
       lab: labEnabled(),
       fingerprintSecret: env.IDEMPOTENCY_FINGERPRINT_SECRET,
+      sessionSecret: env.SESSION_SECRET,
+      throttle: {
+        perSession: env.RATE_LIMIT_SESSION_MUTATIONS,
+        perAddress: env.RATE_LIMIT_ADDRESS_MUTATIONS,
+        windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      },
     });
     // The background jobs live as long as the services they belong to: the process.
     services.sweeper.start(env.IDEMPOTENCY_SWEEP_INTERVAL_MS);

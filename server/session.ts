@@ -1,20 +1,42 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
  * The anonymous session: an opaque, unguessable id in an HttpOnly cookie, set
- * on the first visit. Orders and idempotency keys belong to it. The id carries
- * no data, so changing the cookie only ever yields an empty session.
+ * on the first visit. Orders and idempotency keys belong to it. The cookie
+ * carries the id and its HMAC under the server's secret (session-secret.ts),
+ * so the server accepts only ids it issued itself: a caller cannot pick its
+ * session (fixation), and changing the cookie only ever yields a new session.
  */
 export const SESSION_COOKIE = "checkout_session";
 
-const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** `<id>.<signature>`, both 32 bytes in base64url, which a cookie carries without escaping. */
+const SIGNED_ID_PATTERN = /^(?<sessionId>[A-Za-z0-9_-]{43})\.(?<signature>[A-Za-z0-9_-]{43})$/;
 
 export function newSessionId(): string {
   return randomBytes(32).toString("base64url");
 }
 
-export function isSessionId(value: string | undefined): value is string {
-  return value !== undefined && SESSION_ID_PATTERN.test(value);
+/** The cookie's value for a session id. */
+export function signSessionId(sessionId: string, secret: string): string {
+  return `${sessionId}.${signatureOf(sessionId, secret)}`;
+}
+
+/**
+ * The session a Cookie header names, by the one rule that the proxy and the
+ * API share: the first checkout_session cookie whose signature checks out.
+ * A browser can hold several (another path or a parent domain set one, or a
+ * script wrote junk), and one that is not ours must not hide one that is.
+ * Null when none checks out: the proxy then issues a new session.
+ */
+export function sessionIdFromCookies(cookieHeader: string | null, secret: string): string | null {
+  for (const value of cookieValues(cookieHeader ?? "", SESSION_COOKIE)) {
+    const { sessionId = "", signature = "" } = SIGNED_ID_PATTERN.exec(value)?.groups ?? {};
+    // Both signatures are 43 characters here, as timingSafeEqual requires.
+    if (sessionId && timingSafeEqual(Buffer.from(signature), Buffer.from(signatureOf(sessionId, secret)))) {
+      return sessionId;
+    }
+  }
+  return null;
 }
 
 export function sessionCookieOptions() {
@@ -25,4 +47,21 @@ export function sessionCookieOptions() {
     path: "/",
     maxAge: 60 * 60 * 24 * 365,
   };
+}
+
+function signatureOf(sessionId: string, secret: string): string {
+  return createHmac("sha256", secret).update(sessionId).digest("base64url");
+}
+
+/**
+ * Every value of one cookie name, in header order. Hand-rolled because the
+ * parsers at hand (the `cookie` package, Next's request.cookies) keep one value
+ * per name, and not the same one. A signed id needs no unquoting or decoding.
+ */
+function cookieValues(cookieHeader: string, name: string): string[] {
+  return cookieHeader
+    .split(";")
+    .map((pair) => pair.trim())
+    .filter((pair) => pair.startsWith(`${name}=`))
+    .map((pair) => pair.slice(name.length + 1));
 }

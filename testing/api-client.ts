@@ -1,5 +1,3 @@
-import { SESSION_COOKIE } from "../server/session";
-
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -8,11 +6,11 @@ export interface ApiResponse {
 }
 
 /**
- * A plain-HTTP client of one server for one session, as curl would be: tRPC's
- * wire format without tRPC's client, so tests see statuses and headers as sent.
+ * A plain-HTTP client of one server for one session (the Cookie header that
+ * carries it: see signed-session.ts), as curl would be: tRPC's wire format
+ * without tRPC's client, so tests see statuses and headers as sent.
  */
-export function apiClient(baseUrl: string, sessionId: string) {
-  const cookie = `${SESSION_COOKIE}=${sessionId}`;
+export function apiClient(baseUrl: string, cookie: string) {
   const send = async (path: string, init: RequestInit): Promise<ApiResponse> => {
     const response = await fetch(`${baseUrl}/api/trpc/${path}`, {
       ...init,

@@ -11,7 +11,7 @@ export type AttemptOutcome =
   | "timed_out" // no answer within the attempt's timeout: outcome unknown
   | "network_error" // no answer at all: outcome unknown
   | "conflict" // 409: the key was still in progress elsewhere
-  | "unavailable" // 502/503/504: nothing committed, or unknown
+  | "unavailable" // 429: throttled, nothing done; 502/503/504: nothing committed, or unknown
   | "final_error" // a final answer that is not a success (declined, rejected)
   | "cancelled"
   | "interrupted"; // the page was reloaded or closed before the answer came

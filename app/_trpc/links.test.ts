@@ -98,6 +98,17 @@ describe("the client's retries", () => {
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
   });
 
+  it("waits Retry-After before retrying a 429, with the same body", async () => {
+    const { client, requests } = clientWith([
+      failing(429, "TOO_MANY_REQUESTS", { "Retry-After": "1" }),
+      ok(),
+    ]);
+    await expect(client.payments.charge.mutate(charge)).resolves.toEqual(success);
+    const [first, second] = requests;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(second?.body).toBe(first?.body);
+  });
+
   it("starts no retry past the deadline", async () => {
     const { client, requests } = clientWith([failing(409, "CONFLICT", { "Retry-After": "2" }), ok()], {
       deadlineMs: 1_000,

@@ -152,7 +152,11 @@ function attemptOutcome(result: unknown): { outcome: AttemptOutcome; status: num
       case "http":
         return {
           outcome:
-            failure.status === 409 ? "conflict" : failure.status >= 500 ? "unavailable" : "final_error",
+            failure.status === 409
+              ? "conflict"
+              : failure.status === 429 || failure.status >= 500
+                ? "unavailable"
+                : "final_error",
           status: failure.status,
         };
     }

@@ -20,10 +20,11 @@ describe("which failures are retried", () => {
     ["a network error", { kind: "network" } as const],
     ["a timeout", { kind: "timeout" } as const],
     ["409 (in progress elsewhere)", http(409)],
+    ["429 (throttled before anything ran)", http(429)],
     ["502", http(502)],
     ["503", http(503)],
     ["504", http(504)],
-  ])("retries %s: the outcome is unknown", (_, failure) => {
+  ])("retries %s: the outcome is unknown or not yet decided", (_, failure) => {
     expect(isRetryable(failure)).toBe(true);
   });
 

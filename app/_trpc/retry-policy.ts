@@ -1,7 +1,8 @@
 /**
  * When a mutation is retried, and how long to wait: the client half of the
- * idempotency contract. Only outcomes that leave the result unknown are
- * retried; a final answer (400, 402, 404, 412, 422, or a success) never is.
+ * idempotency contract. Only outcomes that leave the result unknown, or that
+ * say nothing was done yet (429), are retried; a final answer (400, 402, 404,
+ * 412, 422, or a success) never is.
  */
 
 export interface RetrySettings {
@@ -34,8 +35,11 @@ export type AttemptFailure =
   | { kind: "cancelled" } // the caller gave up: not ours to retry
   | { kind: "http"; status: number; retryAfterSeconds: number | null };
 
-/** Statuses that say "the outcome is unknown or not yet decided; ask again with the same key". */
-const RETRYABLE_STATUSES = new Set([409, 502, 503, 504]);
+/**
+ * Statuses that say "the outcome is unknown or not yet decided; ask again with
+ * the same key", and 429: refused before anything ran, ask again after Retry-After.
+ */
+const RETRYABLE_STATUSES = new Set([409, 429, 502, 503, 504]);
 
 export function isRetryable(failure: AttemptFailure): boolean {
   switch (failure.kind) {

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import type { Db } from "../db/client";
-import { newSessionId } from "../session";
+import { newSignedSession } from "~/testing/signed-session";
 import { apiClient, dataOf } from "~/testing/api-client";
 import type { ApiClient, ApiResponse } from "~/testing/api-client";
 import { MAX_BODY_BYTES } from "../trpc/http-handler";
@@ -24,13 +24,13 @@ let strangersOrder: { id: string; paymentKey: string };
 test.beforeAll(async ({ running }) => {
   ({ cluster, db } = running);
   baseUrl = cluster.instances[0]!.url;
-  api = apiClient(baseUrl, newSessionId());
+  api = apiClient(baseUrl, (await newSignedSession(db)).cookie);
   const place = (client: ApiClient) =>
     client
       .post("orders.place", { submissionKey: crypto.randomUUID(), items: [{ sku: "notebook", quantity: 1 }] })
       .then((response) => dataOf<{ id: string; totalCents: number; paymentKey: string }>(response));
   order = await place(api);
-  strangersOrder = await place(apiClient(baseUrl, newSessionId()));
+  strangersOrder = await place(apiClient(baseUrl, (await newSignedSession(db)).cookie));
 });
 
 function tableCounts() {

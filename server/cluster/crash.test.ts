@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect } from "vitest";
 import type { Db } from "../db/client";
-import { newSessionId } from "../session";
+import { newSignedSession } from "~/testing/signed-session";
 import { apiClient, dataOf } from "~/testing/api-client";
 import { chargeBody, placeOrderWith } from "~/testing/lab-orders";
 import { clusterTest } from "~/testing/fixtures";
@@ -25,7 +25,7 @@ const keyOf = (db: Db, paymentKey: string) => db.idempotencyKey.findFirst({ wher
 test("finishes, after the lease, a payment whose instance died between the provider's charge and its record: one charge", async ({
   running: { cluster, db, providerDb },
 }) => {
-  const session = newSessionId();
+  const { cookie: session } = await newSignedSession(db);
   const [a, b] = cluster.instances.map((instance) => apiClient(instance.url, session));
   // A gets the provider's charge, then stalls for 4 s before recording it.
   const order = await placeOrderWith(a!, { shop: { stallsBetweenHops: 1 } });
@@ -68,7 +68,7 @@ test("finishes, after the lease, a payment whose instance died between the provi
 test("replays, on another instance, a charge whose instance died after the commit and before the reply", async ({
   running: { cluster, db },
 }) => {
-  const session = newSessionId();
+  const { cookie: session } = await newSignedSession(db);
   const [, b, c] = cluster.instances.map((instance) => apiClient(instance.url, session));
   // B commits the charge, then holds its reply (the lab loses it after 1.5 s).
   const order = await placeOrderWith(b!, { shop: { dropReplies: 1 } });

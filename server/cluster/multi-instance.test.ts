@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { newSessionId } from "../session";
+import { newSignedSession } from "~/testing/signed-session";
 import { apiClient } from "~/testing/api-client";
 import { chargeBody, placeOrderWith } from "~/testing/lab-orders";
 import { clusterTest } from "~/testing/fixtures";
@@ -18,7 +18,7 @@ const test = clusterTest({ count, env: { LAB_ENABLED: "1" } });
 test(`charges once for ${duplicates} concurrent duplicates spread round-robin over ${count} instances`, async ({
   running: { cluster, db, providerDb },
 }) => {
-  const session = newSessionId();
+  const { cookie: session } = await newSignedSession(db);
   const clients = cluster.instances.map((instance) => apiClient(instance.url, session));
   // A one-second card network keeps the first charge in flight while all duplicates arrive.
   const order = await placeOrderWith(clients[0]!, { provider: { delayMs: 1_000 } });

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { Db } from "../db/client";
-import { newSessionId } from "../session";
+import { newSignedSession } from "~/testing/signed-session";
 import { apiClient, dataOf } from "~/testing/api-client";
 import type { Cluster } from "./instances";
 import { clusterTest } from "~/testing/fixtures";
@@ -20,7 +20,7 @@ test.beforeAll(async ({ running }) => {
 test("sets an opaque session cookie: HttpOnly, SameSite=Lax, Secure in production", async () => {
   const response = await fetch(`${baseUrl}/api/trpc/catalog.list`);
   const cookie = response.headers.get("set-cookie") ?? "";
-  expect(cookie).toMatch(/^checkout_session=[A-Za-z0-9_-]{43};/);
+  expect(cookie).toMatch(/^checkout_session=[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43};/);
   expect(cookie).toMatch(/; HttpOnly/i);
   expect(cookie).toMatch(/; SameSite=lax/i);
   expect(cookie).toMatch(/; Secure/i);
@@ -32,12 +32,14 @@ test("replaces a cookie that is not a session id with a new session", async () =
     headers: { cookie: "checkout_session=admin" },
   });
   expect(response.status).toBe(200);
-  expect(response.headers.get("set-cookie")).toMatch(/^checkout_session=[A-Za-z0-9_-]{43};/);
+  expect(response.headers.get("set-cookie")).toMatch(
+    /^checkout_session=[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43};/,
+  );
   expect(dataOf(await toApiResponse(response))).toEqual([]);
 });
 
 test("shows another session nothing of an order, its charge or its stored result", async () => {
-  const owner = apiClient(baseUrl, newSessionId());
+  const owner = apiClient(baseUrl, (await newSignedSession(db)).cookie);
   const order = dataOf<{ id: string; totalCents: number; paymentKey: string }>(
     await owner.post("orders.place", { submissionKey: "form", items: [{ sku: "backpack", quantity: 1 }] }),
   );
@@ -46,7 +48,7 @@ test("shows another session nothing of an order, its charge or its stored result
   expect(paid.status).toBe(200);
 
   // A caller who changed its cookie to another (valid) session id.
-  const other = apiClient(baseUrl, newSessionId());
+  const other = apiClient(baseUrl, (await newSignedSession(db)).cookie);
   expect((await other.get("orders.get", { orderId: order.id })).status).toBe(404);
   expect(dataOf(await other.get("orders.list"))).toEqual([]);
   expect(dataOf(await other.get("ledger.entries"))).toEqual([]);
@@ -57,7 +59,7 @@ test("shows another session nothing of an order, its charge or its stored result
 });
 
 test("answers a forced internal error with a fixed message: no SQL, no stack, no table names", async () => {
-  const client = apiClient(baseUrl, newSessionId());
+  const client = apiClient(baseUrl, (await newSignedSession(db)).cookie);
   const keysBefore = await db.idempotencyKey.count();
   // Break the database under the running server.
   await db.$executeRawUnsafe('ALTER TABLE "Product" RENAME TO "ProductGone"');

@@ -2,6 +2,7 @@ import type { RunOnce } from "~/packages/run-once";
 import type { Db, Tx } from "../db/client";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
 import type { AppMetrics } from "../observability/app-metrics";
+import type { MutationThrottle } from "../throttle/mutation-throttle";
 
 /** What every procedure can reach; tests build their own (see createContextInner). */
 export interface Services {
@@ -14,6 +15,8 @@ export interface Services {
   fingerprintSecret: string | undefined;
   /** This process's run-once metrics (also served at /api/metrics). */
   metrics: AppMetrics;
+  /** Limits on mutations over HTTP; null: none (in-process tests). */
+  throttle: MutationThrottle | null;
 }
 
 /** The HTTP exchange, when there is one: a server-side caller has none. */

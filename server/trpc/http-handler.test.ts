@@ -1,27 +1,27 @@
 import { describe, expect } from "vitest";
-import { newSessionId } from "../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
 import { test } from "~/testing/fixtures";
+import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "./http-handler";
 
 /** The tRPC HTTP layer in-process: real Requests and Responses, no server. */
 let app: TestApp;
 let provider: ControllableProvider;
-let session: string;
+let cookie: string;
 
 test.beforeEach(async ({ startApp }) => {
   provider = new ControllableProvider();
   app = await startApp({ provider, settings: { waitMs: 200 } });
-  session = newSessionId();
+  ({ cookie } = await newSignedSession(app.services.db));
 });
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return handleTrpcRequest(
     new Request(`http://shop.test/api/trpc/${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", cookie: `checkout_session=${session}`, ...headers },
+      headers: { "content-type": "application/json", cookie, ...headers },
       body: JSON.stringify(body),
     }),
     app.services,

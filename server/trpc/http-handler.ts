@@ -1,9 +1,8 @@
 import type { AnyTRPCRouter } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { parseCookie } from "cookie";
 import { DomainError } from "../errors";
 import { logger } from "../logger";
-import { SESSION_COOKIE, isSessionId } from "../session";
+import { sessionIdFromCookies } from "../session";
 import { createContextInner } from "./context";
 import type { Services } from "./context";
 import { ReasonedError } from "./reasoned-error";
@@ -15,13 +14,25 @@ export const TRPC_ENDPOINT = "/api/trpc";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
+ * The most calls one batched request may carry; a larger batch is refused
+ * whole with 400, before any call runs. The app's pages batch a few queries.
+ */
+export const MAX_BATCH_SIZE = 50;
+
+/** What the HTTP layer needs beyond the procedures' services. */
+export interface HttpServices extends Services {
+  /** The key that session cookies are signed with (see session-secret.ts). */
+  sessionSecret: () => Promise<string>;
+}
+
+/**
  * Serves tRPC over the fetch adapter, plain JSON (no transformer) so that curl
  * works. The API route calls it; tests call it with Requests of their own.
  * @see https://trpc.io/docs/server/adapters/fetch
  */
 export function handleTrpcRequest(
   request: Request,
-  services: Services,
+  services: HttpServices,
   router: AnyTRPCRouter = appRouter,
 ): Promise<Response> {
   const req = limitBody(request);
@@ -29,20 +40,24 @@ export function handleTrpcRequest(
     endpoint: TRPC_ENDPOINT,
     req,
     router,
-    createContext({ resHeaders, info }) {
-      const sessionId = parseCookie(req.headers.get("cookie") ?? "")[SESSION_COOKIE];
+    maxBatchSize: MAX_BATCH_SIZE,
+    async createContext({ resHeaders, info }) {
       return createContextInner({
         services,
-        sessionId: isSessionId(sessionId) ? sessionId : null,
+        // The proxy's rule (proxy.ts): it has already swapped a cookie that fails it for a new one.
+        sessionId: sessionIdFromCookies(req.headers.get("cookie"), await services.sessionSecret()),
         http: { requestHeaders: req.headers, responseHeaders: resHeaders, isBatch: info.isBatchCall },
       });
     },
     responseMeta({ errors }) {
+      // Answers carry a session's orders and keys: no shared cache may keep one.
+      const headers = new Headers({ "Cache-Control": "private, no-store" });
       const retryAfter = Math.max(
         0,
         ...errors.map((error) => (error instanceof ReasonedError ? (error.retryAfterSeconds ?? 0) : 0)),
       );
-      return retryAfter > 0 ? { headers: new Headers({ "Retry-After": String(retryAfter) }) } : {};
+      if (retryAfter > 0) headers.set("Retry-After", String(retryAfter));
+      return { headers };
     },
     onError({ error, path }) {
       // Internal errors are logged in full here; the client gets a fixed message (see init.ts).

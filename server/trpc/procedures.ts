@@ -7,11 +7,12 @@ import { publicProcedure } from "./init";
 import { requireSession } from "./middlewares/require-session";
 import { runOnce } from "./run-once/middleware";
 import type { RunOnceOptions } from "./run-once/middleware";
+import { throttleMutations } from "./middlewares/throttle-mutations";
 
 export { publicProcedure };
 
-/** For procedures that read or write the caller's own orders. */
-export const sessionProcedure = publicProcedure.use(requireSession);
+/** For procedures that read or write the caller's own orders; its mutations are throttled. */
+export const sessionProcedure = publicProcedure.use(requireSession).use(throttleMutations);
 
 /**
  * A mutation that runs at most once per idempotency key: `runOnceProcedure(input, output)`

@@ -1,0 +1,6 @@
+-- CreateTable
+CREATE TABLE "ServerSecret" (
+    "name" TEXT NOT NULL PRIMARY KEY,
+    "value" TEXT NOT NULL
+);
+

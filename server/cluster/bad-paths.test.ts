@@ -1,0 +1,31 @@
+import { expect } from "vitest";
+import type { Cluster } from "./instances";
+import { clusterTest } from "~/testing/fixtures";
+
+/** Paths that are not valid percent-encoding, against `next start`: the client's mistake, never a 5xx. */
+let cluster: Cluster;
+let baseUrl: string;
+
+const test = clusterTest({ count: 1 });
+
+test.beforeAll(async ({ running }) => {
+  ({ cluster } = running);
+  baseUrl = cluster.instances[0]!.url;
+});
+
+test.each([
+  ["GET", "/api/trpc/%E0%A4%A"],
+  ["GET", "/orders/%E0%A4%A"],
+  ["GET", "/api/trpc/catalog.list,%FF"],
+  ["POST", "/api/trpc/orders.place%C0"],
+])("answers %s %s with 400 and a sentence", async (method, path) => {
+  const response = await fetch(`${baseUrl}${path}`, { method });
+  expect(response.status).toBe(400);
+  expect(await response.text()).toMatch(/not valid percent-encoded UTF-8/);
+});
+
+test("still serves well-encoded paths, non-ASCII ones included", async () => {
+  expect((await fetch(`${baseUrl}/api/trpc/catalog.list`)).status).toBe(200);
+  expect((await fetch(`${baseUrl}/orders/ord_%C3%A9t%C3%A9`)).status).toBe(200);
+  expect((await fetch(`${baseUrl}/%E0%A4%A4`)).status).toBe(404);
+});
