@@ -1,19 +1,19 @@
 import { describe, expect } from "vitest";
-import { newSessionId } from "../session";
 import { test } from "~/testing/fixtures";
+import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "./http-handler";
 import { servedRouter } from "./served-router";
 
 /** What a process with this configuration answers, over its HTTP handler. */
 async function served(app: TestApp, opts: { lab: boolean; benchBaseline: boolean }) {
-  const session = newSessionId();
+  const { id: session, cookie } = await newSignedSession(app.services.db);
   const router = servedRouter(opts);
   const post = (path: string, body: unknown) =>
     handleTrpcRequest(
       new Request(`http://shop.test/api/trpc/${path}`, {
         method: "POST",
-        headers: { "content-type": "application/json", cookie: `checkout_session=${session}` },
+        headers: { "content-type": "application/json", cookie },
         body: JSON.stringify(body),
       }),
       app.services,
