@@ -1,6 +1,6 @@
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
-import { ledgerEntriesOutput, ledgerSummaryOutput } from "../schemas/ledger";
+import { ledgerCountersOutput, ledgerEntriesOutput, ledgerSummaryOutput } from "../schemas/ledger";
 
 /** The caller's part of the ledger: every charge of the session's orders. */
 export const ledgerRouter = router({
@@ -40,5 +40,26 @@ export const ledgerRouter = router({
       chargedCents: order.charges.reduce((sum, charge) => sum + charge.amountCents, 0),
       replayCount: replaysOf(order.attempts),
     }));
+  }),
+
+  /** The session's own counts (an empty session shows zeros), from its keys, charges and attempts. */
+  counters: sessionProcedure.output(ledgerCountersOutput).query(async ({ ctx }) => {
+    const [keys, charges, declinedAttempts] = await Promise.all([
+      ctx.db.idempotencyKey.findMany({
+        where: { scope: ctx.sessionId },
+        select: { state: true, replayCount: true },
+      }),
+      ctx.db.charge.findMany({ where: { order: { sessionId: ctx.sessionId } }, select: { orderId: true } }),
+      ctx.db.paymentAttempt.count({ where: { status: "DECLINED", order: { sessionId: ctx.sessionId } } }),
+    ]);
+    const chargedOrders = new Set(charges.map((charge) => charge.orderId));
+    return {
+      keysCompleted: keys.filter((key) => key.state === "COMPLETED").length,
+      keysInProgress: keys.filter((key) => key.state === "IN_PROGRESS").length,
+      answeredFromStore: keys.reduce((sum, key) => sum + key.replayCount, 0),
+      charges: charges.length,
+      extraCharges: charges.length - chargedOrders.size,
+      declinedAttempts,
+    };
   }),
 });

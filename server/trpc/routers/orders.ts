@@ -31,9 +31,10 @@ export const ordersRouter = router({
           where: {
             scope_path_key: { scope: ctx.sessionId, path: "payments.charge", key: order.paymentKey },
           },
-          select: { state: true },
+          select: { state: true, lockedUntil: true },
         }),
       ]);
+      const inProgress = paymentKey !== null && paymentKey.state !== "COMPLETED";
       return {
         ...toOrderSummary(order),
         charges: charges.map((charge) => ({
@@ -52,8 +53,8 @@ export const ordersRouter = router({
           createdAt: attempt.createdAt.toISOString(),
           settledAt: attempt.settledAt?.toISOString() ?? null,
         })),
-        paymentKeyState:
-          paymentKey === null ? "unused" : paymentKey.state === "COMPLETED" ? "completed" : "in_progress",
+        paymentKeyState: paymentKey === null ? "unused" : inProgress ? "in_progress" : "completed",
+        paymentKeyLeaseExpiresAt: inProgress ? paymentKey.lockedUntil.toISOString() : null,
       };
     }),
 
