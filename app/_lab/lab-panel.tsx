@@ -2,10 +2,13 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import type { PaymentView } from "~/app/_components/order-payment";
 import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
+import type { Attempt } from "~/app/_trpc/attempt-log";
+import { StallGuide } from "./stall-guide";
 
-type Switches = {
+export type Switches = {
   dropReplies: number;
   failuresBeforeCommit: number;
   stallsBeforeCommit: number;
@@ -14,33 +17,42 @@ type Switches = {
   naiveClient: boolean;
 };
 
+/** Switches the server spends on one attempt and then turns off. */
+type OneShot = "dropReplies" | "failuresBeforeCommit" | "stallsBeforeCommit";
+const ONE_SHOTS: readonly OneShot[] = ["dropReplies", "failuresBeforeCommit", "stallsBeforeCommit"];
+
+/** The lab ledger's slow card network (its switch is on or off). */
 const SLOW_LEDGER_MS = 3_000;
 
 const TOGGLES: Array<{
   id: string;
   label: string;
   help: string;
+  oneShot?: OneShot;
   isOn: (s: Switches) => boolean;
   turn: (s: Switches, on: boolean) => Switches;
 }> = [
   {
     id: "drop-reply",
     label: "Drop the reply after commit",
-    help: "The next charge commits, then its reply is lost on the way back. Left without an answer, the client retries with the same key.",
+    help: "The charge commits, then its reply is lost on the way back. Left without an answer, the client retries with the same key.",
+    oneShot: "dropReplies",
     isOn: (s) => s.dropReplies > 0,
     turn: (s, on) => ({ ...s, dropReplies: on ? 1 : 0 }),
   },
   {
     id: "fail-before-commit",
     label: "Fail before commit",
-    help: "The next attempt fails before anything is written. The key is released and the retry charges once.",
+    help: "The attempt fails before anything is written. The key is released and the retry charges once.",
+    oneShot: "failuresBeforeCommit",
     isOn: (s) => s.failuresBeforeCommit > 0,
     turn: (s, on) => ({ ...s, failuresBeforeCommit: on ? 1 : 0 }),
   },
   {
     id: "stall-before-commit",
     label: "Stall before commit (4 s)",
-    help: "The next charge writes the ledger, then holds its transaction open for 4 s: kill the server now, and nothing of it remains.",
+    help: "The charge writes the ledger, then holds its transaction open for 4 s: kill the server then, and nothing of it remains.",
+    oneShot: "stallsBeforeCommit",
     isOn: (s) => s.stallsBeforeCommit > 0,
     turn: (s, on) => ({ ...s, stallsBeforeCommit: on ? 1 : 0 }),
   },
@@ -72,16 +84,7 @@ const TOGGLES: Array<{
  * failure mode of the guide being handled. Off by default; absent in
  * production unless LAB_ENABLED=1.
  */
-export function LabPanel({
-  order,
-  reusableKey,
-  disabled,
-}: {
-  order: { id: string; totalCents: number };
-  /** The latest key the server has seen for this order; an unused key has nothing to be reused against. */
-  reusableKey: string | undefined;
-  disabled: boolean;
-}) {
+export function LabPanel({ order, attempts, paying }: PaymentView) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
@@ -100,7 +103,126 @@ export function LabPanel({
       onSettled: () => setAsked(null),
     }),
   );
-  const [reuseAnswer, setReuseAnswer] = useState<string | null>(null);
+
+  const spent = useSpentSwitches(order.id, switches.data, attempts);
+
+  const current = asked ?? switches.data;
+  const turn = (next: Switches) => {
+    setAsked(next);
+    spent.userSet(next);
+    update.mutate({ orderId: order.id, switches: next });
+  };
+
+  return (
+    <section className="card lab" aria-labelledby="lab-heading" data-testid="lab-panel">
+      <h2 id="lab-heading">
+        Fault lab <span className="badge">demo controls</span>
+      </h2>
+      <p className="muted small">Switches for this order only, honoured by the server.</p>
+      {current && (
+        <ul className="lab-switches">
+          {TOGGLES.map((toggle) => {
+            const on = toggle.isOn(current);
+            const spentOn = toggle.oneShot ? spent.on[toggle.oneShot] : undefined;
+            return (
+              <li key={toggle.id} data-switch={toggle.id}>
+                <label className="switch">
+                  <input
+                    type="checkbox"
+                    checked={on}
+                    disabled={paying}
+                    aria-describedby={`${toggle.id}-state ${toggle.id}-help`}
+                    onChange={(event) => turn(toggle.turn(current, event.target.checked))}
+                  />
+                  {toggle.label}
+                </label>
+                <p id={`${toggle.id}-state`} className="switch-state" data-testid={`${toggle.id}-state`}>
+                  {toggle.oneShot && on && <span className="badge armed">armed for the next attempt</span>}
+                  {toggle.oneShot && !on && spentOn !== undefined && (
+                    <span className="badge spent">spent on attempt {spentOn}</span>
+                  )}
+                </p>
+                <p id={`${toggle.id}-help`} className="muted small">
+                  {toggle.help}
+                </p>
+                {toggle.oneShot === "stallsBeforeCommit" && on && (
+                  <StallGuide attempts={attempts} ledgerDelayMs={current.ledgerDelayMs} />
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <KeyReuse order={order} disabled={paying} client={client} />
+    </section>
+  );
+}
+
+interface OneShotState {
+  /** Switches known to be armed and not yet seen spent. */
+  armed: ReadonlySet<OneShot>;
+  /** The attempt that spent each switch, until it is armed again. */
+  on: Partial<Record<OneShot, number>>;
+}
+
+/**
+ * Which attempt spent each one-shot switch. The server spends one during an
+ * attempt, before that attempt ends; so whenever an attempt ends the switches
+ * are read again, and an armed switch found spent is that attempt's.
+ */
+function useSpentSwitches(orderId: string, switches: Switches | undefined, attempts: readonly Attempt[]) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<OneShotState>(() => ({ armed: armedIn(switches), on: {} }));
+  const lastEnded = attempts.filter((attempt) => attempt.endedAt !== null).at(-1)?.number;
+
+  useEffect(() => {
+    if (lastEnded === undefined) return;
+    queryClient
+      .fetchQuery({ ...trpc.lab.switches.queryOptions({ orderId }), staleTime: 0 })
+      .then((fresh) =>
+        setState(({ armed, on }) => {
+          const spent = [...armed].filter((name) => fresh[name] === 0);
+          if (spent.length === 0) return { armed, on };
+          return {
+            armed: new Set([...armed].filter((name) => !spent.includes(name))),
+            on: { ...on, ...Object.fromEntries(spent.map((name) => [name, lastEnded])) },
+          };
+        }),
+      )
+      // A failed read changes nothing: the next attempt's end reads again.
+      .catch(() => undefined);
+  }, [lastEnded, orderId, queryClient, trpc]);
+
+  return {
+    on: state.on,
+    /** The user's own change: what it arms is armed, and a switch armed again forgets its last spending. */
+    userSet(next: Switches) {
+      const armed = armedIn(next);
+      setState(({ on }) => ({
+        armed,
+        on: Object.fromEntries(Object.entries(on).filter(([name]) => !armed.has(name as OneShot))),
+      }));
+    },
+  };
+}
+
+function armedIn(switches: Switches | undefined): ReadonlySet<OneShot> {
+  return new Set(ONE_SHOTS.filter((name) => (switches?.[name] ?? 0) > 0));
+}
+
+/** The lab's 422: the order's last used key, sent with another amount. */
+function KeyReuse({
+  order,
+  disabled,
+  client,
+}: {
+  order: PaymentView["order"];
+  disabled: boolean;
+  client: ReturnType<typeof useTRPCClient>;
+}) {
+  const [answer, setAnswer] = useState<string | null>(null);
+  const reusableKey = lastUsedKey(order);
   const reuse = useMutation({
     mutationFn: (idempotencyKey: string) =>
       client.payments.charge.mutate({
@@ -108,56 +230,23 @@ export function LabPanel({
         amountCents: order.totalCents + 100,
         idempotencyKey,
       }),
-    onSuccess: () => setReuseAnswer("The server accepted it. That would be a bug."),
+    onSuccess: () => setAnswer("The server accepted it. That would be a bug."),
     onError: (error) => {
       const status =
         error instanceof TRPCClientError ? (error.data as { httpStatus?: number })?.httpStatus : null;
-      setReuseAnswer(
+      setAnswer(
         status === 422
           ? `Rejected with 422: ${error.message} One key names one operation; a changed amount is a different operation and needs a new key.`
           : `Rejected${status ? ` with ${status}` : ""}: ${error.message}`,
       );
     },
   });
-
-  const current = asked ?? switches.data;
   return (
-    <section className="card lab" aria-labelledby="lab-heading" data-testid="lab-panel">
-      <h2 id="lab-heading">
-        Fault lab <span className="badge">demo controls</span>
-      </h2>
-      <p className="muted small">
-        Switches for this order only, honoured by the server. Use them to watch each failure being handled.
-      </p>
-      {current && (
-        <ul className="lab-switches">
-          {TOGGLES.map((toggle) => (
-            <li key={toggle.id}>
-              <label className="switch">
-                <input
-                  type="checkbox"
-                  checked={toggle.isOn(current)}
-                  disabled={disabled}
-                  aria-describedby={`${toggle.id}-help`}
-                  onChange={(event) => {
-                    const next = toggle.turn(current, event.target.checked);
-                    setAsked(next);
-                    update.mutate({ orderId: order.id, switches: next });
-                  }}
-                />
-                {toggle.label}
-              </label>
-              <p id={`${toggle.id}-help`} className="muted small">
-                {toggle.help}
-              </p>
-            </li>
-          ))}
-        </ul>
-      )}
+    <div className="key-reuse">
       <button
         type="button"
         className="secondary"
-        disabled={reuse.isPending || !reusableKey}
+        disabled={disabled || reuse.isPending || !reusableKey}
         aria-describedby="reuse-help"
         onClick={() => reusableKey && reuse.mutate(reusableKey)}
       >
@@ -168,11 +257,17 @@ export function LabPanel({
           ? "Sends the last key the server saw for this order, with $1.00 more."
           : "Pay first: a key can only be reused once the server has seen it. Until then a wrong amount is simply refused (400), and the key stays free."}
       </p>
-      {reuseAnswer && (
+      {answer && (
         <p role="status" className="small" data-testid="reuse-answer">
-          {reuseAnswer}
+          {answer}
         </p>
       )}
-    </section>
+    </div>
   );
+}
+
+/** The key of the latest attempt that reached the server, if any: the current one once used, or the last settled one. */
+function lastUsedKey(order: PaymentView["order"]): string | undefined {
+  if (order.paymentKeyState !== "unused") return order.paymentKey;
+  return order.attempts.filter((attempt) => attempt.status !== "OPEN").at(-1)?.key;
 }

@@ -1,0 +1,25 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { OrderPayment } from "~/app/_components/order-payment";
+import { useTRPC } from "~/app/_trpc/provider";
+import { LabPanel } from "./lab-panel";
+import { sendNaively } from "./naive-client";
+
+/**
+ * The order page with the fault lab composed in: its panel beside the Pay
+ * button, and, when its naive-client switch is on, the naive client in place
+ * of the production one. The production page knows nothing of either.
+ */
+export function LabOrderPayment({ orderId }: { orderId: string }) {
+  const trpc = useTRPC();
+  const naive = useQuery(trpc.lab.switches.queryOptions({ orderId })).data?.naiveClient === true;
+  return (
+    <OrderPayment
+      orderId={orderId}
+      send={naive ? sendNaively : undefined}
+      payVerb={naive ? "Pay naively" : "Pay"}
+      aside={(payment) => <LabPanel {...payment} />}
+    />
+  );
+}
