@@ -20,7 +20,9 @@ test("with a slow ledger, a double-click and a second tab wait for one execution
   await shop.expectCharged(second);
   const chargeIn = (tab: typeof page) => tab.getByTestId("payment-status").textContent();
   expect(await chargeIn(second)).toBe(await chargeIn(page));
-  await expect(shop.attempts(second).last()).toHaveAttribute("data-outcome", "replayed");
+  // The second tab waited for the execution in flight: the server says it coalesced.
+  await expect(shop.attempts(second).last()).toHaveAttribute("data-decision", "coalesced");
+  await expect(shop.attempts(second).last()).toContainText("coalesced");
   await shop.expectServerAnswered(paymentKey, 2);
   await shop.expectLedger(orderId, 1);
 });
