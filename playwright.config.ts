@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_SERVERS } from "./e2e/environment";
+import { DESKTOP, E2E_SERVERS } from "./e2e/environment";
 import type { E2EProvider } from "./e2e/environment";
 
 /**
@@ -28,6 +28,7 @@ export default defineConfig({
     name: provider,
     use: {
       ...devices["Desktop Chrome"],
+      viewport: DESKTOP,
       baseURL: `http://localhost:${E2E_SERVERS[provider].port}`,
       databaseUrl: E2E_SERVERS[provider].databaseUrl,
       launchOptions: {

@@ -2,11 +2,13 @@ import type { Metadata } from "next";
 import Image from "next/image";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ConnectionNotice } from "./_components/connection-notice";
+import { NavLinks } from "./_components/nav-links";
 import { TRPCReactProvider } from "./_trpc/provider";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Idempotent Checkout",
+  title: { default: "Idempotent Checkout", template: "%s · Idempotent Checkout" },
   description: "A checkout whose retried payments charge exactly once.",
 };
 
@@ -21,14 +23,13 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <Link href="/" className="brand">
             <Image src="/icon.svg" alt="" width={28} height={28} unoptimized /> Idempotent Checkout
           </Link>
-          <nav aria-label="Main">
-            <Link href="/">Shop</Link>
-            <Link href="/orders">Orders</Link>
-            <Link href="/ledger">Ledger</Link>
-          </nav>
+          <NavLinks />
         </header>
         <main id="main">
-          <TRPCReactProvider>{children}</TRPCReactProvider>
+          <TRPCReactProvider>
+            <ConnectionNotice />
+            {children}
+          </TRPCReactProvider>
         </main>
         <footer className="site-footer">
           A demo: no money moves. Every payment is charged at most once per key, whatever the network does.

@@ -1,5 +1,11 @@
 import { Checkout } from "./_components/checkout";
+import { HydrateClient, prefetch, trpc } from "./_trpc/server";
 
-export default function ShopPage() {
-  return <Checkout />;
+export default async function ShopPage() {
+  await prefetch(trpc.catalog.list.queryOptions());
+  return (
+    <HydrateClient>
+      <Checkout />
+    </HydrateClient>
+  );
 }

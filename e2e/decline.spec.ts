@@ -11,12 +11,16 @@ test("a declined card leaves the order payable: another card pays it, once, unde
 
   await page.getByLabel("Card number").fill(DECLINING_CARD);
   await shop.payButton().click();
-  await expect(shop.status()).toContainText("Declined: The card was declined.");
-  await expect(shop.status()).toContainText("Nothing was charged");
+  const declined = "Declined: The card was declined. No charge was made to the card ending 0002.";
+  await expect(shop.status()).toContainText(declined);
+  await expect(shop.attempts().first()).toContainText("HTTP 402, declined: a final answer");
+  await shop.capture("declined");
 
-  // The decline and the next attempt come from the server: they survive a reload.
+  // The decline, its reason and the next attempt come from the server: they survive a reload.
   await page.reload();
-  await expect(shop.status()).toContainText("Declined: The card was declined.");
+  await expect(shop.status()).toContainText(declined);
+  await expect(shop.status()).toContainText("Pay with another card");
+  await expect(page.getByText(/No charge yet/)).toHaveCount(0);
   await expect(page.getByTestId("order-status")).toHaveText("PENDING");
   await expect(page.getByTestId("charge-count")).toHaveText("No charge.");
   const nextKey = await shop.paymentKey();
@@ -24,7 +28,9 @@ test("a declined card leaves the order payable: another card pays it, once, unde
   const attempts = page.getByTestId("payment-attempts").locator("li");
   await expect(attempts).toHaveCount(2);
   await expect(attempts.nth(0)).toHaveAttribute("data-attempt-status", "DECLINED");
-  await expect(attempts.nth(0)).toContainText(declinedKey);
+  await expect(attempts.nth(0).locator(`[data-value="${declinedKey}"]`)).toBeVisible();
+  await expect(attempts.nth(0)).toContainText("•••• 0002");
+  await expect(attempts.nth(0)).toContainText("The card was declined.");
   await expect(attempts.nth(1)).toHaveAttribute("data-attempt-status", "OPEN");
 
   // The declined request, sent again, still gets its decline.
@@ -38,7 +44,7 @@ test("a declined card leaves the order payable: another card pays it, once, unde
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await expect(shop.payButton()).toHaveText("Pay $12.00 with another card");
   await shop.submitPaymentTwice();
-  await shop.expectCharged();
+  await expect(shop.status()).toHaveText("Paid. Charged $12.00 to •••• 4242, once.");
   await shop.expectServerAnswered(nextKey, 2);
   await expect(attempts.nth(1)).toHaveAttribute("data-attempt-status", "SUCCEEDED");
   await shop.expectLedger(orderId, 1);

@@ -22,3 +22,7 @@ export const E2E_SERVERS = {
 } as const;
 
 export type E2EProvider = keyof typeof E2E_SERVERS;
+
+/** The two widths the shop is made for: a laptop and a phone. */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };

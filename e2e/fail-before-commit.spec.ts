@@ -10,7 +10,8 @@ test("a failure before commit releases the key, and the retry charges once", asy
 
   await expect(shop.attempts()).toHaveCount(2);
   await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "unavailable");
-  await expect(shop.attempts().nth(1)).toHaveAttribute("data-outcome", "executed");
+  await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "executed");
   await expect.poll(() => shop.answerStatuses(paymentKey)).toEqual([503, 200]);
+  await shop.capture("failed before commit, then charged");
   await shop.expectLedger(orderId, 1);
 });

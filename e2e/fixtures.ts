@@ -3,15 +3,25 @@ import type { BrowserContext, Page, Request, TestInfo } from "@playwright/test";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
 import { resolveDatabaseUrl } from "../server/db/database-url";
+import { DESKTOP, PHONE } from "./environment";
 
 /** The lab's switches, by the label a person clicks. */
 export const LAB = {
   dropReply: "Drop the reply after commit",
   failBeforeCommit: "Fail before commit",
-  slowLedger: "Slow provider (3 s)",
+  slowProvider: "Slow provider (3 s)",
+  stallBetweenHops: "Stall between the hops (4 s)",
+  providerReplyLost: "The provider's reply is lost",
+  providerTimeout: "Provider slow past the shop's timeout",
+  providerUnavailable: "Provider unavailable (503)",
+  naiveProviderCalls: "Naive provider calls (counter-example)",
   decline: "Decline the card",
   naiveClient: "Naive client (counter-example)",
 } as const;
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+}
 
 /**
  * The shop as a user drives it, plus direct database access to check what the
@@ -61,8 +71,9 @@ export class Shop {
       .toBe("IN_PROGRESS");
   }
 
+  /** The order's current payment key, whole (the page shows it short). */
   async paymentKey(page: Page = this.page): Promise<string> {
-    return (await page.getByTestId("payment-key").textContent()) ?? "";
+    return (await page.getByTestId("payment-key").getAttribute("data-value")) ?? "";
   }
 
   /** Submits the payment form twice in one tick, before React can disable the button: a double-click that wins the race. */
@@ -113,14 +124,37 @@ export class Shop {
     expect((await saved).ok()).toBe(true);
   }
 
-  /** The timeline's attempts, as the outcome each one shows. */
+  /** The timeline's attempts: `data-outcome` says how each ended, `data-decision` the server's word. */
   attempts(page: Page = this.page) {
     return page.locator(".lane");
   }
 
   /**
+   * Keeps a screenshot of the page as it is, at both widths the shop is
+   * made for, in the test's report; and proves on the phone that nothing
+   * scrolls sideways.
+   */
+  async capture(state: string, page: Page = this.page) {
+    const wide = page.viewportSize() ?? DESKTOP;
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(scrollWidth, `${state}: nothing scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      const path = this.testInfo.outputPath(`${slug(state)}-${viewport.width}.png`);
+      await page.screenshot({ path, fullPage: true, animations: "disabled" });
+      await this.testInfo.attach(`${state} (${viewport.width}×${viewport.height})`, {
+        path,
+        contentType: "image/png",
+      });
+    }
+    await page.setViewportSize(wide);
+  }
+
+  /**
    * Checks the order's charges twice, on the ledger page and in the database,
-   * and keeps a screenshot of the ledger as the test's artifact.
+   * and keeps screenshots of the ledger as the test's artifact.
    */
   async expectLedger(orderId: string, charges: number) {
     await this.page.goto("/ledger");
@@ -128,9 +162,7 @@ export class Shop {
     await expect(row.getByTestId("charge-count")).toHaveText(String(charges));
     await expect(this.page.locator(`tr[data-charge-id][data-order-id="${orderId}"]`)).toHaveCount(charges);
     expect(await this.db.charge.count({ where: { orderId } })).toBe(charges);
-    const path = this.testInfo.outputPath("ledger.png");
-    await this.page.screenshot({ path, fullPage: true });
-    await this.testInfo.attach("ledger", { path, contentType: "image/png" });
+    await this.capture("ledger");
   }
 }
 

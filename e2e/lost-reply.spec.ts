@@ -2,7 +2,6 @@ import { LAB, expect, test } from "./fixtures";
 
 test("a reply lost after commit is retried with the same key and replayed, not charged again", async ({
   shop,
-  page,
 }) => {
   const orderId = await shop.placeOrder({ notebook: 1 });
   const paymentKey = await shop.paymentKey();
@@ -14,8 +13,8 @@ test("a reply lost after commit is retried with the same key and replayed, not c
   // Attempt 1 committed but its reply was lost; attempt 2 got the stored result.
   await expect(shop.attempts()).toHaveCount(2);
   await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "network_error");
-  await expect(shop.attempts().nth(1)).toHaveAttribute("data-outcome", "replayed");
+  await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "replayed");
   await shop.expectServerAnswered(paymentKey, 2);
-  await page.screenshot({ path: test.info().outputPath("timeline.png"), fullPage: true });
+  await shop.capture("lost reply, replayed");
   await shop.expectLedger(orderId, 1);
 });

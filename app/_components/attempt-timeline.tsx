@@ -1,85 +1,222 @@
 "use client";
 
-import { useEffect, useState } from "react";
-import type { Attempt, AttemptOutcome } from "~/app/_trpc/attempt-log";
+import { formatDuration } from "~/app/_lib/duration";
+import { timeAxis } from "~/app/_lib/time-axis";
+import type { TimeAxis } from "~/app/_lib/time-axis";
+import { useNow } from "~/app/_lib/use-now";
+import type { Attempt, ServerDecision } from "~/app/_trpc/attempt-log";
+import { ShortId } from "./short-id";
 
-const LABELS: Record<AttemptOutcome, string> = {
-  in_flight: "waiting for the answer",
-  executed: "executed: the server charged",
-  replayed: "replayed: the stored result of an earlier attempt",
-  timed_out: "timed out: outcome unknown, retried with the same key",
-  network_error: "no answer: outcome unknown, retried with the same key",
-  conflict: "409: still in progress elsewhere, retried",
-  unavailable: "503: nothing committed, retried",
-  final_error: "final answer: not retried",
-  cancelled: "cancelled",
-  interrupted: "interrupted by a reload: outcome unknown",
+const DECISIONS: Record<ServerDecision, string> = {
+  executed: "executed: the server ran the charge",
+  replayed: "replayed: the server answered with the stored result and charged nothing",
+  coalesced: "coalesced: the server waited for the attempt in flight and shared its result",
+  taken_over: "taken over: the first owner's lease had run out, so this attempt ran the charge",
+  expired: "executed again: the key's stored result had expired",
 };
 
-function seconds(ms: number) {
-  return `${(ms / 1000).toFixed(2)} s`;
+const FINAL_ANSWERS: Record<number, string> = {
+  400: "refused",
+  402: "declined",
+  404: "not found",
+  412: "not payable",
+  422: "the key was used for another request",
+};
+
+/** What an attempt's answer said, in words; the server's decision word when it gave one. */
+function describe(attempt: Attempt): string {
+  switch (attempt.outcome) {
+    case "in_flight":
+      return "waiting for the answer";
+    case "succeeded":
+      return attempt.decision
+        ? DECISIONS[attempt.decision]
+        : "charged with no idempotency check: nothing stops a second charge";
+    case "final_error":
+      return `HTTP ${attempt.status}, ${FINAL_ANSWERS[attempt.status ?? 0] ?? "refused"}: a final answer${
+        attempt.decision === "replayed" ? ", replayed from the store" : ""
+      }`;
+    case "conflict":
+      return "HTTP 409: the key was busy with another attempt";
+    case "unavailable":
+      return `HTTP ${attempt.status}: the server could not finish, and kept nothing`;
+    case "timed_out":
+      return "no answer in time: outcome unknown";
+    case "network_error":
+      return "no answer, the connection failed: outcome unknown";
+    case "cancelled":
+      return "cancelled by the page";
+    case "interrupted":
+      return "cut off by a reload: this tab never heard the answer";
+  }
 }
 
 /**
- * The payment's attempts as lanes over time, after the guide's figure: each
- * attempt is a bar from send to answer, coloured by what the answer said, and
- * a dashed gap shows the backoff before the next one.
+ * The payment's attempts on a real time axis: each attempt a bar from send to
+ * answer, coloured by what the answer said, with the key it carried. Long idle
+ * stretches are compressed and marked, so that they do not squeeze the
+ * attempts into slivers. `waitingSince`: a payment waiting for the connection.
  */
-export function AttemptTimeline({ attempts }: { attempts: readonly Attempt[] }) {
-  const live = attempts.some((attempt) => attempt.outcome === "in_flight");
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!live) return;
-    const timer = setInterval(() => setNow(Date.now()), 100);
-    return () => clearInterval(timer);
-  }, [live]);
+export function AttemptTimeline({
+  attempts,
+  waitingSince,
+}: {
+  attempts: readonly Attempt[];
+  waitingSince: number | null;
+}) {
+  const live = waitingSince !== null || attempts.some((attempt) => attempt.outcome === "in_flight");
+  const now = useNow(live);
+  if (attempts.length === 0 && waitingSince === null) return null;
 
-  if (attempts.length === 0) return null;
-  const first = attempts[0];
-  if (!first) return null;
-  const origin = first.startedAt;
-  const end = Math.max(...attempts.map((attempt) => attempt.endedAt ?? now), origin + 1);
-  const span = end - origin;
-  const percent = (t: number) => `${(((t - origin) / span) * 100).toFixed(2)}%`;
+  const end = (attempt: Attempt) =>
+    Math.max(
+      attempt.startedAt,
+      attempt.endedAt ?? (attempt.outcome === "in_flight" ? now : attempt.startedAt),
+    );
+  const axis = timeAxis([
+    ...attempts.map((attempt) => ({ start: attempt.startedAt, end: end(attempt) })),
+    ...(waitingSince === null ? [] : [{ start: waitingSince, end: Math.max(waitingSince, now) }]),
+  ]);
+  const newKeyRetries = attempts.filter((attempt) => retriedWithNewKey(attempts, attempt));
 
   return (
     <section className="card timeline" aria-labelledby="timeline-heading">
-      <h2 id="timeline-heading">Attempts</h2>
-      <p className="muted">
-        Every attempt sends the order&apos;s payment key. Whatever the network does, the server charges at
-        most once.
+      <h2 id="timeline-heading">Attempts from this tab</h2>
+      <p className="muted small">
+        Each bar is one request, from send to answer, with the key it carried and what the server said it did.
       </p>
+      {newKeyRetries.length > 0 && (
+        <p className="alert danger small" data-testid="new-key-warning">
+          Retried with a new key ({newKeyRetries.map((attempt) => `attempt ${attempt.number}`).join(", ")}):
+          the server cannot tell such a retry from a new payment.
+        </p>
+      )}
       <ol className="lanes">
         {attempts.map((attempt) => {
-          const stop = attempt.endedAt ?? now;
+          const retry = retryOf(attempts, attempt);
           return (
-            <li key={attempt.number} className="lane" data-outcome={attempt.outcome}>
-              <span className="lane-label">Attempt {attempt.number}</span>
-              <span className="lane-track" aria-hidden="true">
-                <span
-                  className={`lane-bar outcome-${attempt.outcome}`}
-                  style={{
-                    left: percent(attempt.startedAt),
-                    width: `calc(${percent(stop)} - ${percent(attempt.startedAt)} + 2px)`,
-                  }}
-                />
-              </span>
-              <span className="lane-outcome">
-                {LABELS[attempt.outcome]}
-                {attempt.status !== null &&
-                attempt.outcome !== "conflict" &&
-                attempt.outcome !== "unavailable"
+            <li
+              key={attempt.number}
+              className="lane"
+              data-outcome={attempt.outcome}
+              data-decision={attempt.decision ?? undefined}
+              data-key={attempt.key}
+            >
+              <p className="lane-head">
+                <strong>Attempt {attempt.number}</strong> <ShortId value={attempt.key} name="attempt's key" />
+                {retry && (
+                  <span className="muted">
+                    {" "}
+                    retry of attempt {retry.of.number}, {formatDuration(retry.afterMs)} after its answer
+                  </span>
+                )}
+                {retriedWithNewKey(attempts, attempt) && <span className="badge danger">new key</span>}
+              </p>
+              <Track axis={axis} start={attempt.startedAt} end={end(attempt)} className={barClass(attempt)} />
+              <p className="lane-outcome">
+                {describe(attempt)}
+                {attempt.outcome === "succeeded" && attempt.status !== null
                   ? ` (HTTP ${attempt.status})`
-                  : ""}{" "}
-                <span className="muted">
-                  · {seconds(stop - attempt.startedAt)}
-                  {attempt.retryDelayMs !== null ? `, then waited ${seconds(attempt.retryDelayMs)}` : ""}
-                </span>
-              </span>
+                  : ""}
+                {attempt.endedAt !== null || attempt.outcome === "in_flight" ? (
+                  <span className="muted"> · {formatDuration(end(attempt) - attempt.startedAt)}</span>
+                ) : null}
+              </p>
             </li>
           );
         })}
+        {waitingSince !== null && (
+          <li className="lane" data-outcome="waiting">
+            <p className="lane-head">
+              <strong>Attempt {attempts.length + 1}</strong>{" "}
+              <span className="muted">waiting for the connection: not sent yet</span>
+            </p>
+            <Track
+              axis={axis}
+              start={waitingSince}
+              end={Math.max(waitingSince, now)}
+              className="bar-waiting"
+            />
+          </li>
+        )}
       </ol>
+      <Axis axis={axis} />
     </section>
   );
+}
+
+function Track({
+  axis,
+  start,
+  end,
+  className,
+}: {
+  axis: TimeAxis;
+  start: number;
+  end: number;
+  className: string;
+}) {
+  const left = axis.x(start);
+  return (
+    <span className="lane-track" aria-hidden="true">
+      {axis.gaps.map((gap) => (
+        <span
+          key={gap.from}
+          className="track-gap"
+          style={{ left: percent(gap.left), width: percent(gap.right - gap.left) }}
+        />
+      ))}
+      <span
+        className={`lane-bar ${className}`}
+        style={{ left: percent(left), width: percent(axis.x(end) - left) }}
+      />
+    </span>
+  );
+}
+
+/** Tick labels in real elapsed time, and each compressed gap with how long it lasted. */
+function Axis({ axis }: { axis: TimeAxis }) {
+  return (
+    <div className="axis" data-testid="time-axis">
+      <span className="visually-hidden">Time since the first attempt: </span>
+      {axis.ticks.map((tick) => (
+        <span key={tick.at} className="axis-tick" style={{ left: percent(tick.x) }}>
+          {tick.label}
+        </span>
+      ))}
+      {axis.gaps.map((gap) => (
+        <span
+          key={gap.from}
+          className="axis-gap"
+          data-testid="axis-gap"
+          style={{ left: percent((gap.left + gap.right) / 2) }}
+        >
+          {gap.label}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** The attempt this one retried (the previous one of the same call), and how long after its answer. */
+function retryOf(attempts: readonly Attempt[], attempt: Attempt) {
+  const previous = attempts
+    .filter((other) => other.run === attempt.run && other.number < attempt.number)
+    .at(-1);
+  if (!previous || previous.endedAt === null) return null;
+  return { of: previous, afterMs: attempt.startedAt - previous.endedAt };
+}
+
+function retriedWithNewKey(attempts: readonly Attempt[], attempt: Attempt): boolean {
+  const retry = retryOf(attempts, attempt);
+  return retry !== null && retry.of.key !== attempt.key;
+}
+
+function barClass(attempt: Attempt): string {
+  if (attempt.outcome === "succeeded") return `bar-${attempt.decision ?? "unchecked"}`;
+  return `bar-${attempt.outcome}`;
+}
+
+function percent(fraction: number): string {
+  return `${(fraction * 100).toFixed(2)}%`;
 }

@@ -7,7 +7,10 @@ import { formatCents } from "~/app/_lib/money";
 import { readSessionItem, removeSessionItem, writeSessionItem } from "~/app/_lib/session-storage";
 import { useSubmissionKey } from "~/app/_lib/use-submission-key";
 import { useTRPC } from "~/app/_trpc/provider";
+import { isServerUnreachable } from "~/app/_trpc/server-unreachable";
+import { CartBar } from "./cart-bar";
 import { ProductImage } from "./product-image";
+import { ShortId } from "./short-id";
 
 type Cart = Record<string, number>;
 
@@ -59,13 +62,16 @@ export function Checkout() {
   const lines = products.filter((product) => (cart[product.sku] ?? 0) > 0);
   const totalCents = lines.reduce((sum, product) => sum + product.priceCents * (cart[product.sku] ?? 0), 0);
   const busy = placeOrder.isPending || placeOrder.isSuccess;
+  const itemCount = lines.reduce((sum, product) => sum + (cart[product.sku] ?? 0), 0);
 
   return (
     <div className="checkout">
       <section aria-labelledby="catalog-heading">
         <h1 id="catalog-heading">Shop</h1>
         {catalog.isPending && <p className="muted">Loading the catalogue…</p>}
-        {catalog.isError && <p role="alert">The catalogue could not be loaded: {catalog.error.message}</p>}
+        {catalog.isError && !isServerUnreachable(catalog.error) && (
+          <p role="alert">The catalogue could not be loaded: {catalog.error.message}</p>
+        )}
         <ul className="product-grid">
           {products.map((product) => {
             const quantity = cart[product.sku] ?? 0;
@@ -73,28 +79,30 @@ export function Checkout() {
               <li key={product.sku} className="card product" data-sku={product.sku}>
                 <ProductImage sku={product.sku} />
                 <h2>{product.name}</h2>
-                <p className="muted">{product.description}</p>
-                <p className="price">{formatCents(product.priceCents)}</p>
-                <div className="stepper" role="group" aria-label={`Quantity of ${product.name}`}>
-                  <button
-                    type="button"
-                    onClick={() => updateCart(product.sku, -1)}
-                    disabled={quantity === 0 || busy}
-                    aria-label={`Remove one ${product.name}`}
-                  >
-                    −
-                  </button>
-                  <output aria-live="polite" aria-label={`${product.name} in cart`}>
-                    {quantity}
-                  </output>
-                  <button
-                    type="button"
-                    onClick={() => updateCart(product.sku, 1)}
-                    disabled={quantity >= 99 || busy}
-                    aria-label={`Add one ${product.name}`}
-                  >
-                    +
-                  </button>
+                <p className="muted description">{product.description}</p>
+                <div className="product-footer">
+                  <p className="price">{formatCents(product.priceCents)}</p>
+                  <div className="stepper" role="group" aria-label={`Quantity of ${product.name}`}>
+                    <button
+                      type="button"
+                      onClick={() => updateCart(product.sku, -1)}
+                      disabled={quantity === 0 || busy}
+                      aria-label={`Remove one ${product.name}`}
+                    >
+                      −
+                    </button>
+                    <output aria-live="polite" aria-label={`${product.name} in cart`}>
+                      {quantity}
+                    </output>
+                    <button
+                      type="button"
+                      onClick={() => updateCart(product.sku, 1)}
+                      disabled={quantity >= 99 || busy}
+                      aria-label={`Add one ${product.name}`}
+                    >
+                      +
+                    </button>
+                  </div>
                 </div>
               </li>
             );
@@ -102,7 +110,7 @@ export function Checkout() {
         </ul>
       </section>
 
-      <aside className="card cart" aria-labelledby="cart-heading">
+      <aside className="card cart" id="cart" tabIndex={-1} aria-labelledby="cart-heading">
         <h2 id="cart-heading">Your cart</h2>
         {lines.length === 0 ? (
           <p className="muted">Your cart is empty. Add something from the shop.</p>
@@ -114,7 +122,7 @@ export function Checkout() {
                   <ProductImage sku={product.sku} size="small" />
                   {product.name} × {cart[product.sku]}
                 </span>
-                <span>{formatCents(product.priceCents * (cart[product.sku] ?? 0))}</span>
+                <span className="amount">{formatCents(product.priceCents * (cart[product.sku] ?? 0))}</span>
               </li>
             ))}
           </ul>
@@ -143,10 +151,16 @@ export function Checkout() {
           </p>
         )}
         <p className="key-note">
-          Submission key <code data-testid="submission-key">{submissionKey ?? "…"}</code>: created when this
-          form was shown, so a double submit places one order.
+          Submission key{" "}
+          {submissionKey ? (
+            <ShortId value={submissionKey} name="submission key" testId="submission-key" />
+          ) : (
+            "…"
+          )}
+          : created when this form was shown, so a double submit places one order.
         </p>
       </aside>
+      <CartBar count={itemCount} totalCents={totalCents} />
     </div>
   );
 }

@@ -3,55 +3,85 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { formatCents } from "~/app/_lib/money";
+import { shortId } from "~/app/_lib/short-id";
 import { useTRPC } from "~/app/_trpc/provider";
+import { isServerUnreachable } from "~/app/_trpc/server-unreachable";
+import { LocalTime } from "./local-time";
 import { RunOncePanel } from "./run-once-panel";
+import { SessionCounters } from "./session-counters";
+import { ShortId } from "./short-id";
 
-/** The session's ledger: per order, how many charges exist; below, every charge. */
+const REFRESH_MS = 2_000;
+
+/** The session's ledger: its counts, per order how many charges exist, and every charge. */
 export function LedgerView() {
   const trpc = useTRPC();
-  const summary = useQuery(trpc.ledger.summary.queryOptions(undefined, { refetchInterval: 2_000 }));
-  const entries = useQuery(trpc.ledger.entries.queryOptions(undefined, { refetchInterval: 2_000 }));
+  const summary = useQuery(trpc.ledger.summary.queryOptions(undefined, { refetchInterval: REFRESH_MS }));
+  const entries = useQuery(trpc.ledger.entries.queryOptions(undefined, { refetchInterval: REFRESH_MS }));
+  const extraCharges = extraChargeIds(entries.data ?? []);
 
   return (
     <div className="stack">
-      <section className="card" aria-labelledby="orders-heading">
-        <h1 id="orders-heading">Ledger</h1>
+      <section className="card" aria-labelledby="ledger-heading">
+        <h1 id="ledger-heading">Ledger</h1>
         <p className="muted">
           Each order should show one charge, however often its Pay button was clicked. Replays count the
           requests that got the stored result instead of a new charge.
         </p>
-        {summary.isError && <p role="alert">{summary.error.message}</p>}
-        <div className="table-scroll">
-          <table>
+        <SessionCounters />
+      </section>
+
+      <section className="card" aria-labelledby="orders-heading">
+        <h2 id="orders-heading">Orders</h2>
+        {summary.isError && !isServerUnreachable(summary.error) && (
+          <p role="alert">{summary.error.message}</p>
+        )}
+        {summary.data?.length === 0 && <p className="muted">No orders yet in this session.</p>}
+        {summary.data && summary.data.length > 0 && (
+          <table className="responsive-table">
             <caption className="visually-hidden">Charges per order</caption>
             <thead>
               <tr>
                 <th scope="col">Order</th>
                 <th scope="col">Status</th>
-                <th scope="col">Total</th>
+                <th scope="col" className="numeric">
+                  Total
+                </th>
                 <th scope="col">Payment attempts</th>
-                <th scope="col">Charges</th>
-                <th scope="col">Charged</th>
-                <th scope="col">Replays of its key</th>
+                <th scope="col" className="numeric">
+                  Charges
+                </th>
+                <th scope="col" className="numeric">
+                  Charged
+                </th>
+                <th scope="col" className="numeric">
+                  Replays
+                </th>
               </tr>
             </thead>
             <tbody>
-              {summary.data?.map((order) => (
-                <tr key={order.orderId} data-order-summary={order.orderId}>
-                  <td>
-                    <Link href={`/orders/${order.orderId}`}>
-                      <code>{order.orderId}</code>
+              {summary.data.map((order) => (
+                <tr
+                  key={order.orderId}
+                  data-order-summary={order.orderId}
+                  className={order.chargeCount > 1 ? "overcharged" : undefined}
+                >
+                  <th scope="row" data-label="Order">
+                    <Link href={`/orders/${order.orderId}`} title={order.orderId}>
+                      <code>{shortId(order.orderId)}</code>
                     </Link>
-                  </td>
-                  <td>
+                  </th>
+                  <td data-label="Status">
                     <span className={`badge status-${order.status.toLowerCase()}`}>{order.status}</span>
                   </td>
-                  <td>{formatCents(order.totalCents)}</td>
-                  <td>
-                    <ol className="payment-attempts" data-testid="ledger-attempts">
+                  <td data-label="Total" className="numeric">
+                    {formatCents(order.totalCents)}
+                  </td>
+                  <td data-label="Attempts">
+                    <ol className="record-list" data-testid="ledger-attempts">
                       {order.attempts.map((attempt) => (
                         <li key={attempt.key} data-attempt-status={attempt.status}>
-                          <code>{attempt.key}</code>{" "}
+                          <ShortId value={attempt.key} name="attempt's key" />
                           <span className={`badge attempt-${attempt.status.toLowerCase()}`}>
                             {attempt.status.toLowerCase()}
                           </span>
@@ -59,65 +89,99 @@ export function LedgerView() {
                       ))}
                     </ol>
                   </td>
-                  <td data-testid="charge-count" className={order.chargeCount > 1 ? "error" : undefined}>
+                  <td data-label="Charges" data-testid="charge-count" className="numeric">
                     {order.chargeCount}
                   </td>
-                  <td>{formatCents(order.chargedCents)}</td>
-                  <td data-testid="replay-count">{order.replayCount}</td>
+                  <td data-label="Charged" className="numeric">
+                    {formatCents(order.chargedCents)}
+                  </td>
+                  <td data-label="Replays" data-testid="replay-count" className="numeric">
+                    {order.replayCount}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
-        {summary.data?.length === 0 && <p className="muted">No orders yet in this session.</p>}
+        )}
       </section>
 
       <section className="card" aria-labelledby="entries-heading">
         <h2 id="entries-heading">Charges</h2>
-        <div className="table-scroll">
-          <table>
-            <caption className="visually-hidden">Every charge in the ledger</caption>
+        {entries.data?.length === 0 && <p className="muted">No charges yet.</p>}
+        {entries.data && entries.data.length > 0 && (
+          <table className="responsive-table">
+            <caption className="visually-hidden">Every charge in the ledger, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Charge</th>
                 <th scope="col">Order</th>
-                <th scope="col">Amount</th>
+                <th scope="col" className="numeric">
+                  Amount
+                </th>
                 <th scope="col">Idempotency key</th>
                 <th scope="col">Card</th>
                 <th scope="col">Time</th>
               </tr>
             </thead>
             <tbody>
-              {entries.data?.map((entry) => (
-                <tr key={entry.id} data-charge-id={entry.id} data-order-id={entry.orderId}>
-                  <td>
-                    <code>{entry.id}</code>
-                  </td>
-                  <td>
-                    <code>{entry.orderId}</code>
-                  </td>
-                  <td>{formatCents(entry.amountCents)}</td>
-                  <td>
-                    <code>{entry.idempotencyKey}</code>
-                    {entry.naive && (
-                      <span className="badge naive-mark" data-testid="naive-mark">
-                        naive client: new key per attempt
-                      </span>
-                    )}
-                  </td>
-                  <td>•••• {entry.cardLast4}</td>
-                  <td>
-                    <time dateTime={entry.createdAt}>{new Date(entry.createdAt).toLocaleString()}</time>
-                  </td>
-                </tr>
-              ))}
+              {entries.data.map((entry) => {
+                const extra = extraCharges.has(entry.id);
+                return (
+                  <tr
+                    key={entry.id}
+                    data-charge-id={entry.id}
+                    data-order-id={entry.orderId}
+                    data-extra-charge={extra ? "true" : undefined}
+                    className={extra ? "extra-charge" : undefined}
+                  >
+                    <th scope="row" data-label="Charge">
+                      <ShortId value={entry.id} name="charge id" />
+                      {extra && <span className="badge danger">extra charge</span>}
+                    </th>
+                    <td data-label="Order">
+                      <ShortId value={entry.orderId} name="order id" />
+                    </td>
+                    <td data-label="Amount" className="numeric">
+                      {formatCents(entry.amountCents)}
+                    </td>
+                    <td data-label="Key">
+                      <ShortId value={entry.idempotencyKey} name="idempotency key" />
+                      {entry.naive && (
+                        <span className="badge danger" data-testid="naive-mark">
+                          naive client: new key per attempt
+                        </span>
+                      )}
+                    </td>
+                    <td data-label="Card">•••• {entry.cardLast4}</td>
+                    <td data-label="Time">
+                      <LocalTime iso={entry.createdAt} />
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
-        </div>
-        {entries.data?.length === 0 && <p className="muted">No charges yet.</p>}
+        )}
       </section>
 
-      <RunOncePanel />
+      <details className="card process-counters">
+        <summary>This server process, all sessions</summary>
+        <RunOncePanel />
+      </details>
     </div>
   );
+}
+
+/** Every charge after its order's first: one order, one charge, and the rest is damage. */
+function extraChargeIds(
+  entries: ReadonlyArray<{ id: string; orderId: string; createdAt: string }>,
+): Set<string> {
+  const byTime = [...entries].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const charged = new Set<string>();
+  const extra = new Set<string>();
+  for (const entry of byTime) {
+    if (charged.has(entry.orderId)) extra.add(entry.id);
+    charged.add(entry.orderId);
+  }
+  return extra;
 }

@@ -3,8 +3,12 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { formatCents } from "~/app/_lib/money";
+import { shortId } from "~/app/_lib/short-id";
 import { useTRPC } from "~/app/_trpc/provider";
+import { isServerUnreachable } from "~/app/_trpc/server-unreachable";
+import { LocalTime } from "./local-time";
 
+/** The session's orders, newest first: a table on wide screens, a card per order on a phone. */
 export function OrdersList() {
   const trpc = useTRPC();
   const orders = useQuery(trpc.orders.list.queryOptions());
@@ -12,24 +16,51 @@ export function OrdersList() {
     <section className="card" aria-labelledby="orders-heading">
       <h1 id="orders-heading">Your orders</h1>
       {orders.isPending && <p className="muted">Loading…</p>}
-      {orders.isError && <p role="alert">{orders.error.message}</p>}
+      {orders.isError && !isServerUnreachable(orders.error) && <p role="alert">{orders.error.message}</p>}
       {orders.data?.length === 0 && (
         <p className="muted">
           No orders yet. <Link href="/">Go shopping</Link>.
         </p>
       )}
-      <ul className="order-list">
-        {orders.data?.map((order) => (
-          <li key={order.id}>
-            <Link href={`/orders/${order.id}`}>
-              <code>{order.id}</code>
-            </Link>
-            <span className={`badge status-${order.status.toLowerCase()}`}>{order.status}</span>
-            <span>{formatCents(order.totalCents)}</span>
-            <time dateTime={order.createdAt}>{new Date(order.createdAt).toLocaleString()}</time>
-          </li>
-        ))}
-      </ul>
+      {orders.data && orders.data.length > 0 && (
+        <table className="responsive-table orders-table">
+          <caption className="visually-hidden">Your orders, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Order</th>
+              <th scope="col">Status</th>
+              <th scope="col">Items</th>
+              <th scope="col" className="numeric">
+                Total
+              </th>
+              <th scope="col">Placed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.data.map((order) => (
+              <tr key={order.id} data-order-id={order.id}>
+                <th scope="row" data-label="Order">
+                  <Link href={`/orders/${order.id}`} title={order.id}>
+                    <code>{shortId(order.id)}</code>
+                  </Link>
+                </th>
+                <td data-label="Status">
+                  <span className={`badge status-${order.status.toLowerCase()}`}>{order.status}</span>
+                </td>
+                <td data-label="Items">
+                  {order.items.map((item) => `${item.name} × ${item.quantity}`).join(", ")}
+                </td>
+                <td data-label="Total" className="numeric">
+                  {formatCents(order.totalCents)}
+                </td>
+                <td data-label="Placed">
+                  <LocalTime iso={order.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }

@@ -17,17 +17,19 @@ const LABELS: Array<[key: string, label: string]> = [
   ["abandoned", "Caller went away"],
 ];
 
-/** This server's run-once decisions since it started, live: the counters of /api/metrics. */
+/**
+ * This server process's run-once decisions since it started, over every
+ * session: the counters of /api/metrics. Each instance counts its own.
+ */
 export function RunOncePanel() {
   const trpc = useTRPC();
   const metrics = useQuery(trpc.metrics.runOnce.queryOptions(undefined, { refetchInterval: 2_000 }));
   const data = metrics.data;
   return (
-    <section className="card" aria-labelledby="decisions-heading" data-testid="run-once-panel">
-      <h2 id="decisions-heading">Run-once decisions on this server</h2>
+    <div data-testid="run-once-panel">
       <p className="muted small">
-        Every request to a run-once procedure, by how it ended (all sessions). Prometheus reads the same
-        counters at <a href="/api/metrics">/api/metrics</a>.
+        Every request to a run-once procedure that this process answered, from any session, by how it ended.
+        Prometheus reads the same counters at <a href="/api/metrics">/api/metrics</a>.
       </p>
       {data && (
         <dl className="decision-grid">
@@ -47,6 +49,6 @@ export function RunOncePanel() {
           </div>
         </dl>
       )}
-    </section>
+    </div>
   );
 }

@@ -3,14 +3,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import type { TRPCClient } from "@trpc/client";
-import { useCallback, useEffect, useState } from "react";
-import { AttemptLog } from "~/app/_trpc/attempt-log";
-import type { Attempt, AttemptOutcome } from "~/app/_trpc/attempt-log";
+import type { inferRouterOutputs } from "@trpc/server";
+import { useCallback, useSyncExternalStore } from "react";
+import type { Attempt, AttemptOutcome, AttemptRun } from "~/app/_trpc/attempt-log";
 import { describeFailure } from "~/app/_trpc/links";
-import { useLabTRPC, useLabTRPCClient, useTRPC } from "~/app/_trpc/provider";
+import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
 import { DEFAULT_RETRY_SETTINGS, isRetryable } from "~/app/_trpc/retry-policy";
-import type { LabAppRouter } from "~/server/trpc/served-router";
-import { readSessionItem, writeSessionItem } from "./session-storage";
+import type { AppRouter } from "~/server/trpc/routers/_app";
+import { tabAttemptLog } from "./tab-attempt-log";
 
 export interface PayableOrder {
   id: string;
@@ -18,15 +18,37 @@ export interface PayableOrder {
   paymentKey: string;
 }
 
-export type PaymentState =
+export interface ChargeRequest {
+  orderId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  cardNumber: string;
+}
+
+export type Charge = inferRouterOutputs<AppRouter>["payments"]["charge"];
+
+/** How a charge goes over the wire. The lab composes in another one (its naive client). */
+export type SendCharge = (
+  client: TRPCClient<AppRouter>,
+  request: ChargeRequest,
+  run: AttemptRun,
+) => Promise<Charge>;
+
+/** The one way to pay: the order's own key, retried by the links with that same key. */
+export const sendCharge: SendCharge = (client, request, run) =>
+  client.payments.charge.mutate(request, { context: { attempts: run.recorder(request.idempotencyKey) } });
+
+/** What this tab's payment is doing; what the server holds is the order's to say. */
+export type PaymentProgress =
   | { phase: "idle" }
-  | { phase: "processing"; attempt: number; maxAttempts: number }
-  | { phase: "charged"; cardLast4: string; chargeId: string }
-  | { phase: "declined"; message: string }
-  | { phase: "failed"; message: string };
+  | { phase: "waiting_for_connection"; since: number }
+  | { phase: "processing"; attempt: number; maxAttempts: number; sameKey: boolean }
+  | { phase: "charged"; charge: Charge }
+  | { phase: "declined"; reason: string }
+  | { phase: "refused"; message: string }
+  | { phase: "no_answer" };
 
-const attemptsKey = (orderId: string) => `payment.attempts.${orderId}`;
-
+/** Outcomes that leave the charge unknown: only the same key, sent again, can tell. */
 const UNKNOWN_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set<AttemptOutcome>([
   "in_flight",
   "interrupted",
@@ -36,120 +58,80 @@ const UNKNOWN_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set<AttemptOutcome>([
   "unavailable",
 ]);
 
-function parseAttempts(value: unknown): Attempt[] | null {
-  return Array.isArray(value) ? (value as Attempt[]) : null;
-}
+const NO_ATTEMPTS: readonly Attempt[] = [];
 
 /**
  * Pays an order with its persisted key. Every click, every retry and every
  * reload sends the same `order.paymentKey`; the links retry only unknown
- * outcomes. The attempt log is kept in the tab (sessionStorage), so after a
- * reload the page can tell that an attempt was under way.
+ * outcomes. Offline, the payment waits (TanStack Query pauses it) and is
+ * sent when the connection returns.
  */
-export function usePayment(order: PayableOrder, opts: { naive: boolean }) {
+export function usePayment(order: PayableOrder, send: SendCharge = sendCharge) {
   const trpc = useTRPC();
-  const labTrpc = useLabTRPC();
-  const client = useLabTRPCClient();
+  const client = useTRPCClient();
   const queryClient = useQueryClient();
-  const [attempts, setAttempts] = useState<readonly Attempt[]>([]);
-  // Index of the first attempt of the current click, for "attempt k of n".
-  const [runStart, setRunStart] = useState(0);
-
-  useEffect(() => {
-    // The log lives in the tab; the server render has none.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    setAttempts(readSessionItem(attemptsKey(order.id), parseAttempts) ?? []);
-  }, [order.id]);
-
-  const record = useCallback(
-    (next: readonly Attempt[]) => {
-      setAttempts(next);
-      writeSessionItem(attemptsKey(order.id), next);
-    },
-    [order.id],
+  const attempts = useSyncExternalStore(
+    useCallback((listener: () => void) => tabAttemptLog(order.id).subscribe(listener), [order.id]),
+    () => tabAttemptLog(order.id).attempts,
+    // The log lives in the tab; the server's render has none.
+    () => NO_ATTEMPTS,
   );
 
   const mutation = useMutation({
-    mutationFn: (cardNumber: string) => {
-      const earlier = readSessionItem(attemptsKey(order.id), parseAttempts) ?? [];
-      setRunStart(earlier.length);
-      const log = new AttemptLog(record, earlier);
-      if (opts.naive) return payNaively(client, order, cardNumber, log);
-      return client.payments.charge.mutate(
+    mutationFn: (cardNumber: string) =>
+      send(
+        client,
         { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey, cardNumber },
-        { context: { attempts: log } },
-      );
-    },
+        tabAttemptLog(order.id).startRun(),
+      ),
+    // Settled only once the order is read again, so the page shows the server's account of it.
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: trpc.orders.get.queryKey({ orderId: order.id }) }),
         queryClient.invalidateQueries({ queryKey: trpc.ledger.pathKey() }),
-        queryClient.invalidateQueries({ queryKey: labTrpc.lab.pathKey() }),
       ]),
   });
 
-  const current = attempts.slice(runStart);
   return {
-    state: paymentState(mutation, current),
+    progress: progressOf(mutation, attempts),
     attempts,
     pay: (cardNumber: string) => mutation.mutate(cardNumber),
-    /** The tab's last attempt never learned its outcome (a reload or a lost answer cut it off). */
-    interrupted: !mutation.isPending && UNKNOWN_OUTCOMES.has(attempts.at(-1)?.outcome ?? "executed"),
+    /** The tab's last attempt never learned its outcome (a reload, a lost answer, no connection). */
+    outcomeUnknown: !mutation.isPending && UNKNOWN_OUTCOMES.has(attempts.at(-1)?.outcome ?? "succeeded"),
   };
 }
 
-/**
- * The lab's counter-example; do not copy it. It makes a new key for every
- * attempt and calls a procedure without run-once, so a retry after a lost
- * reply is a second payment.
- */
-async function payNaively(
-  client: TRPCClient<LabAppRouter>,
-  order: PayableOrder,
-  cardNumber: string,
-  log: AttemptLog,
-) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await client.lab.naiveCharge.mutate(
-        {
-          orderId: order.id,
-          amountCents: order.totalCents,
-          attemptKey: `naive_${crypto.randomUUID()}`,
-          cardNumber,
-        },
-        { context: { attempts: log, retries: false } },
-      );
-    } catch (error) {
-      const retryable = error instanceof TRPCClientError && isRetryable(describeFailure(error));
-      if (!retryable || attempt >= 3) throw error;
-    }
-  }
-}
-
-function paymentState(
-  mutation: { status: string; data?: { cardLast4: string; chargeId: string }; error: unknown },
+function progressOf(
+  mutation: {
+    status: "idle" | "pending" | "success" | "error";
+    isPaused: boolean;
+    submittedAt: number;
+    data?: Charge;
+    error: unknown;
+  },
   attempts: readonly Attempt[],
-): PaymentState {
+): PaymentProgress {
   if (mutation.status === "pending") {
+    if (mutation.isPaused) return { phase: "waiting_for_connection", since: mutation.submittedAt };
+    const run = Math.max(0, ...attempts.map((attempt) => attempt.run));
+    const ofRun = attempts.filter((attempt) => attempt.run === run);
     return {
       phase: "processing",
-      attempt: Math.max(1, attempts.length),
+      attempt: Math.max(1, ofRun.length),
       maxAttempts: DEFAULT_RETRY_SETTINGS.maxAttempts,
+      sameKey: new Set(ofRun.map((attempt) => attempt.key)).size <= 1,
     };
   }
-  if (mutation.status === "success" && mutation.data) {
-    return { phase: "charged", cardLast4: mutation.data.cardLast4, chargeId: mutation.data.chargeId };
-  }
+  if (mutation.status === "success" && mutation.data) return { phase: "charged", charge: mutation.data };
   if (mutation.status === "error") {
     const error = mutation.error;
-    if (
-      error instanceof TRPCClientError &&
-      (error.data as { code?: string } | undefined)?.code === "PAYMENT_REQUIRED"
-    ) {
-      return { phase: "declined", message: error.message };
+    if (!(error instanceof TRPCClientError)) return { phase: "no_answer" };
+    if ((error.data as { code?: string } | undefined)?.code === "PAYMENT_REQUIRED") {
+      return { phase: "declined", reason: error.message };
     }
-    return { phase: "failed", message: error instanceof Error ? error.message : "The payment failed." };
+    return isRetryable(describeFailure(error))
+      ? { phase: "no_answer" }
+      : { phase: "refused", message: error.message };
   }
   return { phase: "idle" };
 }

@@ -117,13 +117,28 @@ describe("the client's retries", () => {
     expect(requests).toHaveLength(1);
   });
 
-  it("logs every attempt with what its answer said", async () => {
-    const { client } = clientWith([silence, ok({ "Idempotent-Replayed": "true" })]);
+  it("logs every attempt with the server's decision word", async () => {
+    const { client } = clientWith([
+      silence,
+      failing(409, "CONFLICT", { "Retry-After": "0", "Idempotency-Decision": "executed" }),
+      ok({ "Idempotency-Decision": "coalesced", "Idempotent-Replayed": "true" }),
+    ]);
     const log = new AttemptLog();
-    await client.payments.charge.mutate(charge, { context: { attempts: log } });
-    expect(log.attempts.map((attempt) => attempt.outcome)).toEqual(["timed_out", "replayed"]);
-    expect(log.attempts[0]?.retryDelayMs).not.toBeNull();
-    expect(log.attempts[1]).toMatchObject({ number: 2, status: 200 });
+    const attempts = log.startRun().recorder("pay_1");
+    await client.payments.charge.mutate(charge, { context: { attempts } });
+    expect(log.attempts.map(({ outcome, decision }) => [outcome, decision])).toEqual([
+      ["timed_out", null],
+      ["conflict", "executed"],
+      ["succeeded", "coalesced"],
+    ]);
+    expect(log.attempts[2]).toMatchObject({ number: 3, run: 1, key: "pay_1", status: 200 });
+  });
+
+  it("records no decision for an answer without the header", async () => {
+    const { client } = clientWith([ok()]);
+    const log = new AttemptLog();
+    await client.payments.charge.mutate(charge, { context: { attempts: log.startRun().recorder("pay_1") } });
+    expect(log.attempts[0]).toMatchObject({ outcome: "succeeded", decision: null });
   });
 
   it("sends queries in batches and does not retry them into a loop", async () => {

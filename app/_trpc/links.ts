@@ -1,9 +1,10 @@
 import { TRPCClientError, httpBatchLink, httpLink, loggerLink, retryLink, splitLink } from "@trpc/client";
 import type { Operation, TRPCLink } from "@trpc/client";
 // The core's browser-safe entry: its index also brings the database stores.
-import { REPLAYED_HEADER } from "~/packages/run-once/http-headers";
+import { DECISION_HEADER } from "~/packages/run-once/http-headers";
 import type { AppRouter } from "~/server/trpc/routers/_app";
-import type { AttemptOutcome, AttemptRecorder } from "./attempt-log";
+import { SERVER_DECISIONS } from "./attempt-log";
+import type { AttemptAnswer, AttemptRecorder, ServerDecision } from "./attempt-log";
 import { DEFAULT_RETRY_SETTINGS, decideRetry, parseRetryAfter } from "./retry-policy";
 import type { AttemptFailure, RetrySettings } from "./retry-policy";
 
@@ -19,7 +20,7 @@ export interface OperationContext extends Record<string, unknown> {
  * The client's links:
  * - queries go through httpBatchLink;
  * - mutations go one per request through httpLink, so that each has its own
- *   status and headers (Idempotent-Replayed, Retry-After), behind retryLink
+ *   status and headers (Idempotency-Decision, Retry-After), behind retryLink
  *   with the retry policy, and a per-attempt timeout.
  * loggerLink sits between retryLink and httpLink, so it sees every attempt;
  * its logger fills the operation's attempt log.
@@ -79,7 +80,6 @@ function rememberDecision(
   const elapsed = Date.now() - (context.startedAt ?? Date.now());
   const decision = decideRetry(describeFailure(error), attempts, elapsed, settings, random);
   decidedDelayMs = decision.delayMs;
-  if (decision.retry) context.attempts?.retrying(decision.delayMs);
   return decision.retry;
 }
 
@@ -135,20 +135,19 @@ function recordAttempt(opts: LoggerOptions) {
     recorder.started(Date.now());
     return;
   }
-  const { outcome, status } = attemptOutcome(opts.result);
-  recorder.ended(Date.now(), outcome, status);
+  recorder.ended(Date.now(), attemptAnswer(opts.result));
 }
 
-function attemptOutcome(result: unknown): { outcome: AttemptOutcome; status: number | null } {
+function attemptAnswer(result: unknown): AttemptAnswer {
   if (result instanceof TRPCClientError) {
     const failure = describeFailure(result as TRPCClientError<AppRouter>);
     switch (failure.kind) {
       case "timeout":
-        return { outcome: "timed_out", status: null };
+        return { outcome: "timed_out", status: null, decision: null };
       case "network":
-        return { outcome: "network_error", status: null };
+        return { outcome: "network_error", status: null, decision: null };
       case "cancelled":
-        return { outcome: "cancelled", status: null };
+        return { outcome: "cancelled", status: null, decision: null };
       case "http":
         return {
           outcome:
@@ -158,12 +157,18 @@ function attemptOutcome(result: unknown): { outcome: AttemptOutcome; status: num
                 ? "unavailable"
                 : "final_error",
           status: failure.status,
+          decision: decisionOf(responseOf(result.meta)),
         };
     }
   }
   const response = responseOf((result as { context?: unknown }).context);
-  const replayed = response?.headers.get(REPLAYED_HEADER) === "true";
-  return { outcome: replayed ? "replayed" : "executed", status: response?.status ?? null };
+  return { outcome: "succeeded", status: response?.status ?? null, decision: decisionOf(response) };
+}
+
+/** The server's word for what it did; none for a procedure without run-once (the lab's naive charge). */
+function decisionOf(response: Response | undefined): ServerDecision | null {
+  const value = response?.headers.get(DECISION_HEADER);
+  return SERVER_DECISIONS.find((decision) => decision === value) ?? null;
 }
 
 function responseOf(meta: unknown): Response | undefined {

@@ -1,12 +1,32 @@
 import { QueryClient } from "@tanstack/react-query";
+import { isServerUnreachable } from "./server-unreachable";
 
+/** While the server does not answer, a read that gave up is tried again this often, until it answers. */
+export const UNREACHABLE_RETRY_MS = 3_000;
+
+/**
+ * Reads keep their last data through a failure, and are retried only when
+ * the server could not be reached: a 404 or a refusal is an answer, and is
+ * shown at once.
+ */
 export function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
       // Mutations are retried by the tRPC links, with the idempotency rules;
       // TanStack Query's own retry would send a second request for a final answer.
       mutations: { retry: false },
-      queries: { staleTime: 5_000, refetchOnWindowFocus: true },
+      queries: {
+        // Above zero, so that data prefetched on the server is not fetched again at once.
+        staleTime: 5_000,
+        refetchOnWindowFocus: true,
+        retry: (failureCount, error) => isServerUnreachable(error) && failureCount < 2,
+        refetchInterval: untilReachable,
+      },
     },
   });
+}
+
+/** A refetchInterval that keeps asking while the server is unreachable, so the page recovers by itself. */
+export function untilReachable(query: { state: { error: unknown } }): number | false {
+  return isServerUnreachable(query.state.error) ? UNREACHABLE_RETRY_MS : false;
 }

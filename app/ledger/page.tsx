@@ -1,8 +1,18 @@
 import type { Metadata } from "next";
 import { LedgerView } from "~/app/_components/ledger-view";
+import { HydrateClient, prefetch, trpc } from "~/app/_trpc/server";
 
-export const metadata: Metadata = { title: "Ledger · Idempotent Checkout" };
+export const metadata: Metadata = { title: "Ledger" };
 
-export default function LedgerPage() {
-  return <LedgerView />;
+export default async function LedgerPage() {
+  await Promise.all([
+    prefetch(trpc.ledger.counters.queryOptions()),
+    prefetch(trpc.ledger.summary.queryOptions()),
+    prefetch(trpc.ledger.entries.queryOptions()),
+  ]);
+  return (
+    <HydrateClient>
+      <LedgerView />
+    </HydrateClient>
+  );
 }

@@ -1,5 +1,14 @@
+import type { Metadata } from "next";
 import { OrdersList } from "~/app/_components/orders-list";
+import { HydrateClient, prefetch, trpc } from "~/app/_trpc/server";
 
-export default function OrdersPage() {
-  return <OrdersList />;
+export const metadata: Metadata = { title: "Orders" };
+
+export default async function OrdersPage() {
+  await prefetch(trpc.orders.list.queryOptions());
+  return (
+    <HydrateClient>
+      <OrdersList />
+    </HydrateClient>
+  );
 }

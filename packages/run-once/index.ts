@@ -24,6 +24,7 @@ export type {
   KeyRecord,
   KeyScope,
   KeyState,
+  KeyTally,
   KeyView,
   Logger,
   RunResult,

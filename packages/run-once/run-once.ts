@@ -10,7 +10,17 @@ import { ReplayCounter } from "./replay-counter";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
 import type { RunOnceSettings } from "./settings";
 import type { IdempotencyStore, KeyWatcher } from "./store";
-import type { ClaimTerms, Decision, Json, KeyRecord, KeyScope, KeyView, Logger, RunResult } from "./types";
+import type {
+  ClaimTerms,
+  Decision,
+  Json,
+  KeyRecord,
+  KeyScope,
+  KeyTally,
+  KeyView,
+  Logger,
+  RunResult,
+} from "./types";
 
 export interface RunOnceOptions<Tx> {
   store: IdempotencyStore<Tx>;
@@ -102,6 +112,11 @@ export class RunOnce<Tx> {
     const now = this.#clock().getTime();
     const views = await this.#store.view(caller, path, keys);
     return views.filter((view) => view.state === "in_progress" || view.expiresAt.getTime() > now);
+  }
+
+  /** How all of a caller's keys stand (replays written so far; see flushReplayCounts). */
+  tally(caller: string): Promise<KeyTally> {
+    return this.#store.tally(caller);
   }
 
   /** Writes the replay counts gathered in memory now (they are written within 5 s anyway). */

@@ -8,6 +8,7 @@ import type {
   KeyRecord,
   KeyScope,
   KeyState,
+  KeyTally,
   KeyView,
   StoredOutcome,
 } from "./types";
@@ -136,6 +137,18 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
       DELETE FROM "IdempotencyKey"
       WHERE ("state" = 'COMPLETED' AND "expiresAt" < ${now})
          OR ("state" = 'IN_PROGRESS' AND "lockedUntil" < ${abandonedBefore})`;
+  }
+
+  async tally(caller: string): Promise<KeyTally> {
+    const rows = await this.db.$queryRaw<Array<{ state: KeyState; keys: unknown; replays: unknown }>>`
+      SELECT "state", COUNT(*) AS "keys", COALESCE(SUM("replayCount"), 0) AS "replays"
+      FROM "IdempotencyKey" WHERE "scope" = ${caller} GROUP BY "state"`;
+    const of = (state: KeyState) => rows.find((row) => row.state === state);
+    return {
+      inProgress: Number(of("IN_PROGRESS")?.keys ?? 0),
+      completed: Number(of("COMPLETED")?.keys ?? 0),
+      replays: rows.reduce((sum, row) => sum + Number(row.replays), 0),
+    };
   }
 
   /** A caller's keys on one operation are few (those of its last day), so all are read and filtered here. */

@@ -1,4 +1,13 @@
-import type { Claim, ClaimResult, ClaimTerms, KeyRecord, KeyScope, KeyView, StoredOutcome } from "./types";
+import type {
+  Claim,
+  ClaimResult,
+  ClaimTerms,
+  KeyRecord,
+  KeyScope,
+  KeyTally,
+  KeyView,
+  StoredOutcome,
+} from "./types";
 
 /**
  * Persistence of idempotency keys. Every transition is one atomic statement
@@ -34,6 +43,8 @@ export interface IdempotencyStore<Tx> {
   sweep(now: Date, abandonedBefore: Date): Promise<number>;
   /** The given keys of one caller and operation, as an application shows them; absent keys are left out. */
   view(caller: string, path: string, keys: string[]): Promise<KeyView[]>;
+  /** How all of a caller's keys stand, on every operation. */
+  tally(caller: string): Promise<KeyTally>;
 }
 
 /**

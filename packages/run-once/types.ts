@@ -75,6 +75,14 @@ export interface KeyView {
   expiresAt: Date;
 }
 
+/** How a caller's keys stand: executions in progress, completed ones, and the requests answered from them. */
+export interface KeyTally {
+  inProgress: number;
+  completed: number;
+  /** Requests answered with a stored or shared outcome instead of executing (replayed or coalesced). */
+  replays: number;
+}
+
 /** Structured logging, as pino and most loggers take it: details first, then the message. */
 export interface Logger {
   info(details: object, message: string): void;

@@ -1,7 +1,29 @@
+import type { Metadata } from "next";
+import { LabOrderPayment } from "~/app/_lab/lab-order-payment";
 import { OrderPayment } from "~/app/_components/order-payment";
+import { shortId } from "~/app/_lib/short-id";
+import { HydrateClient, labTrpc, prefetch, trpc } from "~/app/_trpc/server";
 import { labEnabled } from "~/server/env";
 
-export default async function OrderPage({ params }: { params: Promise<{ orderId: string }> }) {
+interface Props {
+  params: Promise<{ orderId: string }>;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Order ${shortId((await params).orderId)}` };
+}
+
+/** The order and its payment, read on the server; the lab, where it is on, is composed in here and only here. */
+export default async function OrderPage({ params }: Props) {
   const { orderId } = await params;
-  return <OrderPayment orderId={orderId} labEnabled={labEnabled()} />;
+  const lab = labEnabled();
+  await Promise.all([
+    prefetch(trpc.orders.get.queryOptions({ orderId }), { orNotFound: true }),
+    lab && prefetch(labTrpc.lab.switches.queryOptions({ orderId })),
+  ]);
+  return (
+    <HydrateClient>
+      {lab ? <LabOrderPayment orderId={orderId} /> : <OrderPayment orderId={orderId} />}
+    </HydrateClient>
+  );
 }

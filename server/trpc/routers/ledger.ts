@@ -2,7 +2,12 @@ import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { reconcile } from "../../payments/reconcile";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
-import { ledgerEntriesOutput, ledgerSummaryOutput, reconciliationOutput } from "../schemas/ledger";
+import {
+  ledgerCountersOutput,
+  ledgerEntriesOutput,
+  ledgerSummaryOutput,
+  reconciliationOutput,
+} from "../schemas/ledger";
 
 /** The caller's part of the ledger: every charge of the session's orders. */
 export const ledgerRouter = router({
@@ -52,5 +57,23 @@ export const ledgerRouter = router({
       ctx,
       orders.map((order) => order.id),
     );
+  }),
+
+  /** The session's own counts (an empty session shows zeros), from its keys, charges and attempts. */
+  counters: sessionProcedure.output(ledgerCountersOutput).query(async ({ ctx }) => {
+    const [keys, charges, declinedAttempts] = await Promise.all([
+      ctx.idempotency.tally(ctx.sessionId),
+      ctx.db.charge.findMany({ where: { order: { sessionId: ctx.sessionId } }, select: { orderId: true } }),
+      ctx.db.paymentAttempt.count({ where: { status: "DECLINED", order: { sessionId: ctx.sessionId } } }),
+    ]);
+    const chargedOrders = new Set(charges.map((charge) => charge.orderId));
+    return {
+      keysCompleted: keys.completed,
+      keysInProgress: keys.inProgress,
+      answeredFromStore: keys.replays,
+      charges: charges.length,
+      extraCharges: charges.length - chargedOrders.size,
+      declinedAttempts,
+    };
   }),
 });

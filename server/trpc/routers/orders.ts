@@ -49,6 +49,8 @@ export const ordersRouter = router({
           settledAt: attempt.settledAt?.toISOString() ?? null,
         })),
         paymentKeyState: paymentKey?.state ?? "unused",
+        paymentKeyLeaseExpiresAt:
+          paymentKey?.state === "in_progress" ? paymentKey.lockedUntil.toISOString() : null,
       };
     }),
 

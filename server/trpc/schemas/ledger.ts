@@ -38,3 +38,17 @@ export const reconciliationOutput = z.array(
     problems: z.array(z.string()),
   }),
 );
+
+/** The session's counts: what its keys, charges and payment attempts add up to. */
+export const ledgerCountersOutput = z.object({
+  /** Run-once keys (payments and order forms) whose operation ran and completed. */
+  keysCompleted: z.number().int(),
+  /** Keys whose execution is under way, or whose server died before its lease ran out. */
+  keysInProgress: z.number().int(),
+  /** Requests answered with a key's stored result or with an execution in flight (replayed or coalesced). */
+  answeredFromStore: z.number().int(),
+  charges: z.number().int(),
+  /** Charges beyond each order's first: the damage of a new key per attempt (the lab's naive client). */
+  extraCharges: z.number().int(),
+  declinedAttempts: z.number().int(),
+});

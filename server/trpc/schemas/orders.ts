@@ -73,6 +73,12 @@ export const getOrderOutput = orderSummarySchema.extend({
   /** Oldest first; the last one is the current attempt, whose key is paymentKey. */
   attempts: z.array(paymentAttemptSchema),
   paymentKeyState: paymentKeyStateSchema,
+  /**
+   * While the key is in progress: when its owner's lease runs out. Past it, an
+   * owner that died (a killed server) is presumed dead, and a retry with the
+   * key takes it over.
+   */
+  paymentKeyLeaseExpiresAt: z.iso.datetime().nullable(),
 });
 
 export const listOrdersOutput = z.array(orderSummarySchema);

@@ -1,13 +1,13 @@
 import { LAB, expect, test } from "./fixtures";
 
-test("with a slow ledger, a double-click and a second tab wait for one execution and share it", async ({
+test("with a slow provider, a double-click and a second tab wait for one execution and share it", async ({
   shop,
   page,
   context,
 }) => {
   const orderId = await shop.placeOrder({ headphones: 1 });
   const paymentKey = await shop.paymentKey();
-  await shop.switchOn(LAB.slowLedger);
+  await shop.switchOn(LAB.slowProvider);
   const second = await context.newPage();
   await second.goto(page.url());
   await expect(shop.payButton(second)).toBeEnabled();
@@ -20,7 +20,9 @@ test("with a slow ledger, a double-click and a second tab wait for one execution
   await shop.expectCharged(second);
   const chargeIn = (tab: typeof page) => tab.getByTestId("payment-status").textContent();
   expect(await chargeIn(second)).toBe(await chargeIn(page));
-  await expect(shop.attempts(second).last()).toHaveAttribute("data-outcome", "replayed");
+  // The second tab waited for the execution in flight: the server says it coalesced.
+  await expect(shop.attempts(second).last()).toHaveAttribute("data-decision", "coalesced");
+  await expect(shop.attempts(second).last()).toContainText("coalesced");
   await shop.expectServerAnswered(paymentKey, 2);
   await shop.expectLedger(orderId, 1);
 });

@@ -1,0 +1,124 @@
+"use client";
+
+import { formatDuration } from "~/app/_lib/duration";
+import { formatCents } from "~/app/_lib/money";
+import { shortId } from "~/app/_lib/short-id";
+import { useNow } from "~/app/_lib/use-now";
+import type { PaymentProgress } from "~/app/_lib/use-payment";
+import type { Order } from "~/app/_lib/order";
+
+/** The decline the customer is answering with another card: the last settled attempt, if it was declined. */
+export function lastDecline(order: Order) {
+  if (order.status !== "PENDING") return undefined;
+  const settled = order.attempts.filter((attempt) => attempt.status !== "OPEN").at(-1);
+  return settled?.status === "DECLINED" ? settled : undefined;
+}
+
+/**
+ * One sentence on where the payment stands. What the server holds comes
+ * first (paid, charged twice, in progress, declined); then what this tab is
+ * doing (offline, processing); then how its last try ended.
+ */
+export function PaymentStatus({ order, progress }: { order: Order; progress: PaymentProgress }) {
+  const amount = formatCents(order.totalCents);
+  const [firstCharge, ...extraCharges] = order.charges;
+
+  if (firstCharge && extraCharges.length > 0) {
+    const total = order.charges.reduce((sum, charge) => sum + charge.amountCents, 0);
+    const keys = new Set(order.charges.map((charge) => charge.idempotencyKey)).size;
+    return (
+      <p role="alert" className="alert danger" data-testid="overcharge">
+        <strong>Charged {timesInWords(order.charges.length)}:</strong> {formatCents(total)} taken for an order
+        of {amount}. The charges carry {keys === 1 ? "one key" : `${keys} different keys`}, so the server took
+        each attempt for a new payment.
+      </p>
+    );
+  }
+  if (firstCharge) {
+    return (
+      <p className="alert success">
+        Paid. Charged {formatCents(firstCharge.amountCents)} to •••• {firstCharge.cardLast4}, once.
+      </p>
+    );
+  }
+  switch (progress.phase) {
+    case "waiting_for_connection":
+      return (
+        <p className="alert warning">
+          <strong>You are offline.</strong> The payment will be sent with its key, {shortId(order.paymentKey)}
+          , when the connection returns: however often it is sent, it is charged once.
+        </p>
+      );
+    case "processing":
+      return progress.attempt === 1 ? (
+        <p>Processing the payment of {amount}…</p>
+      ) : (
+        <p>
+          No answer yet: sending it again with {progress.sameKey ? "the same key" : "a new key"} (attempt{" "}
+          {progress.attempt}
+          {progress.sameKey ? ` of ${progress.maxAttempts}` : ""})…
+        </p>
+      );
+    case "charged":
+      // The order is read again after every payment; until then, what the answer said.
+      return (
+        <p className="alert success">
+          Paid. Charged {formatCents(progress.charge.amountCents)} to •••• {progress.charge.cardLast4}.
+        </p>
+      );
+  }
+  if (order.status === "PENDING" && order.paymentKeyState === "in_progress") {
+    return <FollowingPayment leaseExpiresAt={order.paymentKeyLeaseExpiresAt} />;
+  }
+  const declined = lastDecline(order);
+  if (declined) {
+    return (
+      <p className="alert danger">
+        <strong>Declined:</strong> {declined.declineReason} No charge was made
+        {declined.cardLast4 ? ` to the card ending ${declined.cardLast4}` : ""}. Pay with another card: it is
+        a new attempt, under a new key.
+      </p>
+    );
+  }
+  switch (progress.phase) {
+    case "declined":
+      return (
+        <p className="alert danger">
+          <strong>Declined:</strong> {progress.reason} No charge was made.
+        </p>
+      );
+    case "refused":
+      return (
+        <p className="alert danger">
+          <strong>The payment was refused:</strong> {progress.message}
+        </p>
+      );
+    case "no_answer":
+      return (
+        <p className="alert warning">
+          <strong>No answer from the server:</strong> the payment may or may not have gone through. Finish
+          payment sends the same key: if it was charged, you get that charge, never a second.
+        </p>
+      );
+  }
+  return null;
+}
+
+/** The order's key is in progress on the server (another tab, or an attempt cut off by a reload). */
+function FollowingPayment({ leaseExpiresAt }: { leaseExpiresAt: string | null }) {
+  const now = useNow(true, 500);
+  const leaseLeft = leaseExpiresAt === null ? 0 : Date.parse(leaseExpiresAt) - now;
+  return (
+    <p className="alert info following">
+      <span className="spinner" aria-hidden="true" /> A payment with this key is in progress on the server:
+      following it until it settles.{" "}
+      {leaseLeft > 0
+        ? `If its server died, the key can be taken over in ${formatDuration(leaseLeft)}: Finish payment sends the same key.`
+        : "Its lease has run out: if its server died, Finish payment takes the key over, and charges at most once."}
+    </p>
+  );
+}
+
+function timesInWords(count: number): string {
+  return count === 2 ? "twice" : `${count} times`;
+}

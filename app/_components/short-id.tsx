@@ -1,0 +1,43 @@
+"use client";
+
+import { useState } from "react";
+import { shortId } from "~/app/_lib/short-id";
+
+/**
+ * An id in its short form (`ord_…9kX2`), with the whole id in `data-value`
+ * and its tooltip, and a button that copies it.
+ */
+export function ShortId({ value, name, testId }: { value: string; name: string; testId?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span className="short-id">
+      <code title={value} data-value={value} data-testid={testId}>
+        {shortId(value)}
+      </code>
+      <button
+        type="button"
+        className="copy-button"
+        aria-label={`Copy the ${name} ${value}`}
+        onClick={() =>
+          void navigator.clipboard.writeText(value).then(() => {
+            setCopied(true);
+            setTimeout(() => setCopied(false), 1_500);
+          })
+        }
+      >
+        <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+          <rect x="5" y="5" width="9" height="9" rx="2" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <path
+            d="M11 3.5V3a1 1 0 0 0-1-1H3a1 1 0 0 0-1 1v7a1 1 0 0 0 1 1h.5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.5"
+          />
+        </svg>
+      </button>
+      <span role="status" className={copied ? "copied" : "visually-hidden"}>
+        {copied ? "Copied" : ""}
+      </span>
+    </span>
+  );
+}

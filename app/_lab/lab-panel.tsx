@@ -1,0 +1,320 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { TRPCClientError } from "@trpc/client";
+import { useEffect, useState } from "react";
+import type { PaymentView } from "~/app/_components/order-payment";
+import type { inferRouterOutputs } from "@trpc/server";
+import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
+import type { LabAppRouter } from "~/server/trpc/served-router";
+import type { Attempt } from "~/app/_trpc/attempt-log";
+import { StallGuide } from "./stall-guide";
+
+export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
+
+/** The switches each attempt spends one unit of, at the shop or at the provider. */
+const ONE_SHOTS = [
+  "shop.dropReplies",
+  "shop.failuresBeforeCommit",
+  "shop.stallsBetweenHops",
+  "provider.dropReplies",
+  "provider.unavailable",
+  "provider.timeouts",
+] as const;
+type OneShot = (typeof ONE_SHOTS)[number];
+
+function countOf(switches: Switches, oneShot: OneShot): number {
+  const [side, name] = oneShot.split(".") as ["shop" | "provider", string];
+  return (switches[side] as Record<string, number | boolean>)[name] as number;
+}
+
+/** The provider's slow card network (its switch is on or off). */
+const SLOW_PROVIDER_MS = 3_000;
+
+const shop = (s: Switches, change: Partial<Switches["shop"]>): Switches => ({
+  ...s,
+  shop: { ...s.shop, ...change },
+});
+const provider = (s: Switches, change: Partial<Switches["provider"]>): Switches => ({
+  ...s,
+  provider: { ...s.provider, ...change },
+});
+
+const TOGGLES: Array<{
+  id: string;
+  label: string;
+  help: string;
+  oneShot?: OneShot;
+  isOn: (s: Switches) => boolean;
+  turn: (s: Switches, on: boolean) => Switches;
+}> = [
+  {
+    id: "drop-reply",
+    label: "Drop the reply after commit",
+    help: "The charge commits, then its reply to the browser is lost. Left without an answer, the browser retries with the same key.",
+    oneShot: "shop.dropReplies",
+    isOn: (s) => s.shop.dropReplies > 0,
+    turn: (s, on) => shop(s, { dropReplies: on ? 1 : 0 }),
+  },
+  {
+    id: "fail-before-commit",
+    label: "Fail before commit",
+    help: "The attempt fails before the provider is called. The key is released and the retry charges once.",
+    oneShot: "shop.failuresBeforeCommit",
+    isOn: (s) => s.shop.failuresBeforeCommit > 0,
+    turn: (s, on) => shop(s, { failuresBeforeCommit: on ? 1 : 0 }),
+  },
+  {
+    id: "stall-between-hops",
+    label: "Stall between the hops (4 s)",
+    help: "The provider charges, then the shop waits 4 s before recording it: kill the server then. The retry re-asks the provider with the same key and records its one charge.",
+    oneShot: "shop.stallsBetweenHops",
+    isOn: (s) => s.shop.stallsBetweenHops > 0,
+    turn: (s, on) => shop(s, { stallsBetweenHops: on ? 1 : 0 }),
+  },
+  {
+    id: "slow-provider",
+    label: "Slow provider (3 s)",
+    help: "Every charge takes 3 seconds at the provider: a double-click or a second tab waits for the first and shares its charge.",
+    isOn: (s) => s.provider.delayMs > 0,
+    turn: (s, on) => provider(s, { delayMs: on ? SLOW_PROVIDER_MS : 0 }),
+  },
+  {
+    id: "provider-drop-reply",
+    label: "The provider's reply is lost",
+    help: "The provider charges, then its reply to the shop is lost. The shop retries with the same provider key and gets the stored charge.",
+    oneShot: "provider.dropReplies",
+    isOn: (s) => s.provider.dropReplies > 0,
+    turn: (s, on) => provider(s, { dropReplies: on ? 1 : 0 }),
+  },
+  {
+    id: "provider-timeout",
+    label: "Provider slow past the shop's timeout",
+    help: "The provider holds the charge past the shop's per-attempt timeout. The shop retries with the same provider key, waits, and gets the one charge.",
+    oneShot: "provider.timeouts",
+    isOn: (s) => s.provider.timeouts > 0,
+    turn: (s, on) => provider(s, { timeouts: on ? 1 : 0 }),
+  },
+  {
+    id: "provider-unavailable",
+    label: "Provider unavailable (503)",
+    help: "The provider answers 503 before doing anything; the shop retries, and charges once.",
+    oneShot: "provider.unavailable",
+    isOn: (s) => s.provider.unavailable > 0,
+    turn: (s, on) => provider(s, { unavailable: on ? 1 : 0 }),
+  },
+  {
+    id: "decline",
+    label: "Decline the card",
+    help: "The provider declines (a final answer): retries replay the decline, and nothing is charged.",
+    isOn: (s) => s.provider.decline,
+    turn: (s, on) => provider(s, { decline: on }),
+  },
+  {
+    id: "naive-client",
+    label: "Naive client (counter-example)",
+    help: "Pay makes a new key for every attempt against a charge without run-once. With a lost reply, it pays twice.",
+    isOn: (s) => s.shop.naiveClient,
+    turn: (s, on) => shop(s, { naiveClient: on }),
+  },
+  {
+    id: "naive-provider-calls",
+    label: "Naive provider calls (counter-example)",
+    help: "The shop calls the provider with a new key per attempt. With a lost provider reply, the provider charges twice, and the ledger's reconciliation flags it.",
+    isOn: (s) => s.shop.naiveProviderCalls,
+    turn: (s, on) => shop(s, { naiveProviderCalls: on }),
+  },
+];
+
+/**
+ * Demo controls: per-order switches that the server honours, to watch every
+ * failure mode of the guide being handled. Off by default; absent in
+ * production unless LAB_ENABLED=1.
+ */
+export function LabPanel({ order, attempts, paying }: PaymentView) {
+  const trpc = useLabTRPC();
+  const client = useLabTRPCClient();
+  const queryClient = useQueryClient();
+  const switches = useQuery(trpc.lab.switches.queryOptions({ orderId: order.id }));
+  const switchesKey = trpc.lab.switches.queryKey({ orderId: order.id });
+  // The switches just asked for, shown until the server answers. Set in the click
+  // itself: a controlled checkbox whose state changes later (a cache update is
+  // delivered a tick later) is first put back by React, and flickers.
+  const [asked, setAsked] = useState<Switches | null>(null);
+  const update = useMutation(
+    trpc.lab.setSwitches.mutationOptions({
+      // A read of the switches still in flight would land after the answer and undo it.
+      onMutate: () => queryClient.cancelQueries({ queryKey: switchesKey }),
+      onSuccess: (data) => queryClient.setQueryData(switchesKey, data),
+      onError: () => queryClient.invalidateQueries({ queryKey: switchesKey }),
+      onSettled: () => setAsked(null),
+    }),
+  );
+
+  const spent = useSpentSwitches(order.id, switches.data, attempts);
+
+  const current = asked ?? switches.data;
+  const turn = (next: Switches) => {
+    setAsked(next);
+    spent.userSet(next);
+    update.mutate({ orderId: order.id, ...next });
+  };
+
+  return (
+    <section className="card lab" aria-labelledby="lab-heading" data-testid="lab-panel">
+      <h2 id="lab-heading">
+        Fault lab <span className="badge">demo controls</span>
+      </h2>
+      <p className="muted small">Switches for this order only, honoured by the server.</p>
+      {current && (
+        <ul className="lab-switches">
+          {TOGGLES.map((toggle) => {
+            const on = toggle.isOn(current);
+            const spentOn = toggle.oneShot ? spent.on[toggle.oneShot] : undefined;
+            return (
+              <li key={toggle.id} data-switch={toggle.id}>
+                <label className="switch">
+                  <input
+                    type="checkbox"
+                    checked={on}
+                    disabled={paying}
+                    aria-describedby={`${toggle.id}-state ${toggle.id}-help`}
+                    onChange={(event) => turn(toggle.turn(current, event.target.checked))}
+                  />
+                  {toggle.label}
+                </label>
+                <p id={`${toggle.id}-state`} className="switch-state" data-testid={`${toggle.id}-state`}>
+                  {toggle.oneShot && on && <span className="badge armed">armed for the next attempt</span>}
+                  {toggle.oneShot && !on && spentOn !== undefined && (
+                    <span className="badge spent">spent on attempt {spentOn}</span>
+                  )}
+                </p>
+                <p id={`${toggle.id}-help`} className="muted small">
+                  {toggle.help}
+                </p>
+                {toggle.oneShot === "shop.stallsBetweenHops" && on && (
+                  <StallGuide attempts={attempts} providerDelayMs={current.provider.delayMs} />
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <KeyReuse order={order} disabled={paying} client={client} />
+    </section>
+  );
+}
+
+interface OneShotState {
+  /** Switches known to be armed and not yet seen spent. */
+  armed: ReadonlySet<OneShot>;
+  /** The attempt that spent each switch, until it is armed again. */
+  on: Partial<Record<OneShot, number>>;
+}
+
+/**
+ * Which attempt spent each one-shot switch. The server spends one during an
+ * attempt, before that attempt ends; so whenever an attempt ends the switches
+ * are read again, and an armed switch found spent is that attempt's.
+ */
+function useSpentSwitches(orderId: string, switches: Switches | undefined, attempts: readonly Attempt[]) {
+  const trpc = useLabTRPC();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<OneShotState>(() => ({ armed: armedIn(switches), on: {} }));
+  const lastEnded = attempts.filter((attempt) => attempt.endedAt !== null).at(-1)?.number;
+
+  useEffect(() => {
+    if (lastEnded === undefined) return;
+    queryClient
+      .fetchQuery({ ...trpc.lab.switches.queryOptions({ orderId }), staleTime: 0 })
+      .then((fresh) =>
+        setState(({ armed, on }) => {
+          const spent = [...armed].filter((name) => countOf(fresh, name) === 0);
+          if (spent.length === 0) return { armed, on };
+          return {
+            armed: new Set([...armed].filter((name) => !spent.includes(name))),
+            on: { ...on, ...Object.fromEntries(spent.map((name) => [name, lastEnded])) },
+          };
+        }),
+      )
+      // A failed read changes nothing: the next attempt's end reads again.
+      .catch(() => undefined);
+  }, [lastEnded, orderId, queryClient, trpc]);
+
+  return {
+    on: state.on,
+    /** The user's own change: what it arms is armed, and a switch armed again forgets its last spending. */
+    userSet(next: Switches) {
+      const armed = armedIn(next);
+      setState(({ on }) => ({
+        armed,
+        on: Object.fromEntries(Object.entries(on).filter(([name]) => !armed.has(name as OneShot))),
+      }));
+    },
+  };
+}
+
+function armedIn(switches: Switches | undefined): ReadonlySet<OneShot> {
+  return new Set(ONE_SHOTS.filter((name) => switches !== undefined && countOf(switches, name) > 0));
+}
+
+/** The lab's 422: the order's last used key, sent with another amount. */
+function KeyReuse({
+  order,
+  disabled,
+  client,
+}: {
+  order: PaymentView["order"];
+  disabled: boolean;
+  client: ReturnType<typeof useLabTRPCClient>;
+}) {
+  const [answer, setAnswer] = useState<string | null>(null);
+  const reusableKey = lastUsedKey(order);
+  const reuse = useMutation({
+    mutationFn: (idempotencyKey: string) =>
+      client.payments.charge.mutate({
+        orderId: order.id,
+        amountCents: order.totalCents + 100,
+        idempotencyKey,
+      }),
+    onSuccess: () => setAnswer("The server accepted it. That would be a bug."),
+    onError: (error) => {
+      const status =
+        error instanceof TRPCClientError ? (error.data as { httpStatus?: number })?.httpStatus : null;
+      setAnswer(
+        status === 422
+          ? `Rejected with 422: ${error.message} One key names one operation; a changed amount is a different operation and needs a new key.`
+          : `Rejected${status ? ` with ${status}` : ""}: ${error.message}`,
+      );
+    },
+  });
+  return (
+    <div className="key-reuse">
+      <button
+        type="button"
+        className="secondary"
+        disabled={disabled || reuse.isPending || !reusableKey}
+        aria-describedby="reuse-help"
+        onClick={() => reusableKey && reuse.mutate(reusableKey)}
+      >
+        Reuse this order&apos;s key with a different amount
+      </button>
+      <p id="reuse-help" className="muted small">
+        {reusableKey
+          ? "Sends the last key the server saw for this order, with $1.00 more."
+          : "Pay first: a key can only be reused once the server has seen it. Until then a wrong amount is simply refused (400), and the key stays free."}
+      </p>
+      {answer && (
+        <p role="status" className="small" data-testid="reuse-answer">
+          {answer}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The key of the latest attempt that reached the server, if any: the current one once used, or the last settled one. */
+function lastUsedKey(order: PaymentView["order"]): string | undefined {
+  if (order.paymentKeyState !== "unused") return order.paymentKey;
+  return order.attempts.filter((attempt) => attempt.status !== "OPEN").at(-1)?.key;
+}

@@ -1,0 +1,37 @@
+import { TRPCClientError } from "@trpc/client";
+import type { TRPCClient } from "@trpc/client";
+import type { SendCharge } from "~/app/_lib/use-payment";
+import { describeFailure } from "~/app/_trpc/links";
+import { isRetryable } from "~/app/_trpc/retry-policy";
+import type { LabAppRouter } from "~/server/trpc/served-router";
+
+/** The naive client gives up after this many attempts, as a hand-written retry loop would. */
+const NAIVE_ATTEMPTS = 3;
+
+/**
+ * The lab's counter-example; do not copy it. It makes a new key for every
+ * attempt and calls a procedure without run-once, so a retry after a lost
+ * reply is a second payment. It calls the lab's procedure, through the lab's
+ * client, whatever client the production hook hands it.
+ */
+export const naiveSender =
+  (labClient: TRPCClient<LabAppRouter>): SendCharge =>
+  async (_client, request, run) => {
+    for (let attempt = 1; ; attempt++) {
+      const attemptKey = `naive_${crypto.randomUUID()}`;
+      try {
+        return await labClient.lab.naiveCharge.mutate(
+          {
+            orderId: request.orderId,
+            amountCents: request.amountCents,
+            attemptKey,
+            cardNumber: request.cardNumber,
+          },
+          { context: { attempts: run.recorder(attemptKey), retries: false } },
+        );
+      } catch (error) {
+        const retryable = error instanceof TRPCClientError && isRetryable(describeFailure(error));
+        if (!retryable || attempt >= NAIVE_ATTEMPTS) throw error;
+      }
+    }
+  };

@@ -1,0 +1,17 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+/**
+ * The current time, ticking every `intervalMs` while `active` (a countdown, a
+ * bar that grows). Between ticks it lags by up to one interval.
+ */
+export function useNow(active: boolean, intervalMs = 100): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [active, intervalMs]);
+  return now;
+}

@@ -1,0 +1,25 @@
+import { LAB, expect, test } from "./fixtures";
+
+test("after a reload mid-charge the page follows the key in progress and shows the charge when it settles", async ({
+  shop,
+  page,
+}) => {
+  await shop.placeOrder({ "espresso-beans": 1 });
+  const paymentKey = await shop.paymentKey();
+  await shop.switchOn(LAB.slowProvider);
+
+  await shop.payButton().click();
+  await shop.expectKeyInProgress(paymentKey);
+  await page.reload();
+
+  // The server holds the key in progress: the page says so and follows it, without a click.
+  await expect(shop.status()).toContainText("A payment with this key is in progress on the server");
+  await shop.capture("following a payment in progress");
+  await expect(page.getByTestId("order-status")).toHaveText("PAID");
+  await expect(shop.status()).toHaveText("Paid. Charged $14.50 to •••• 4242, once.");
+  await expect(page.getByRole("button", { name: /^Finish payment/ })).toHaveCount(0);
+  // The attempt the reload cut off says so, and nothing else about it.
+  await expect(shop.attempts().first()).toHaveAttribute("data-outcome", "interrupted");
+  await expect(shop.attempts().first()).not.toContainText(/retr|waited/);
+  await shop.capture("followed payment settled");
+});

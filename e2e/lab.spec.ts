@@ -1,0 +1,51 @@
+import { LAB, expect, test } from "./fixtures";
+
+test("on a wide screen the lab sits beside the Pay button: both in view at once", async ({ shop, page }) => {
+  await shop.placeOrder({ notebook: 1 });
+  const lab = page.getByTestId("lab-panel");
+  await expect(lab).toBeInViewport();
+  await expect(shop.payButton()).toBeInViewport();
+  const labBox = await lab.boundingBox();
+  const payBox = await shop.payButton().boundingBox();
+  expect(labBox && payBox && labBox.x > payBox.x + payBox.width).toBe(true);
+});
+
+test("a one-shot switch says it is armed for the next attempt, then which attempt spent it", async ({
+  shop,
+  page,
+}) => {
+  await shop.placeOrder({ "espresso-beans": 1 });
+  await shop.switchOn(LAB.dropReply);
+  await expect(page.getByTestId("drop-reply-state")).toHaveText("armed for the next attempt");
+  await shop.capture("lab switch armed");
+
+  await shop.payButton().click();
+  await shop.expectCharged();
+  // Attempt 1 lost its reply: it spent the switch; attempt 2 got the stored result.
+  await expect(page.getByTestId("drop-reply-state")).toHaveText("spent on attempt 1");
+  await expect(page.getByLabel(LAB.dropReply)).not.toBeChecked();
+  await shop.capture("lab switch spent");
+});
+
+test("the stall switch says how to kill this server, and counts the seconds left to do it", async ({
+  shop,
+  page,
+}) => {
+  await shop.placeOrder({ "desk-plant": 1 });
+  await shop.switchOn(LAB.stallBetweenHops);
+  const port = new URL(page.url()).port;
+  const guide = page.getByTestId("stall-guide");
+  await expect(guide).toContainText(`kill -9 $(lsof -ti tcp:${port} -sTCP:LISTEN)`);
+
+  await shop.payButton().click();
+  const countdown = guide.getByRole("timer");
+  await expect(countdown).toContainText("s left to kill the server");
+  await shop.capture("stall countdown");
+  const secondsLeft = async () => Number(/([\d.]+) s left/.exec((await countdown.textContent()) ?? "")?.[1]);
+  const first = await secondsLeft();
+  await expect.poll(secondsLeft).toBeLessThan(first);
+
+  // Nobody killed it: the record went through, once.
+  await shop.expectCharged();
+  await expect(page.getByTestId("stall-between-hops-state")).toHaveText("spent on attempt 1");
+});
