@@ -156,12 +156,22 @@ export class Shop {
    * Checks the order's charges twice, on the ledger page and in the database,
    * and keeps screenshots of the ledger as the test's artifact.
    */
-  async expectLedger(orderId: string, charges: number) {
+  /**
+   * Checks the order's charges on the ledger page and in the database, and
+   * reconciles them with the payment provider's own ledger: after every fault,
+   * the provider charged exactly what the shop recorded (`disagreements`: the
+   * counter-example's expected damage). Keeps a screenshot of the ledger.
+   */
+  async expectLedger(orderId: string, charges: number, { disagreements = 0 } = {}) {
     await this.page.goto("/ledger");
     const row = this.page.locator(`tr[data-order-summary="${orderId}"]`);
     await expect(row.getByTestId("charge-count")).toHaveText(String(charges));
     await expect(this.page.locator(`tr[data-charge-id][data-order-id="${orderId}"]`)).toHaveCount(charges);
     expect(await this.db.charge.count({ where: { orderId } })).toBe(charges);
+    await expect(this.page.locator(`[data-reconciled-order="${orderId}"]`)).toHaveAttribute(
+      "data-problems",
+      String(disagreements),
+    );
     await this.capture("ledger");
   }
 }

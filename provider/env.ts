@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "../packages/run-once";
-import { PROVIDER_DEFAULT_DATABASE_URL, PROVIDER_DEFAULT_PORT } from "./defaults";
+import {
+  PROVIDER_DEFAULT_DATABASE_URL,
+  PROVIDER_DEFAULT_PORT,
+  PROVIDER_DEFAULT_TIMEOUT_HOLD_MS,
+} from "./defaults";
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -18,7 +22,7 @@ const providerEnvSchema = z.object({
   /** The test lab's fault switches (POST /v1/test/faults/:order): on only where the shop's lab is. */
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).default("0"),
   /** How long a "timeout" fault holds a request: past the shop's per-attempt timeout. */
-  PROVIDER_TIMEOUT_HOLD_MS: milliseconds(9_000),
+  PROVIDER_TIMEOUT_HOLD_MS: milliseconds(PROVIDER_DEFAULT_TIMEOUT_HOLD_MS),
   IDEMPOTENCY_LEASE_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.leaseMs),
   IDEMPOTENCY_TTL_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.ttlMs),
   IDEMPOTENCY_WAIT_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.waitMs),

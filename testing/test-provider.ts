@@ -1,4 +1,5 @@
 import { createProviderDb } from "../provider/db/client";
+import { PROVIDER_DEFAULT_TIMEOUT_HOLD_MS } from "../provider/defaults";
 import type { ProviderDb } from "../provider/db/client";
 import { startProvider } from "../provider/server";
 import type { RunningProvider } from "../provider/server";
@@ -31,7 +32,7 @@ export async function startTestProvider(opts: { timeoutHoldMs?: number } = {}): 
     databaseUrl: database.url,
     port: 0,
     lab: true,
-    timeoutHoldMs: opts.timeoutHoldMs ?? 9_000,
+    timeoutHoldMs: opts.timeoutHoldMs ?? PROVIDER_DEFAULT_TIMEOUT_HOLD_MS,
   });
   const db = createProviderDb(database.url);
   return {

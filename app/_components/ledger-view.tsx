@@ -7,6 +7,7 @@ import { shortId } from "~/app/_lib/short-id";
 import { useTRPC } from "~/app/_trpc/provider";
 import { isServerUnreachable } from "~/app/_trpc/server-unreachable";
 import { LocalTime } from "./local-time";
+import { Reconciliation } from "./reconciliation";
 import { RunOncePanel } from "./run-once-panel";
 import { SessionCounters } from "./session-counters";
 import { ShortId } from "./short-id";
@@ -163,6 +164,8 @@ export function LedgerView() {
           </table>
         )}
       </section>
+
+      <Reconciliation refreshMs={REFRESH_MS} />
 
       <details className="card process-counters">
         <summary>This server process, all sessions</summary>

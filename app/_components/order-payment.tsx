@@ -14,7 +14,6 @@ import { AttemptTimeline } from "./attempt-timeline";
 import { OrderSummary } from "./order-summary";
 import { PaymentCard } from "./payment-card";
 
-
 /** How often the page reads an order whose key is in progress, until it settles. */
 const FOLLOW_MS = 1_000;
 

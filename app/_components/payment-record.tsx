@@ -23,6 +23,11 @@ export function PaymentRecord({ order }: { order: Order }) {
             </span>
             {attempt.cardLast4 && <span className="muted">•••• {attempt.cardLast4}</span>}
             {attempt.declineReason && <span className="muted">{attempt.declineReason}</span>}
+            {attempt.settledBy === "completer" && (
+              <span className="badge" data-testid="settled-by-completer">
+                finished by the background completer
+              </span>
+            )}
           </li>
         ))}
       </ol>

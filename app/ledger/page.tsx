@@ -9,6 +9,7 @@ export default async function LedgerPage() {
     prefetch(trpc.ledger.counters.queryOptions()),
     prefetch(trpc.ledger.summary.queryOptions()),
     prefetch(trpc.ledger.entries.queryOptions()),
+    prefetch(trpc.ledger.reconciliation.queryOptions()),
   ]);
   return (
     <HydrateClient>

@@ -47,6 +47,8 @@ export const ordersRouter = router({
           declineReason: attempt.declineReason,
           createdAt: attempt.createdAt.toISOString(),
           settledAt: attempt.settledAt?.toISOString() ?? null,
+          settledBy:
+            attempt.settledBy === "client" || attempt.settledBy === "completer" ? attempt.settledBy : null,
         })),
         paymentKeyState: paymentKey?.state ?? "unused",
         paymentKeyLeaseExpiresAt:

@@ -66,6 +66,8 @@ export const paymentAttemptSchema = z.object({
   declineReason: z.string().nullable(),
   createdAt: z.iso.datetime(),
   settledAt: z.iso.datetime().nullable(),
+  /** Who recorded the outcome: the customer's own request, or the background completer after it went away. */
+  settledBy: z.enum(["client", "completer"]).nullable(),
 });
 
 export const getOrderOutput = orderSummarySchema.extend({

@@ -1,0 +1,68 @@
+import { describe, expect } from "vitest";
+import { newSessionId } from "../session";
+import { ControllableProvider } from "~/testing/controllable-provider";
+import { test } from "~/testing/fixtures";
+import { FakeClock } from "~/testing/run-once-harness";
+import type { TestApp } from "~/testing/test-app";
+import { reconcile } from "./reconcile";
+
+const LEASE_MS = 60_000;
+
+async function strandedPayment(app: TestApp, provider: ControllableProvider) {
+  const session = newSessionId();
+  const order = await app.caller(session).orders.place({
+    submissionKey: crypto.randomUUID(),
+    items: [{ sku: "notebook", quantity: 1 }],
+  });
+  // The provider charges; then the shop fails before recording it, and the customer never comes back.
+  provider.afterCharge = async () => {
+    throw new Error("the shop died between the hops");
+  };
+  await expect(
+    app.caller(session).payments.charge({
+      orderId: order.id,
+      amountCents: order.totalCents,
+      idempotencyKey: order.paymentKey,
+    }),
+  ).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+  provider.afterCharge = undefined;
+  expect(await app.paymentProvider.db.charge.count({ where: { orderRef: order.id } })).toBe(1);
+  expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(0);
+  return { session, order };
+}
+
+describe("the background completer", () => {
+  test("finishes a payment left between the provider's charge and the record: the provider's one charge, recorded", async ({
+    startApp,
+  }) => {
+    const clock = new FakeClock();
+    const provider = new ControllableProvider();
+    const app = await startApp({ provider, clock: clock.now, settings: { leaseMs: LEASE_MS } });
+    const { session, order } = await strandedPayment(app, provider);
+
+    // Not before the payment is older than a lease: its client may still be retrying.
+    expect(await app.services.completer.tick()).toBe(0);
+    clock.advance(LEASE_MS + 1);
+    expect(await app.services.completer.tick()).toBe(1);
+
+    const recorded = await app.services.db.charge.findMany({ where: { orderId: order.id } });
+    const atProvider = await app.paymentProvider.db.charge.findMany({ where: { orderRef: order.id } });
+    expect(recorded.map((charge) => charge.id)).toEqual(atProvider.map((charge) => charge.id));
+    expect(await app.paymentProvider.executions()).toBe(1);
+    const shown = await app.caller(session).orders.get({ orderId: order.id });
+    expect(shown).toMatchObject({ status: "PAID", paymentKeyState: "completed" });
+    expect(shown.attempts).toMatchObject([{ status: "SUCCEEDED", settledBy: "completer" }]);
+    const [reconciliation] = await reconcile(app.services, [order.id]);
+    expect(reconciliation?.problems).toEqual([]);
+
+    // The customer's retry, whenever it comes, gets that charge.
+    await expect(
+      app.caller(session).payments.charge({
+        orderId: order.id,
+        amountCents: order.totalCents,
+        idempotencyKey: order.paymentKey,
+      }),
+    ).resolves.toMatchObject({ chargeId: recorded[0]!.id });
+    expect(await app.services.completer.tick()).toBe(0);
+  });
+});
