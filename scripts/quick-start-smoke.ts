@@ -1,8 +1,8 @@
 /**
  * What a newcomer does first, as CI does it after the README's quick start:
  * against the running demo, places an order and pays it twice with its key
- * over plain HTTP, and checks that the second payment was a replay of the
- * first. Usage: tsx scripts/quick-start-smoke.ts [base URL]
+ * over plain HTTP, checks that the second payment was a replay of the first,
+ * and that the payment provider the demo started charged once. Usage: tsx scripts/quick-start-smoke.ts [base URL]
  */
 import { SESSION_COOKIE } from "../server/session";
 
@@ -55,3 +55,14 @@ check(
 
 const ledger = (await call("GET", "ledger.summary")).data as Array<{ orderId: string; chargeCount: number }>;
 check(ledger.find((row) => row.orderId === order.id)?.chargeCount === 1, "the ledger holds one charge");
+
+const reconciliation = (await call("GET", "ledger.reconciliation")).data as Array<{
+  orderId: string;
+  providerCharges: unknown[];
+  problems: string[];
+}>;
+const mine = reconciliation.find((row) => row.orderId === order.id);
+check(
+  mine?.providerCharges.length === 1 && mine.problems.length === 0,
+  "the payment provider charged once, and agrees with the shop's record",
+);
