@@ -10,14 +10,14 @@ import {
   sessionIdFromCookies,
   signSessionId,
 } from "~/server/session";
-import { loadSessionSecret, sessionSecretLoader } from "~/server/session-secret";
+import { loadServerSecret, secretLoader } from "~/server/server-secret";
 
 // The proxy runs apart from the API's services (Next bundles each entry on its
 // own), so it reads the secret through a connection of its own, once.
-const sessionSecret = sessionSecretLoader(async () => {
+const sessionSecret = secretLoader(async () => {
   const db = createDb(resolveDatabaseUrl(env.DATABASE_URL));
   try {
-    return await loadSessionSecret(db, env.SESSION_SECRET);
+    return await loadServerSecret(db, "session", env.SESSION_SECRET);
   } finally {
     await db.$disconnect();
   }

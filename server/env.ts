@@ -18,7 +18,7 @@ const envSchema = z.object({
   IDEMPOTENCY_TTL_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.ttlMs),
   IDEMPOTENCY_WAIT_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.waitMs),
   IDEMPOTENCY_SWEEP_INTERVAL_MS: milliseconds(60_000),
-  /** Keys the stored request fingerprints (HMAC-SHA-256); without it they are plain SHA-256. */
+  /** Keys the stored request fingerprints (HMAC-SHA-256); without it, a key generated once and kept in the database. */
   IDEMPOTENCY_FINGERPRINT_SECRET: z.string().min(16).optional(),
   /** The payment provider (provider/main.ts, started by `npm start` unless this names one already running). */
   PAYMENT_PROVIDER_URL: z.url().default(`http://127.0.0.1:${PROVIDER_DEFAULT_PORT}`),

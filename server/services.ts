@@ -11,7 +11,7 @@ import { HttpPaymentProvider } from "./payment-provider/http-payment-provider";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
 import { PaymentCompleter } from "./payments/payment-completer";
 import { createRunOnce } from "./run-once";
-import { loadSessionSecret, sessionSecretLoader } from "./session-secret";
+import { loadServerSecret, secretLoader } from "./server-secret";
 import { MutationThrottle } from "./throttle/mutation-throttle";
 import type { ThrottleSettings } from "./throttle/mutation-throttle";
 import type { HttpServices } from "./trpc/http-handler";
@@ -64,10 +64,10 @@ export function createServices(opts: {
     db,
     provider,
     idempotency: runOnce,
-    fingerprintSecret: opts.fingerprintSecret,
+    fingerprintSecret: secretLoader(() => loadServerSecret(db, "fingerprint", opts.fingerprintSecret)),
     metrics,
     throttle: opts.throttle ? new MutationThrottle(db, opts.throttle) : null,
-    sessionSecret: sessionSecretLoader(() => loadSessionSecret(db, opts.sessionSecret)),
+    sessionSecret: secretLoader(() => loadServerSecret(db, "session", opts.sessionSecret)),
     sweeper,
     completer,
     async close() {

@@ -1,7 +1,7 @@
 import type { Db } from "../server/db/client";
 import { env } from "../server/env";
 import { SESSION_COOKIE, newSessionId, signSessionId } from "../server/session";
-import { loadSessionSecret } from "../server/session-secret";
+import { loadServerSecret } from "../server/server-secret";
 
 export interface SignedSession {
   /** The id that orders and keys are stored under. */
@@ -15,6 +15,6 @@ export async function newSignedSession(db: Db): Promise<SignedSession> {
   const id = newSessionId();
   return {
     id,
-    cookie: `${SESSION_COOKIE}=${signSessionId(id, await loadSessionSecret(db, env.SESSION_SECRET))}`,
+    cookie: `${SESSION_COOKIE}=${signSessionId(id, await loadServerSecret(db, "session", env.SESSION_SECRET))}`,
   };
 }

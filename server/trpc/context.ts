@@ -12,7 +12,7 @@ export interface Services {
   /** The run-once core on this database (packages/run-once). */
   idempotency: RunOnce<Tx>;
   /** Keys the fingerprints of stored requests (an HMAC), so a stored one cannot be used to test guesses. */
-  fingerprintSecret: string | undefined;
+  fingerprintSecret: () => Promise<string>;
   /** This process's run-once metrics (also served at /api/metrics). */
   metrics: AppMetrics;
   /** Limits on mutations over HTTP; null: none (in-process tests). */

@@ -1,4 +1,6 @@
 import { describe, expect } from "vitest";
+import { fingerprint } from "~/packages/run-once";
+import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { newSessionId } from "../../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
@@ -261,5 +263,33 @@ describe("payments.charge refusals leave no key behind", () => {
     });
     expect(await keyRows(app, order.paymentKey)).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(1);
+  });
+});
+
+describe("what the key table keeps", () => {
+  test("a request's fingerprint is keyed by the server's secret: the stored one cannot test guesses of the card", async ({
+    startApp,
+  }) => {
+    const app = await startApp();
+    const session = newSessionId();
+    const order = await placeOrder(app, session);
+    const cardNumber = "4242424242424242";
+    await app.caller(session).payments.charge({
+      orderId: order.id,
+      amountCents: order.totalCents,
+      idempotencyKey: order.paymentKey,
+      cardNumber,
+    });
+
+    const stored = await app.services.db.idempotencyKey.findFirstOrThrow({
+      where: { key: order.paymentKey },
+    });
+    const request = { orderId: order.id, amountCents: order.totalCents, cardNumber };
+    // Guessing the card and hashing the request, as someone reading the table would, finds nothing...
+    expect(stored.fingerprint).not.toBe(fingerprint(PAYMENT_KEYSPACE, request));
+    // ...without the server's key, which is what it takes.
+    expect(stored.fingerprint).toBe(
+      fingerprint(PAYMENT_KEYSPACE, request, await app.services.fingerprintSecret()),
+    );
   });
 });

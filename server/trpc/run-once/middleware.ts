@@ -50,7 +50,7 @@ export function runOnce(options: RunOnceOptions = {}) {
       .run(
         {
           scope: { caller: ctx.sessionId, path: keyspace, key },
-          fingerprint: fingerprint(keyspace, payload, ctx.fingerprintSecret),
+          fingerprint: fingerprint(keyspace, payload, await ctx.fingerprintSecret()),
           signal,
           completion: options.completion,
         },

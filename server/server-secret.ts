@@ -1,0 +1,37 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "./db/client";
+
+/** The server's own keys, each under a name: signing session ids, keying request fingerprints. */
+export type SecretName = "session" | "fingerprint";
+
+/**
+ * A key of the server's (SESSION_SECRET, IDEMPOTENCY_FINGERPRINT_SECRET set
+ * them). Without one, the first process that needs it generates it and stores
+ * it in the database, and every later process reads that row: all instances
+ * on one database (npm run instances) agree on it, which a random key per
+ * process would not, and restarts keep it. Whoever can read the database can
+ * then read the key, but could read every order there anyway; the environment
+ * keeps the key out of it.
+ */
+export async function loadServerSecret(
+  db: Db,
+  name: SecretName,
+  configured: string | undefined,
+): Promise<string> {
+  if (configured) return configured;
+  // Insert-if-absent, then read: of processes starting together, one insert wins and all read it.
+  await db.$executeRaw`INSERT INTO "ServerSecret" ("name", "value")
+    VALUES (${name}, ${randomBytes(32).toString("base64url")}) ON CONFLICT ("name") DO NOTHING`;
+  const { value } = await db.serverSecret.findUniqueOrThrow({ where: { name } });
+  return value;
+}
+
+/** Loads a secret on first use and keeps it; a failed load (a database not up yet) is tried again. */
+export function secretLoader(load: () => Promise<string>): () => Promise<string> {
+  let secret: Promise<string> | undefined;
+  return () =>
+    (secret ??= load().catch((error: unknown) => {
+      secret = undefined;
+      throw error;
+    }));
+}
