@@ -36,8 +36,10 @@ test(`charges once for ${duplicates} concurrent duplicates spread round-robin ov
     duplicates - 1,
   );
   expect(await db.charge.count({ where: { orderId: order.id } })).toBe(1);
-  // The instances share one provider, which charged once.
+  // The instances share one provider, which executed one charge for the storm (its own count).
   expect(await providerDb.charge.count({ where: { orderRef: order.id } })).toBe(1);
+  const metrics = await (await fetch(`${cluster.provider.url}/metrics`)).text();
+  expect(/^provider_charge_executions_total (\d+)$/m.exec(metrics)?.[1]).toBe("1");
   // Each instance writes its replay counts in batches, within 5 s.
   await expect
     .poll(
