@@ -5,15 +5,19 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import getPort from "get-port";
+import { onExit } from "signal-exit";
 import { PROVIDER_DEFAULT_DATABASE_URL, PROVIDER_DEFAULT_PORT } from "../../provider/defaults";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
-const TSX_BIN = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
 
-/** However this process ends, the servers it started end with it. */
+/**
+ * However this process ends (a normal exit, Ctrl-C, or a test runner's SIGTERM,
+ * which skips "exit" handlers), the servers it started end with it: signal-exit
+ * hooks the signals and re-raises them.
+ */
 const running = new Set<ChildProcess>();
-process.once("exit", () => {
+onExit(() => {
   for (const child of running) child.kill("SIGKILL");
 });
 
@@ -67,7 +71,8 @@ export async function startInstances(opts: {
         ];
   const providerPort = ports.pop()!;
   const provider = startProcess(
-    [TSX_BIN, "provider/main.ts"],
+    // tsx as a loader, not its CLI: one process, so a SIGKILL leaves no orphaned child.
+    ["--import", "tsx", "provider/main.ts"],
     {
       ...env,
       PROVIDER_PORT: String(providerPort),
