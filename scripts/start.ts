@@ -2,7 +2,10 @@
  * `npm start` and `npm run dev`: prepares the shop's database, starts the
  * payment provider as a process of its own (unless PAYMENT_PROVIDER_URL names
  * one already running), waits until it answers, then starts the shop on it.
- * Ctrl-C, or either process ending, stops both.
+ * With INSTANCES=N (N > 1, `start` only), it starts N instances of the shop
+ * on the ports after PORT, and the demo's round-robin proxy on PORT in front
+ * of them, so a retry can land on another instance.
+ * Ctrl-C, or any process ending, stops them all.
  * Usage: tsx scripts/start.ts start|dev
  *
  * A few lines of child_process rather than a process manager (concurrently,
@@ -15,10 +18,18 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { PROVIDER_DEFAULT_PORT } from "../provider/defaults";
+import { startRoundRobinProxy } from "../server/cluster/round-robin-proxy";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
 const mode = process.argv[2] === "dev" ? "dev" : "start";
+const instances = Number(process.env.INSTANCES ?? "1");
+if (!Number.isInteger(instances) || instances < 1 || (mode === "dev" && instances > 1)) {
+  console.error(
+    `INSTANCES must be a whole number from 1, and 1 with \`npm run dev\`: it is ${process.env.INSTANCES}.`,
+  );
+  process.exit(1);
+}
 
 const prepared = spawnSync(bin("tsx"), ["prisma/prepare-database.ts"], { cwd: ROOT, stdio: "inherit" });
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
@@ -42,11 +53,26 @@ if (!providerUrl) {
   const port = process.env.PROVIDER_PORT ?? String(PROVIDER_DEFAULT_PORT);
   providerUrl = `http://127.0.0.1:${port}`;
   run(bin("tsx"), ["provider/main.ts"], { ...process.env, PROVIDER_PORT: port });
-  await untilAnswers(`${providerUrl}/health`);
+  await untilAnswers(`${providerUrl}/health`, "The payment provider");
 }
-run(bin("next"), [mode], { ...process.env, PAYMENT_PROVIDER_URL: providerUrl });
+const shopEnv = { ...process.env, PAYMENT_PROVIDER_URL: providerUrl };
+if (instances === 1) {
+  run(bin("next"), [mode], shopEnv);
+} else {
+  const port = Number(process.env.PORT ?? "3000");
+  const targets = Array.from({ length: instances }, (_, i) => {
+    const instancePort = String(port + 1 + i);
+    run(bin("next"), ["start", "-p", instancePort], { ...shopEnv, PORT: instancePort });
+    return `http://127.0.0.1:${instancePort}`;
+  });
+  // The proxy opens once every instance answers: none starts out of the rotation for refusing.
+  await Promise.all(targets.map((target) => untilAnswers(`${target}/api/trpc/catalog.list`, "The shop")));
+  await startRoundRobinProxy({ targets, port, host: "0.0.0.0" });
+  console.log(`The round-robin proxy on http://localhost:${port} sends each request to the next of:`);
+  for (const target of targets) console.log(`  ${target}`);
+}
 
-async function untilAnswers(url: string, timeoutMs = 60_000): Promise<void> {
+async function untilAnswers(url: string, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (
@@ -58,6 +84,6 @@ async function untilAnswers(url: string, timeoutMs = 60_000): Promise<void> {
       return;
     await sleep(200);
   }
-  console.error(`The payment provider did not answer at ${url} within ${timeoutMs / 1000} s.`);
+  console.error(`${what} did not answer at ${url} within ${timeoutMs / 1000} s.`);
   stopAll(1);
 }
