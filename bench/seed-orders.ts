@@ -25,6 +25,10 @@ export async function seedOrders(db: Db, sessionId: string, count: number): Prom
     await db.orderItem.createMany({
       data: batch.map((order) => ({ orderId: order.id, sku: "notebook", quantity: 1, unitPriceCents: 1200 })),
     });
+    // Each order's open payment attempt under its key, as orders.place makes it: a charge settles it.
+    await db.paymentAttempt.createMany({
+      data: batch.map((order) => ({ key: order.paymentKey, orderId: order.id })),
+    });
   }
   return orders;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   KeySweeper,
@@ -45,14 +46,18 @@ export const testFinalErrors: FinalErrors = {
   decode: (stored) => new Declined((stored as { message: string }).message),
 };
 
-/** Counts every call of every store method. */
-export function countingStore<Tx>(store: IdempotencyStore<Tx>) {
+/**
+ * Counts every call of every store method. Once `dead`, the owner's heartbeat
+ * writes nothing, as a dead process's would not.
+ */
+export function countingStore<Tx>(store: IdempotencyStore<Tx>, dead: () => boolean = () => false) {
   const calls: Record<string, number> = {};
   const counted = new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
+        if (property === "renew" && dead()) return Promise.resolve(true);
         calls[String(property)] = (calls[String(property)] ?? 0) + 1;
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
@@ -84,8 +89,12 @@ export async function createRunOnceHarness(
   const database = opts.database ?? (await createTestDatabase());
   const db: Db = createDb(database.url);
   const postgres = databaseProvider(database.url) === "postgresql";
-  const store = postgres ? new PostgresIdempotencyStore<Tx>(db) : new SqlIdempotencyStore<Tx>(db);
-  const counted = countingStore(store);
+  const sessionName = `run-once owner ${randomUUID()}`;
+  const store = postgres
+    ? new PostgresIdempotencyStore<Tx>(db, database.url, { logger: QUIET, sessionName })
+    : new SqlIdempotencyStore<Tx>(db);
+  let dead = false;
+  const counted = countingStore(store, () => dead);
   const watcher =
     store instanceof PostgresIdempotencyStore
       ? new PostgresKeyWatcher(database.url, store, QUIET)
@@ -142,6 +151,17 @@ export async function createRunOnceHarness(
     },
     behave(next: ProbeBehaviour) {
       behaviour = next;
+    },
+    /**
+     * This process dies as far as the database can tell, though its
+     * executions stay suspended where they are: its heartbeats stop, and on
+     * PostgreSQL the sessions holding its owners' locks are closed by the server.
+     */
+    async die() {
+      dead = true;
+      if (postgres)
+        await db.$executeRaw`
+          SELECT pg_terminate_backend("pid") FROM pg_stat_activity WHERE "application_name" = ${sessionName}`;
     },
     run,
     /** Runs the probe and returns its data, or throws its error, as a client would see them. */

@@ -1,4 +1,5 @@
 import { CommitMissingError } from "./errors";
+import { startHeartbeat } from "./heartbeat";
 import type { IdempotencyStore } from "./store";
 import type { Claim, Decision, Json, Logger, RunResult, StoredOutcome } from "./types";
 
@@ -48,10 +49,13 @@ export interface FinalErrors {
 export interface ExecutionContext<Tx> {
   store: IdempotencyStore<Tx>;
   finalErrors: FinalErrors;
-  logger: Pick<Logger, "error">;
+  logger: Pick<Logger, "warn" | "error">;
   /** Where the completion happens and how long to wait for a connection to do it. */
   completedAt: () => { now: Date; ttlMs: number };
   maxWaitMs: number;
+  /** The lease the owner's heartbeat keeps renewing while it works. */
+  leaseMs: number;
+  clock: () => Date;
 }
 
 /** Data as it travels: plain JSON, so the first answer and every replay are byte-identical. */
@@ -59,8 +63,31 @@ export function successOutcome(data: unknown): StoredOutcome {
   return { ok: true, data: data === undefined ? null : (JSON.parse(JSON.stringify(data)) as Json) };
 }
 
-/** Runs the operation once its key is claimed, and settles the key: completed with what commit() decided, or released. */
+/**
+ * Runs the operation once its key is claimed, and settles the key: completed
+ * with what commit() decided, or released. The owner's heartbeat renews its
+ * lease until then, and whatever else the claim holds is let go after.
+ */
 export async function execute<Tx>(
+  context: ExecutionContext<Tx>,
+  claim: Claim,
+  request: { key: string; fingerprint: string; completion: Completion },
+  operation: Operation<Tx, unknown>,
+  decision: Decision,
+): Promise<RunResult> {
+  const stopHeartbeat = startHeartbeat(context.store, claim, context, context.logger);
+  try {
+    return await executeAndSettle(context, claim, request, operation, decision);
+  } finally {
+    stopHeartbeat();
+    // Off the answer's path: the key is settled, and a waiter that finds the lock still held re-reads it.
+    void context.store.relinquish(claim).catch((error: unknown) => {
+      context.logger.error({ err: error }, "could not let go of a claim's session");
+    });
+  }
+}
+
+async function executeAndSettle<Tx>(
   context: ExecutionContext<Tx>,
   claim: Claim,
   request: { key: string; fingerprint: string; completion: Completion },

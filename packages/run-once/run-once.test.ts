@@ -152,7 +152,7 @@ describe("run-once: concurrent duplicates", () => {
     // One claim and one completion for the executor; the 24 duplicates share
     // its promise and are counted as replays in one write.
     await app.runOnce.flushReplayCounts();
-    expect(app.calls).toEqual({ claim: 1, transaction: 1, complete: 1, countReplays: 1 });
+    expect(app.calls).toEqual({ claim: 1, transaction: 1, complete: 1, relinquish: 1, countReplays: 1 });
     const row = await app.db.idempotencyKey.findFirstOrThrow();
     expect(row.replayCount).toBe(24);
   });
@@ -327,6 +327,7 @@ describe("run-once: leases and fencing", () => {
     const held = holdExecutions(app);
     const stale = app.probe(call(1));
     await executing(app);
+    await app.die();
     await settle(250);
 
     // The lease has run out: the other process takes the key over and runs.
@@ -351,6 +352,7 @@ describe("run-once: leases and fencing", () => {
     });
     const stale = app.probe(call(1));
     await executing(app);
+    await app.die();
     await settle(250);
     const newOwnerHeld = holdExecutions(elsewhere);
     const newOwner = elsewhere.probe(call(1));

@@ -124,10 +124,11 @@ export class RunOnce<Tx> {
     return this.#replays.flush();
   }
 
-  /** Writes what is pending and closes the watcher's connection. */
+  /** Writes what is pending and closes the watcher's and the store's own connections. */
   async close(): Promise<void> {
     await this.#replays.flush();
     await this.#watcher.close();
+    await this.#store.close();
   }
 
   async #run(id: string, request: RunRequest, operation: Operation<Tx, unknown>): Promise<RunResult> {
@@ -164,7 +165,7 @@ export class RunOnce<Tx> {
 
       const now = this.#clock().getTime();
       if (record.state === "COMPLETED" && record.expiresAt.getTime() <= now) {
-        const claim = await this.#store.takeOver(record, this.#terms(request));
+        const claim = await this.#store.takeOver(request.scope, record, this.#terms(request));
         if (claim) return this.#execute(request, claim, operation, "expired");
         record = null;
         continue;
@@ -179,16 +180,24 @@ export class RunOnce<Tx> {
           expiresAt: record.expiresAt,
         };
       }
-      if (record.lockedUntil.getTime() <= now) {
-        const claim = await this.#store.takeOver(record, this.#terms(request));
+      const leaseOver = record.lockedUntil.getTime() <= now;
+      if (leaseOver || this.#store.detectsDeadOwners) {
+        // Where the store knows its owners, this wins only if the owner is gone, lease or not.
+        const claim = await this.#store.takeOver(request.scope, record, this.#terms(request));
         if (claim) return this.#execute(request, claim, operation, "taken_over");
-        record = null;
-        continue;
+        if (!this.#store.detectsDeadOwners) {
+          record = null;
+          continue;
+        }
       }
       if (now >= deadline)
         throw new KeyInProgressError(retryAfterSeconds(record.lockedUntil.getTime() - now));
 
-      await this.#watcher.wait(record, attempt, Math.min(deadline, record.lockedUntil.getTime()) - now);
+      // A live owner renews its lease, so the lease bounds the wait only where it is what tells a dead owner.
+      const until = this.#store.detectsDeadOwners
+        ? deadline
+        : Math.min(deadline, record.lockedUntil.getTime());
+      await this.#watcher.wait(record, attempt, until - now);
       record = await this.#store.read(request.scope);
     }
   }
@@ -206,6 +215,8 @@ export class RunOnce<Tx> {
         logger: this.#logger,
         completedAt: () => ({ now: this.#clock(), ttlMs: this.settings.ttlMs }),
         maxWaitMs: this.settings.waitMs,
+        clock: this.#clock,
+        leaseMs: this.settings.leaseMs,
       },
       claim,
       {

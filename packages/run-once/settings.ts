@@ -1,9 +1,12 @@
 /** The core's timing. */
 export interface RunOnceSettings {
   /**
-   * How long a claim is presumed alive. A key left in progress past its lease
-   * (its owner crashed) can be taken over; keep it well above the slowest
-   * execution, since a takeover while the owner still runs fences the owner off.
+   * How long a claim is presumed alive without a word from its owner. A live
+   * owner renews it every third of it (its heartbeat), so a slow execution
+   * keeps its key; a key whose owner stopped renewing (it crashed) can be
+   * taken over once it runs out. On PostgreSQL a dead owner is known at once
+   * (its session lock), so the lease is only the fallback; on SQLite it is
+   * how long a crashed owner's key waits, so it is kept short.
    */
   leaseMs: number;
   /**
@@ -24,7 +27,7 @@ export interface RunOnceSettings {
 }
 
 export const DEFAULT_RUN_ONCE_SETTINGS: RunOnceSettings = {
-  leaseMs: 30_000,
+  leaseMs: 10_000,
   ttlMs: 24 * 60 * 60 * 1000,
   waitMs: 5_000,
   abandonedGraceMs: 10 * 60 * 1000,

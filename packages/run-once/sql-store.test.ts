@@ -23,10 +23,11 @@ beforeEach(async () => {
   db = createDb(database.url);
   store =
     databaseProvider(database.url) === "postgresql"
-      ? new PostgresIdempotencyStore<Tx>(db)
+      ? new PostgresIdempotencyStore<Tx>(db, database.url, { logger: console })
       : new SqlIdempotencyStore<Tx>(db);
 });
 afterEach(async () => {
+  await store.close();
   await db.$disconnect();
   await database.drop();
 });
@@ -64,20 +65,26 @@ describe("SqlIdempotencyStore", () => {
     const claim = await claimed();
     const seen = await existing();
     await store.complete(claim, success, at());
-    expect(await store.takeOver(seen, terms())).toBeNull();
+    await store.relinquish(claim);
+    expect(await store.takeOver(scope, seen, terms())).toBeNull();
     expect((await store.read(scope))?.outcome).toEqual(success);
   });
 
   it("lets one of two concurrent takeovers win", async () => {
-    await claimed();
+    // The owner is gone: on PostgreSQL, its session let go of the key's lock.
+    await store.relinquish(await claimed());
     const seen = await existing();
-    const results = await Promise.all([store.takeOver(seen, terms()), store.takeOver(seen, terms())]);
+    const results = await Promise.all([
+      store.takeOver(scope, seen, terms()),
+      store.takeOver(scope, seen, terms()),
+    ]);
     expect(results.filter((result) => result !== null)).toHaveLength(1);
   });
 
   it("fences off the completion and the release of a claim that was taken over", async () => {
     const stale = await claimed();
-    const fresh = await store.takeOver(await existing(), terms());
+    await store.relinquish(stale);
+    const fresh = await store.takeOver(scope, await existing(), terms());
     expect(fresh).not.toBeNull();
     await expect(store.complete(stale, success, at())).rejects.toBeInstanceOf(LeaseLostError);
     expect(await store.release(stale)).toBe(false);

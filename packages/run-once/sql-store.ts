@@ -42,6 +42,9 @@ interface KeyRow {
  * trip per transition on every request's path, and no generated client type.
  */
 export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencyStore<Tx> {
+  /** On SQLite nothing outlives a dead owner's process that another could ask about, so the lease decides. */
+  readonly detectsDeadOwners: boolean = false;
+
   constructor(protected readonly db: SqlDatabase<Tx>) {}
 
   /** ON CONFLICT DO NOTHING turns a duplicate into an empty answer rather than an error. */
@@ -77,7 +80,7 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
    * Conditioned on the token *and* the state: an owner completing late keeps
    * its token, so the token alone would let a takeover overwrite its outcome.
    */
-  async takeOver(existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null> {
+  async takeOver(_scope: KeyScope, existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null> {
     const token = randomUUID();
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
     const taken = await this.db.$executeRaw`
@@ -88,6 +91,17 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
       WHERE "id" = ${existing.id} AND "token" = ${existing.token} AND "state" = ${existing.state}`;
     return taken === 1 ? { id: existing.id, token } : null;
   }
+
+  async renew(claim: Claim, lockedUntil: Date): Promise<boolean> {
+    const renewed = await this.db.$executeRaw`
+      UPDATE "IdempotencyKey" SET "lockedUntil" = ${lockedUntil}
+      WHERE "id" = ${claim.id} AND "token" = ${claim.token} AND "state" = 'IN_PROGRESS'`;
+    return renewed === 1;
+  }
+
+  async relinquish(_claim: Claim): Promise<void> {}
+
+  async close(): Promise<void> {}
 
   transaction<T>(work: (tx: Tx) => Promise<T>, options: { maxWaitMs: number }): Promise<T> {
     return this.db.$transaction(work, { maxWait: options.maxWaitMs });
@@ -173,7 +187,7 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
   }
 }
 
-function leaseAndRetention(terms: ClaimTerms) {
+export function leaseAndRetention(terms: ClaimTerms) {
   const now = terms.now.getTime();
   return { lockedUntil: new Date(now + terms.leaseMs), expiresAt: new Date(now + terms.ttlMs) };
 }

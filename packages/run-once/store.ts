@@ -16,11 +16,26 @@ import type {
  * `Tx` is the transaction handle the operation's side effects are written with.
  */
 export interface IdempotencyStore<Tx> {
+  /**
+   * True when the store knows at once whether a key's owner is alive
+   * (PostgreSQL: the owner's session lock), so that takeOver() may be tried on
+   * any key in progress and succeeds only if its owner is gone. False: only
+   * the lease tells, and takeOver() is tried once it ran out.
+   */
+  readonly detectsDeadOwners: boolean;
   /** Inserts an IN_PROGRESS key, or returns the key that already holds the scope. */
   claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult>;
   read(scope: KeyScope): Promise<KeyRecord | null>;
-  /** Re-claims a key whose lease or retention ran out, if nobody changed it since it was read. */
-  takeOver(existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null>;
+  /**
+   * Re-claims a key whose owner is gone (its lease ran out or, where the store
+   * detects dead owners, its session ended) or whose retention ran out, if
+   * nobody changed it since it was read.
+   */
+  takeOver(scope: KeyScope, existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null>;
+  /** The owner's heartbeat: extends its lease to `lockedUntil`; false if the key is no longer its own. */
+  renew(claim: Claim, lockedUntil: Date): Promise<boolean>;
+  /** Lets go of what a claim holds besides its row (PostgreSQL: the session lock), once its key is settled. */
+  relinquish(claim: Claim): Promise<void>;
   /** Runs `work` in one database transaction, waiting at most `maxWaitMs` for a connection. */
   transaction<T>(work: (tx: Tx) => Promise<T>, options: { maxWaitMs: number }): Promise<T>;
   /**
@@ -45,6 +60,8 @@ export interface IdempotencyStore<Tx> {
   view(caller: string, path: string, keys: string[]): Promise<KeyView[]>;
   /** How all of a caller's keys stand, on every operation. */
   tally(caller: string): Promise<KeyTally>;
+  /** Closes the connections the store holds of its own. */
+  close(): Promise<void>;
 }
 
 /**

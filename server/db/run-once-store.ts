@@ -15,6 +15,6 @@ export function runOnceStoreFor<Tx extends SqlClient>(
 ): { store: IdempotencyStore<Tx>; watcher: KeyWatcher | undefined } {
   if (databaseProvider(url) !== "postgresql")
     return { store: new SqlIdempotencyStore(db), watcher: undefined };
-  const store = new PostgresIdempotencyStore(db);
+  const store = new PostgresIdempotencyStore(db, url, { logger });
   return { store, watcher: new PostgresKeyWatcher(url, store, logger) };
 }

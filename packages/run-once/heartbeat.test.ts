@@ -1,0 +1,52 @@
+import { afterEach, expect, it } from "vitest";
+import { gate } from "~/testing/gate";
+import { createRunOnceHarness, settle } from "~/testing/run-once-harness";
+import type { RunOnceHarness } from "~/testing/run-once-harness";
+
+let apps: RunOnceHarness[] = [];
+afterEach(async () => {
+  await Promise.all(apps.map((app) => app.close()));
+  apps = [];
+});
+
+it("keeps a slow owner's key for as long as it works, past many leases: one execution, no lease lost", async () => {
+  // A lease that survives a loaded machine's stalls (two beats missed in a row), and three of them pass.
+  const settings = { leaseMs: 1_000, waitMs: 8_000 };
+  const owner = await createRunOnceHarness({ settings });
+  const waiter = await createRunOnceHarness({ settings, database: owner.database });
+  apps.push(waiter, owner);
+  const held = gate();
+  owner.behave(async (input) => {
+    await held.opened;
+    return { value: input.value };
+  });
+  const first = owner.probe({ key: "slow", value: 1 });
+  await expect.poll(() => owner.executions).toBe(1);
+
+  // A duplicate elsewhere waits through three leases of a live owner without taking the key.
+  const second = waiter.probe({ key: "slow", value: 1 });
+  await settle(3_000);
+  expect(waiter.executions).toBe(0);
+  held.open();
+
+  const [a, b] = await Promise.all([first, second]);
+  expect(b).toEqual(a);
+  expect(owner.executions + waiter.executions).toBe(1);
+  const row = await owner.db.idempotencyKey.findFirstOrThrow();
+  expect(row.state).toBe("COMPLETED");
+});
+
+it("stops renewing once the owner dies, so its lease runs out and a retry takes the key over", async () => {
+  const settings = { leaseMs: 300, waitMs: 4_000 };
+  const owner = await createRunOnceHarness({ settings });
+  const retrier = await createRunOnceHarness({ settings, database: owner.database });
+  apps.push(retrier, owner);
+  owner.behave(() => new Promise(() => undefined));
+  void owner.probe({ key: "dead", value: 1 }).catch(() => undefined);
+  await expect.poll(() => owner.executions).toBe(1);
+  await owner.die();
+
+  const result = await retrier.run({ key: "dead", value: 1 });
+  expect(result.decision).toBe("taken_over");
+  expect(retrier.executions).toBe(1);
+});

@@ -1,0 +1,42 @@
+import type { IdempotencyStore } from "./store";
+import type { Claim, Logger } from "./types";
+
+/** Renewals per lease: a lease survives two missed beats (a stalled event loop, a slow statement). */
+const BEATS_PER_LEASE = 3;
+
+/**
+ * Keeps a live owner's lease from running out while its operation works: it
+ * extends the lease every third of it, so a slow operation never loses its
+ * key to a takeover. A dead owner's beats stop with its process, so its lease
+ * runs out as before. Returns the function that stops the beats.
+ */
+export function startHeartbeat(
+  store: Pick<IdempotencyStore<unknown>, "renew">,
+  claim: Claim,
+  lease: { leaseMs: number; clock: () => Date },
+  logger: Pick<Logger, "warn">,
+): () => void {
+  let beating: Promise<void> | undefined;
+  const beat = () => {
+    // A beat still in flight (a slow database) is not overtaken by the next one.
+    beating ??= store
+      .renew(claim, new Date(lease.clock().getTime() + lease.leaseMs))
+      .then((renewed) => {
+        if (!renewed)
+          logger.warn({ keyId: claim.id }, "the key has a new owner; this execution is fenced off");
+      })
+      .catch((error: unknown) => {
+        logger.warn(
+          { err: error, keyId: claim.id },
+          "could not renew a lease; trying again on the next beat",
+        );
+      })
+      .finally(() => {
+        beating = undefined;
+      });
+  };
+  const timer = setInterval(beat, Math.max(1, Math.floor(lease.leaseMs / BEATS_PER_LEASE)));
+  // The work keeps the process alive; the heartbeat should not.
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,57 @@
+import { afterEach, expect, it } from "vitest";
+import { gate } from "~/testing/gate";
+import { createRunOnceHarness, settle } from "~/testing/run-once-harness";
+import type { RunOnceHarness } from "~/testing/run-once-harness";
+import { KeyInProgressError, LeaseLostError } from "./errors";
+
+let apps: RunOnceHarness[] = [];
+afterEach(async () => {
+  await Promise.all(apps.map((app) => app.close()));
+  apps = [];
+});
+
+/** Two processes on one database: the owner suspended inside key "k" until `held` opens, and another. */
+async function ownerInside(settings: { leaseMs: number; waitMs: number }) {
+  const owner = await createRunOnceHarness({ settings });
+  const other = await createRunOnceHarness({ settings, database: owner.database });
+  apps.push(other, owner);
+  const held = gate();
+  owner.behave(async (input) => {
+    await held.opened;
+    return { value: input.value };
+  });
+  const first = owner.probe({ key: "k", value: 1 });
+  await expect.poll(() => owner.executions).toBe(1);
+  return { owner, other, held, first };
+}
+
+it("takes over at once, long before the lease ends, a key whose owner's session died", async () => {
+  const { owner, other, held, first } = await ownerInside({ leaseMs: 30_000, waitMs: 5_000 });
+  // A duplicate waits on the live owner...
+  const waiting = other.run({ key: "k", value: 1 });
+  await settle(300);
+  expect(other.executions).toBe(0);
+
+  // ...whose session the server closes, as it does when a process dies.
+  const diedAt = Date.now();
+  await owner.die();
+  const result = await waiting;
+  expect(result.decision).toBe("taken_over");
+  expect(Date.now() - diedAt).toBeLessThan(2_000);
+  expect(other.executions).toBe(1);
+
+  // The old owner's late completion is fenced off.
+  held.open();
+  await expect(first).rejects.toBeInstanceOf(LeaseLostError);
+});
+
+it("leaves a live owner its key even past its lease: the session lock, not the clock, says it lives", async () => {
+  const { owner, other, held, first } = await ownerInside({ leaseMs: 200, waitMs: 1_000 });
+  // Its heartbeats stop but its session stays: the lease runs out, the lock holds.
+  owner.runOnceStore.renew = () => Promise.resolve(true);
+  await settle(400);
+  await expect(other.probe({ key: "k", value: 1 })).rejects.toBeInstanceOf(KeyInProgressError);
+  expect(other.executions).toBe(0);
+  held.open();
+  await expect(first).resolves.toEqual({ execution: 1, value: 1 });
+});

@@ -1,0 +1,117 @@
+import { createHash } from "node:crypto";
+import pg from "pg";
+import type { Claim, KeyScope, Logger } from "./types";
+
+/** Owners at work at once per process; a claim beyond it waits for a connection (bounded by `maxWaitMs`). */
+const MAX_OWNER_SESSIONS = 16;
+/** An idle connection is closed after this, so that a quiet process holds none. */
+const IDLE_MS = 10_000;
+
+/**
+ * The advisory lock of a key scope: the first 8 bytes of a SHA-256 of the
+ * scope, as a signed bigint. Two scopes sharing a lock only make one wait for
+ * the other's owner as if it were its own: slower, never wrong.
+ */
+export function ownerLockOf(scope: KeyScope): string {
+  const digest = createHash("sha256")
+    .update(JSON.stringify([scope.caller, scope.path, scope.key]))
+    .digest();
+  return digest.readBigInt64BE(0).toString();
+}
+
+/**
+ * The sessions of the owners at work in this process, on PostgreSQL. Each
+ * execution holds its key's session-level advisory lock on a connection of
+ * its own from claim to settlement, so the database itself knows whether the
+ * owner lives: when the owner's process dies, its connection closes and
+ * PostgreSQL releases the lock at once. A waiter that can take the lock knows
+ * the owner is gone. Connections come from a pool of their own and go back to
+ * it only unlocked (a connection whose unlock failed is destroyed, which
+ * unlocks too), so no lock outlives its execution on a reused connection.
+ */
+export class OwnerSessions {
+  readonly #pool: pg.Pool;
+  /** Claim token → the connection holding its lock. */
+  readonly #held = new Map<
+    string,
+    { client: pg.PoolClient; lock: string; onError: (error: Error) => void }
+  >();
+
+  constructor(
+    url: string,
+    private readonly logger: Pick<Logger, "warn">,
+    options: { maxWaitMs: number; name: string },
+  ) {
+    this.#pool = new pg.Pool({
+      connectionString: url,
+      max: MAX_OWNER_SESSIONS,
+      idleTimeoutMillis: IDLE_MS,
+      connectionTimeoutMillis: options.maxWaitMs,
+      application_name: options.name,
+    });
+    // An idle connection that fails is dropped by the pool; without a listener the error would end the process.
+    this.#pool.on("error", (error) => this.logger.warn({ err: error }, "an idle owner session failed"));
+  }
+
+  /**
+   * Runs `attempt` on a connection of its own. `attempt` tries the lock and
+   * the write together, and says whether it locked and whether it won: a win
+   * keeps the connection (and the lock) for `claim` until release(); a lock
+   * without a win is undone at once.
+   */
+  async attempt(
+    lock: string,
+    attempt: (client: pg.PoolClient) => Promise<{ locked: boolean; claim: Claim | null }>,
+  ): Promise<{ locked: boolean; claim: Claim | null }> {
+    const client = await this.#pool.connect();
+    // A held connection that fails (the server closed it) must not end the process; its lock is gone with it.
+    const onError = (error: Error) => this.logger.warn({ err: error }, "an owner session failed");
+    client.on("error", onError);
+    let result: { locked: boolean; claim: Claim | null };
+    try {
+      result = await attempt(client);
+    } catch (error) {
+      client.off("error", onError);
+      client.release(true);
+      throw error;
+    }
+    if (result.claim) {
+      this.#held.set(result.claim.token, { client, lock, onError });
+      return result;
+    }
+    await this.#unlockAndReturn(client, result.locked ? lock : null, onError);
+    return result;
+  }
+
+  /** The connection holding a claim's lock, for the owner's own statements (its heartbeat). */
+  clientOf(claim: Claim): pg.PoolClient | undefined {
+    return this.#held.get(claim.token)?.client;
+  }
+
+  /** Lets go of a claim's lock once its key is settled (or abandoned by a failure). */
+  async release(claim: Claim): Promise<void> {
+    const held = this.#held.get(claim.token);
+    if (!held) return;
+    this.#held.delete(claim.token);
+    await this.#unlockAndReturn(held.client, held.lock, held.onError);
+  }
+
+  async close(): Promise<void> {
+    const held = [...this.#held.values()];
+    this.#held.clear();
+    await Promise.all(held.map(({ client, lock, onError }) => this.#unlockAndReturn(client, lock, onError)));
+    await this.#pool.end();
+  }
+
+  async #unlockAndReturn(client: pg.PoolClient, lock: string | null, onError: (error: Error) => void) {
+    try {
+      if (lock !== null) await client.query("SELECT pg_advisory_unlock($1::bigint)", [lock]);
+      client.off("error", onError);
+      client.release();
+    } catch (error) {
+      client.off("error", onError);
+      this.logger.warn({ err: error }, "could not unlock an owner session; closing it, which unlocks");
+      client.release(true);
+    }
+  }
+}
