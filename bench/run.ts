@@ -30,6 +30,8 @@ import type { BenchOrder } from "./seed-orders";
 type Provider = "sqlite" | "postgresql";
 const PROVIDERS: Provider[] = ["sqlite", "postgresql"];
 const BASE_PORT = 3301;
+/** payments.charge against its unprotected twin, median, on both databases (issue 17 keeps it at 1.15). */
+const APP_RATIO_TARGET = 1.15;
 
 const rows: Row[] = [];
 const latencySeries: Series[] = [];
@@ -140,8 +142,8 @@ async function overhead(provider: Provider) {
         database: label(provider),
         instances: 1,
         result: `${ratio.toFixed(2)}× (${ms(percentile(a, p))} vs ${ms(percentile(b, p))})`,
-        target: p === 50 ? "≤ 1.25" : "report",
-        met: p === 50 ? ratio <= 1.25 : null,
+        target: p === 50 ? `≤ ${APP_RATIO_TARGET}` : "report",
+        met: p === 50 ? ratio <= APP_RATIO_TARGET : null,
         how: `payments.charge vs the same handler without run-once, ${a.length} + ${b.length} requests, 4 connections, ${rounds} ABBA rounds${p === 50 ? ` (${spread})` : ""}`,
       });
     }
