@@ -55,9 +55,6 @@ export function ServerLanes({ attempts }: { attempts: readonly ServerAttempt[] }
         <p className="muted">No request has reached the server yet.</p>
       ) : (
         <div className="lanes-figure">
-          {heads.map((head) => (
-            <span key={head.name} className="lanes-line" style={{ left: `${head.x}%` }} aria-hidden="true" />
-          ))}
           <div className="lanes-heads" aria-hidden="true">
             {heads.map((head) => (
               <span key={head.name} style={{ left: `${head.x}%` }}>
@@ -74,6 +71,7 @@ export function ServerLanes({ attempts }: { attempts: readonly ServerAttempt[] }
                 sinceFirstMs={Date.parse(attempt.at) - first}
                 serverX={lanes.servers[instances.indexOf(attempt.instance)] ?? 86}
                 lanes={lanes}
+                laneXs={heads.map((head) => head.x)}
                 previous={attempts[i - 1]}
               />
             ))}
@@ -90,6 +88,7 @@ function LanesRow({
   sinceFirstMs,
   serverX,
   lanes,
+  laneXs,
   previous,
 }: {
   attempt: ServerAttempt;
@@ -97,6 +96,8 @@ function LanesRow({
   sinceFirstMs: number;
   serverX: number;
   lanes: ReturnType<typeof lanePositions>;
+  /** Where every lane's line runs, drawn in each row so that an opened row's details sit clear of them. */
+  laneXs: readonly number[];
   previous: ServerAttempt | undefined;
 }) {
   const waited = attempt.decision === "coalesced" || attempt.decision === "conflict";
@@ -120,6 +121,9 @@ function LanesRow({
       <details>
         <summary>
           <span className="lanes-arrows" aria-hidden="true">
+            {laneXs.map((x) => (
+              <span key={x} className="lanes-line" style={{ left: `${x}%` }} />
+            ))}
             <span
               className="lanes-arrow request"
               style={{ left: `${lanes.client}%`, width: `${serverX - lanes.client}%` }}
