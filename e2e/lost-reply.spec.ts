@@ -23,6 +23,10 @@ test("a reply lost after commit is retried with the same key and replayed, not c
   await expect(rows.nth(0)).toHaveAttribute("data-reply-lost", "true");
   await expect(rows.nth(1)).toHaveAttribute("data-decision", "replayed");
   await expect(rows.nth(1)).toContainText("No reply reached the client");
+  // The after-the-fact summary, computed from the server's account and the ledger.
+  await expect(shop.page.getByTestId("account-summary")).toHaveText(
+    "2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
+  );
   await rows.nth(1).locator("summary").click();
   await expect(rows.nth(1).getByTestId("response-headers")).toContainText("Idempotent-Replayed: true");
   await expect(rows.nth(1).getByTestId("response-headers")).toContainText("Idempotency-Decision: replayed");

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { accountSummary } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import type { ServerAttempt } from "~/app/_lib/server-account";
@@ -35,7 +36,7 @@ function lanePositions(instances: readonly string[]) {
  * arrow to the server and its reply an arrow back, or lost on the way. Each
  * request opens to show what was sent and answered, and copies as curl.
  */
-export function ServerLanes({ attempts }: { attempts: readonly ServerAttempt[] }) {
+export function ServerLanes({ attempts, charges }: { attempts: readonly ServerAttempt[]; charges: number }) {
   const instances = [...new Set(attempts.map((attempt) => attempt.instance))];
   const lanes = lanePositions(instances);
   const first = attempts[0] ? Date.parse(attempts[0].at) : 0;
@@ -51,9 +52,10 @@ export function ServerLanes({ attempts }: { attempts: readonly ServerAttempt[] }
         Every request with this order&apos;s keys that reached the server, from the server&apos;s own record
         (written in batches, so it lags by a moment). Open one to see what was sent and answered.
       </p>
-      {attempts.length === 0 ? (
-        <p className="muted">No request has reached the server yet.</p>
-      ) : (
+      <p className="account-summary" data-testid="account-summary">
+        {accountSummary(attempts, charges)}
+      </p>
+      {attempts.length > 0 && (
         <div className="lanes-figure">
           <div className="lanes-heads" aria-hidden="true">
             {heads.map((head) => (
