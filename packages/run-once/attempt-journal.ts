@@ -1,22 +1,5 @@
+import type { RunOnceOutcome } from "./observer";
 import type { Json, KeyScope, Logger } from "./types";
-
-/**
- * How a request with a key ended, as the server's account of it says: the
- * decisions that produced an outcome (see Decision), then the refusals (see
- * RunOnceOutcome).
- */
-export type AttemptDecision =
-  | "executed"
-  | "replayed"
-  | "coalesced"
-  | "taken_over"
-  | "expired"
-  | "conflict"
-  | "mismatch"
-  | "refused"
-  | "released"
-  | "lease_lost"
-  | "abandoned";
 
 /** The state a request found its key in: the row of the key state grid that answered it. */
 export type FoundKeyState = "absent" | "in_progress" | "completed" | "expired";
@@ -30,7 +13,8 @@ export interface AttemptRecord {
   instance: string;
   /** The key's generation that answered (see generationOf), when one did. */
   generation: string | null;
-  decision: AttemptDecision;
+  /** How the request ended, in the observer's words (see RUN_ONCE_OUTCOMES). */
+  decision: RunOnceOutcome;
   /** The grid's row, when the server knows it (a caller that went away may not). */
   keyState: FoundKeyState | null;
   /** The request body's fingerprint, shortened: the grid's column is read by comparing it with the key's previous request. */

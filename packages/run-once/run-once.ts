@@ -47,6 +47,8 @@ export interface RunRequest {
    * the key it found. Duplicates that join an execution are never told.
    */
   onClaimed?: (claim: { decision: Decision; generation: string }) => void;
+  /** Told how this request ended, in the observer's words (a failure too: conflict, released...). */
+  onEnded?: (outcome: RunOnceOutcome) => void;
 }
 
 const SILENT: Pick<Logger, "warn" | "error"> = { warn: () => undefined, error: () => undefined };
@@ -95,8 +97,10 @@ export class RunOnce<Tx> {
     const startedAt = performance.now();
     const id = scopeId(request.scope);
     const joined = this.#local.isInFlight(id);
-    const observe = (outcome: RunOnceOutcome) =>
+    const observe = (outcome: RunOnceOutcome) => {
+      request.onEnded?.(outcome);
       this.#observer?.observe({ scope: request.scope, outcome, durationMs: performance.now() - startedAt });
+    };
     try {
       const result = await this.#run(id, request, operation);
       observe(result.decision);

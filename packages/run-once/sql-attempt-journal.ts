@@ -1,4 +1,5 @@
-import type { AttemptDecision, AttemptJournal, AttemptRecord, FoundKeyState } from "./attempt-journal";
+import type { AttemptJournal, AttemptRecord, FoundKeyState } from "./attempt-journal";
+import type { RunOnceOutcome } from "./observer";
 import type { SqlClient, SqlDatabase } from "./sql-store";
 import type { Json } from "./types";
 
@@ -96,7 +97,7 @@ function toRecord(row: AttemptRow): AttemptRecord {
     at: date(row.at),
     instance: row.instance,
     generation: row.generation,
-    decision: row.decision as AttemptDecision,
+    decision: row.decision as RunOnceOutcome,
     keyState: row.keyState as FoundKeyState | null,
     fingerprint: row.fingerprint,
     body: JSON.parse(row.body) as Json,

@@ -80,6 +80,29 @@ describe("the server's account, cell by cell of the key state grid", () => {
     expect(await c.charges()).toBe(1);
   });
 
+  test("in progress past the wait bound: 409 with Retry-After, the key found in progress", async ({
+    startApp,
+  }) => {
+    const provider = new ControllableProvider();
+    const app = await startApp({ provider, settings: { waitMs: 100 } });
+    const c = await customer(app);
+    const held = gate();
+    provider.beforeCharge = () => held.opened;
+    const first = c.pay();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await c.pay()).toBe("CONFLICT");
+    const conflict = (await c.account()).attempts.at(-1);
+    expect([conflict?.keyState, conflict?.decision, conflict?.status]).toEqual([
+      "in_progress",
+      "conflict",
+      409,
+    ]);
+    expect(conflict?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    held.open();
+    expect(await first).toBe(200);
+    expect(await c.charges()).toBe(1);
+  });
+
   test("completed: same payload replayed, different payload 422, both of one generation", async ({
     startApp,
   }) => {

@@ -1,7 +1,7 @@
 import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "~/packages/run-once";
-import type { AttemptDecision, AttemptRecord, Decision, FoundKeyState, RunResult } from "~/packages/run-once";
+import { KeyReusedError } from "~/packages/run-once";
+import type { AttemptRecord, Decision, FoundKeyState, RunOnceOutcome, RunResult } from "~/packages/run-once";
 import { ReasonedError } from "../reasoned-error";
 
 /** The response header that names the server's record of this request, so the lab and the page can point at it. */
@@ -25,7 +25,7 @@ const KEY_STATE_OF_DECISION: Record<Decision, FoundKeyState> = {
 /** What the account says of a request that got an outcome (a stored decline too). */
 export function accountOfResult(result: RunResult, answered: TRPCError | null): AttemptAccount {
   return {
-    decision: result.decision as AttemptDecision,
+    decision: result.decision,
     keyState: KEY_STATE_OF_DECISION[result.decision],
     generation: result.generation,
     status: answered ? getHTTPStatusCodeFromError(answered) : 200,
@@ -35,31 +35,30 @@ export function accountOfResult(result: RunResult, answered: TRPCError | null): 
 }
 
 /**
- * What the account says of a request that failed: the core's refusals by
- * their error; a failure of an execution this request claimed by how it
- * claimed the key (a 5xx released it, anything else was a refusal); and a
- * failure it did not claim, the execution it joined.
+ * What the account says of a request that failed, in the core's word for how
+ * it ended (`ended`), with the key state it found: the in-progress key a
+ * conflict or a joined failure met, the key a mismatch found, and otherwise
+ * the key as this request claimed it (none if it never claimed one).
  */
 export function accountOfFailure(
   error: unknown,
   answered: TRPCError,
+  ended: RunOnceOutcome,
   claimed: { decision: Decision; generation: string } | undefined,
 ): AttemptAccount {
-  const status = getHTTPStatusCodeFromError(answered);
-  const retryAfterSeconds = answered instanceof ReasonedError ? (answered.retryAfterSeconds ?? null) : null;
   const claimedState = claimed ? KEY_STATE_OF_DECISION[claimed.decision] : null;
-  const of = (decision: AttemptDecision, keyState: FoundKeyState | null): AttemptAccount => ({
-    decision,
+  const keyState =
+    error instanceof KeyReusedError
+      ? error.keyState
+      : ended === "conflict" || (ended === "coalesced" && !claimed)
+        ? "in_progress"
+        : claimedState;
+  return {
+    decision: ended,
     keyState,
     generation: claimed?.generation ?? null,
-    status,
-    retryAfterSeconds,
+    status: getHTTPStatusCodeFromError(answered),
+    retryAfterSeconds: answered instanceof ReasonedError ? (answered.retryAfterSeconds ?? null) : null,
     keyExpiresAt: null,
-  });
-  if (error instanceof KeyInProgressError) return of("conflict", "in_progress");
-  if (error instanceof KeyReusedError) return of("mismatch", error.keyState);
-  if (error instanceof LeaseLostError) return of("lease_lost", claimedState);
-  if (error instanceof CallerGoneError) return of("abandoned", claimedState);
-  if (!claimed) return of("coalesced", "in_progress");
-  return of(status >= 500 ? "released" : "refused", claimedState);
+  };
 }

@@ -12,7 +12,7 @@ import {
   isValidKey,
   keyFromHeader,
 } from "~/packages/run-once";
-import type { Completion, Decision, Execution, Json, RunResult } from "~/packages/run-once";
+import type { Completion, Decision, Execution, Json, RunOnceOutcome, RunResult } from "~/packages/run-once";
 import type { Tx } from "../../db/client";
 import type { HttpExchange } from "../context";
 import { middleware } from "../init";
@@ -58,6 +58,8 @@ export function runOnce(options: RunOnceOptions = {}) {
     const requestFingerprint = fingerprint(keyspace, payload, await ctx.fingerprintSecret());
     const attempt = { id: randomUUID(), at: new Date(), startedAt: performance.now() };
     let claimed: { decision: Decision; generation: string } | undefined;
+    // The core reports how every run ended before run() settles; this stands only until it does.
+    let ended: RunOnceOutcome = "released";
     // The server's account of this request, written in a later batch: a reply never waits for it.
     const account = (fields: AttemptAccount) =>
       ctx.attempts.recorder.record({
@@ -82,6 +84,7 @@ export function runOnce(options: RunOnceOptions = {}) {
           signal,
           completion: options.completion,
           onClaimed: (claim) => (claimed = claim),
+          onEnded: (outcome) => (ended = outcome),
         },
         async (execution: Execution<Tx>) => {
           const handled = await next({ ctx: { runOnce: execution } });
@@ -92,7 +95,7 @@ export function runOnce(options: RunOnceOptions = {}) {
       );
     } catch (error) {
       const answered = asTrpcError(error);
-      account(accountOfFailure(error, answered, claimed));
+      account(accountOfFailure(error, answered, ended, claimed));
       throw answered;
     }
 

@@ -1,21 +1,11 @@
 import { z } from "zod";
+import { RUN_ONCE_OUTCOMES } from "~/packages/run-once";
 import { orderIdSchema } from "./orders";
 
 export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
 
-export const attemptDecisionSchema = z.enum([
-  "executed",
-  "replayed",
-  "coalesced",
-  "taken_over",
-  "expired",
-  "conflict",
-  "mismatch",
-  "refused",
-  "released",
-  "lease_lost",
-  "abandoned",
-]);
+/** How a request ended: the core's words (packages/run-once/observer.ts). */
+export const attemptDecisionSchema = z.enum(RUN_ONCE_OUTCOMES);
 
 export const foundKeyStateSchema = z.enum(["absent", "in_progress", "completed", "expired"]);
 
