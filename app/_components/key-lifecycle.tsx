@@ -2,7 +2,9 @@
 
 import { formatDuration } from "~/app/_lib/duration";
 import type { KeyStage, ServerAccount } from "~/app/_lib/server-account";
+import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useNow } from "~/app/_lib/use-now";
+import { LocalTime } from "./local-time";
 import { ShortId } from "./short-id";
 
 const STAGES: Array<{ stage: KeyStage; name: string; then: string }> = [
@@ -31,22 +33,35 @@ export function KeyLifecycle({
   lifecycle: ServerAccount["keys"][number];
   clockOffsetMs: number;
 }) {
+  const hydrated = useHydrated();
   const now =
     useNow(lifecycle.state === "in_progress" || lifecycle.state === "completed", 1_000) + clockOffsetMs;
+  // Countdowns need the browser's clock: the server's HTML says when, the browser also how long from now.
+  const fromNow = (iso: string | null) =>
+    hydrated && iso ? ` (in ${span(Math.max(0, Date.parse(iso) - now))})` : "";
   const detail = (() => {
     switch (lifecycle.state) {
       case "absent":
-        return "Not on the server: the next request claims it and runs.";
-      case "in_progress": {
-        const left = Date.parse(lifecycle.lockedUntil ?? "") - now;
-        return left > 0
-          ? `Lease ends in ${formatDuration(left)}: until then a duplicate waits; after it, a retry takes the key over.`
-          : "Lease over: its owner is presumed dead, and the next request takes the key over.";
-      }
+        return <>Not on the server: the next request claims it and runs.</>;
+      case "in_progress":
+        return hydrated && Date.parse(lifecycle.lockedUntil ?? "") <= now ? (
+          <>Lease over: its owner is presumed dead, and the next request takes the key over.</>
+        ) : (
+          <>
+            Lease ends at <LocalTime iso={lifecycle.lockedUntil ?? ""} />
+            {fromNow(lifecycle.lockedUntil)}: until then a duplicate waits; after it, a retry takes the key
+            over.
+          </>
+        );
       case "completed":
-        return `Kept until ${new Date(lifecycle.expiresAt ?? 0).toLocaleString()} (in ${span(Date.parse(lifecycle.expiresAt ?? "") - now)}): every request with it is answered with the stored result.`;
+        return (
+          <>
+            Kept until <LocalTime iso={lifecycle.expiresAt ?? ""} />
+            {fromNow(lifecycle.expiresAt)}: every request with it is answered with the stored result.
+          </>
+        );
       case "expired":
-        return "Past its retention: treated as absent until swept, so the next request runs again.";
+        return <>Past its retention: treated as absent until swept, so the next request runs again.</>;
     }
   })();
   return (

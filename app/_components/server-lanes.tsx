@@ -116,8 +116,9 @@ function LanesRow({
     >
       {previous && previous.replyLost && (
         <p className="lanes-gap small">
-          No reply reached the client: it waited, timed out, and retried
-          {previous.key === attempt.key ? " with the same key" : " with a new key"}.
+          No reply reached the client; it sent again{" "}
+          {formatDuration(Date.parse(attempt.at) - Date.parse(previous.at) - previous.durationMs)} later, with{" "}
+          {previous.key === attempt.key ? "the same key" : "a new key"}.
         </p>
       )}
       <details>
