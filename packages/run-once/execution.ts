@@ -1,7 +1,7 @@
 import { CommitMissingError } from "./errors";
-import { generationOf } from "./key";
 import type { IdempotencyStore } from "./store";
 import type { Claim, Decision, Json, Logger, RunResult, StoredOutcome } from "./types";
+import { generationOf } from "./key";
 
 /** What an operation gets while it runs under its claimed key. */
 export interface Execution<Tx> {
