@@ -29,6 +29,8 @@ const envSchema = z.object({
     .default("sk_test_idempotent_checkout"),
   /** How often the background completer looks for payments left between the provider's charge and the record. */
   PAYMENT_COMPLETER_INTERVAL_MS: milliseconds(5_000),
+  /** The port `next start` listens on: names this instance in the server's account of attempts. */
+  PORT: z.coerce.number().int().positive().optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** The fault-injection lab: on in development, off in production unless LAB_ENABLED=1. */
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).optional(),

@@ -1,4 +1,4 @@
-import { KeySweeper, RunOnce } from "~/packages/run-once";
+import { AttemptRecorder, KeySweeper, RunOnce, SqlAttemptJournal } from "~/packages/run-once";
 import type { RunOnceObserver, RunOnceSettings } from "~/packages/run-once";
 import type { Db, Tx } from "./db/client";
 import { runOnceStoreFor } from "./db/run-once-store";
@@ -7,7 +7,8 @@ import { trpcFinalErrors } from "./trpc/run-once/final-errors";
 
 /**
  * The run-once core on the app's database, with the tRPC integration's final
- * errors, and the sweeper of the same store.
+ * errors, the server's account of attempts beside its keys, and the sweeper
+ * of both.
  */
 export function createRunOnce(opts: {
   databaseUrl: string;
@@ -15,7 +16,7 @@ export function createRunOnce(opts: {
   settings: Partial<RunOnceSettings>;
   observer: RunOnceObserver;
   clock?: () => Date;
-}): { runOnce: RunOnce<Tx>; sweeper: KeySweeper } {
+}): { runOnce: RunOnce<Tx>; sweeper: KeySweeper; journal: SqlAttemptJournal<Tx>; recorder: AttemptRecorder } {
   const { store, watcher } = runOnceStoreFor<Tx>(opts.databaseUrl, opts.db, logger);
   const runOnce = new RunOnce<Tx>({
     store,
@@ -26,10 +27,13 @@ export function createRunOnce(opts: {
     logger,
     clock: opts.clock,
   });
+  const journal = new SqlAttemptJournal<Tx>(opts.db);
+  const recorder = new AttemptRecorder(journal, logger);
   const sweeper = new KeySweeper(store, {
     abandonedGraceMs: runOnce.settings.abandonedGraceMs,
+    attempts: journal,
     logger,
     clock: opts.clock,
   });
-  return { runOnce, sweeper };
+  return { runOnce, sweeper, journal, recorder };
 }

@@ -6,6 +6,7 @@ import { env, labEnabled } from "./env";
 import { LabProvider } from "./lab/lab-provider";
 import { logger } from "./logger";
 import { AppMetrics } from "./observability/app-metrics";
+import { instanceName } from "./observability/instance-name";
 import { RunOnceLog } from "./observability/run-once-log";
 import { HttpPaymentProvider } from "./payment-provider/http-payment-provider";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
@@ -39,10 +40,12 @@ export function createServices(opts: {
   sessionSecret?: string;
   /** Limits on mutations over HTTP; without them, none. */
   throttle?: ThrottleSettings;
+  /** How this process is named in the account of attempts (see instanceName). */
+  instance?: string;
 }): AppServices {
   const metrics = new AppMetrics();
   const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
-  const { runOnce, sweeper } = createRunOnce({
+  const { runOnce, sweeper, journal, recorder } = createRunOnce({
     databaseUrl: opts.databaseUrl,
     db,
     settings: opts.settings,
@@ -64,6 +67,7 @@ export function createServices(opts: {
     db,
     provider,
     idempotency: runOnce,
+    attempts: { recorder, journal, instance: opts.instance ?? instanceName(undefined) },
     fingerprintSecret: secretLoader(() => loadServerSecret(db, "fingerprint", opts.fingerprintSecret)),
     metrics,
     throttle: opts.throttle ? new MutationThrottle(db, opts.throttle) : null,
@@ -74,6 +78,7 @@ export function createServices(opts: {
       sweeper.stop();
       completer.stop();
       await runOnce.close();
+      await recorder.flush();
       await db.$disconnect();
     },
   };
@@ -98,6 +103,7 @@ export function getServices(): AppServices {
       provider: { url: env.PAYMENT_PROVIDER_URL, apiKey: env.PAYMENT_PROVIDER_KEY },
       lab: labEnabled(),
       fingerprintSecret: env.IDEMPOTENCY_FINGERPRINT_SECRET,
+      instance: instanceName(env.PORT),
       sessionSecret: env.SESSION_SECRET,
       throttle: {
         perSession: env.RATE_LIMIT_SESSION_MUTATIONS,

@@ -13,6 +13,7 @@ import type { Order } from "~/app/_lib/order";
 import { AttemptTimeline } from "./attempt-timeline";
 import { OrderSummary } from "./order-summary";
 import { PaymentCard } from "./payment-card";
+import { ServerAccountView } from "./server-account";
 
 /** How often the page reads an order whose key is in progress, until it settles. */
 const FOLLOW_MS = 1_000;
@@ -86,6 +87,10 @@ function OrderView({
       <AttemptTimeline
         attempts={payment.attempts}
         waitingSince={payment.progress.phase === "waiting_for_connection" ? payment.progress.since : null}
+      />
+      <ServerAccountView
+        order={order}
+        attemptsEnded={payment.attempts.filter((attempt) => attempt.endedAt !== null).length}
       />
     </div>
   );

@@ -8,6 +8,8 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
 import type { LabAppRouter } from "~/server/trpc/served-router";
 import type { Attempt } from "~/app/_trpc/attempt-log";
+import { GridControls } from "./grid-controls";
+import { lastUsedKey } from "./last-used-key";
 import { StallGuide } from "./stall-guide";
 
 export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
@@ -201,6 +203,7 @@ export function LabPanel({ order, attempts, paying }: PaymentView) {
         </ul>
       )}
       <KeyReuse order={order} disabled={paying} client={client} />
+      <GridControls order={order} />
     </section>
   );
 }
@@ -311,10 +314,4 @@ function KeyReuse({
       )}
     </div>
   );
-}
-
-/** The key of the latest attempt that reached the server, if any: the current one once used, or the last settled one. */
-function lastUsedKey(order: PaymentView["order"]): string | undefined {
-  if (order.paymentKeyState !== "unused") return order.paymentKey;
-  return order.attempts.filter((attempt) => attempt.status !== "OPEN").at(-1)?.key;
 }

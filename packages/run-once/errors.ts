@@ -23,7 +23,8 @@ export class KeyInProgressError extends RunOnceError {
 export class KeyReusedError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_KEY_REUSED";
 
-  constructor() {
+  /** The state the key was found in: the grid's row that refused it. */
+  constructor(readonly keyState: "in_progress" | "completed") {
     super(
       "This idempotency key was already used with a different request body. Use a new key for a new operation.",
     );

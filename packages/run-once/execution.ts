@@ -2,6 +2,7 @@ import { CommitMissingError } from "./errors";
 import { startHeartbeat } from "./heartbeat";
 import type { IdempotencyStore } from "./store";
 import type { Claim, Decision, Json, Logger, RunResult, StoredOutcome } from "./types";
+import { generationOf } from "./key";
 
 /** What an operation gets while it runs under its claimed key. */
 export interface Execution<Tx> {
@@ -133,12 +134,13 @@ async function executeAndSettle<Tx>(
     thrown = error;
   }
   // Once committed, the stored outcome is the answer, whatever the operation did afterwards.
-  if (committed) return { keyId: claim.id, decision, ...committed };
+  const generation = generationOf(claim.token);
+  if (committed) return { keyId: claim.id, decision, generation, ...committed };
 
   if (returned && request.completion === "after-handler") {
     const outcome = successOutcome(returned.data);
     const { expiresAt } = await store.complete(claim, outcome, context.completedAt());
-    return { keyId: claim.id, outcome, decision, expiresAt };
+    return { keyId: claim.id, outcome, decision, generation, expiresAt };
   }
 
   // Nothing was committed, so nothing was decided: a refusal before any write

@@ -19,8 +19,12 @@ export class InProcessDuplicates {
   /** A recent outcome of this key, if this process settled or read one. */
   recent(id: string, fingerprint: string, now: number): RunResult | undefined {
     const remembered = this.#recent.get(id, now);
-    if (remembered && remembered.fingerprint !== fingerprint) throw new KeyReusedError();
+    if (remembered && remembered.fingerprint !== fingerprint) throw new KeyReusedError("completed");
     return remembered?.result;
+  }
+
+  forget(id: string): void {
+    this.#recent.forget(id);
   }
 
   isInFlight(id: string): boolean {
@@ -30,7 +34,7 @@ export class InProcessDuplicates {
   /** The resolution in flight for this key, if any, to join. */
   inFlight(id: string, fingerprint: string): Promise<RunResult> | undefined {
     const entry = this.#inFlight.get(id);
-    if (entry && entry.fingerprint !== fingerprint) throw new KeyReusedError();
+    if (entry && entry.fingerprint !== fingerprint) throw new KeyReusedError("in_progress");
     return entry?.settled;
   }
 

@@ -37,8 +37,11 @@ export { PostgresIdempotencyStore } from "./postgres-store";
 export { PollingKeyWatcher } from "./key-watcher";
 export { PostgresKeyWatcher } from "./postgres-key-watcher";
 export { KeySweeper } from "./sweeper";
+export { ATTEMPTS_KEPT_PER_KEY, AttemptRecorder } from "./attempt-journal";
+export type { AttemptJournal, AttemptRecord, FoundKeyState } from "./attempt-journal";
+export { SqlAttemptJournal } from "./sql-attempt-journal";
 export { fingerprint } from "./fingerprint";
-export { KEY_PATTERN, KEY_RULE, isValidKey } from "./key";
+export { KEY_PATTERN, KEY_RULE, generationOf, isValidKey } from "./key";
 export {
   DECISION_HEADER,
   IDEMPOTENCY_KEY_HEADER,

@@ -13,3 +13,8 @@ export function isValidKey(key: string): boolean {
 export function scopeId(scope: KeyScope): string {
   return JSON.stringify([scope.caller, scope.path, scope.key]);
 }
+
+/** A key's generation, as logs and pages show it: the owner token's first characters, changed by every claim and takeover. */
+export function generationOf(token: string): string {
+  return token.slice(0, 8);
+}

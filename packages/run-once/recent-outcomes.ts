@@ -28,6 +28,10 @@ export class RecentOutcomes {
     return undefined;
   }
 
+  forget(id: string): void {
+    this.#entries.delete(id);
+  }
+
   remember(id: string, fingerprint: string, result: RunResult, now: number): void {
     this.#entries.delete(id);
     this.#entries.set(id, {

@@ -2,7 +2,7 @@ import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } f
 import { execute } from "./execution";
 import type { Completion, FinalErrors, Operation } from "./execution";
 import { InProcessDuplicates } from "./in-process";
-import { scopeId } from "./key";
+import { generationOf, scopeId } from "./key";
 import { PollingKeyWatcher } from "./key-watcher";
 import type { RunOnceObserver, RunOnceOutcome } from "./observer";
 import { abandonable, retryAfterSeconds, withinWait } from "./promises";
@@ -41,6 +41,14 @@ export interface RunRequest {
   /** The caller's request signal: aborting it stops the caller's wait, never the shared execution. */
   signal?: AbortSignal;
   completion?: Completion;
+  /**
+   * Told when this request claims the key and runs the operation, and how
+   * (executed, taken_over, expired): what a failure of the run then says of
+   * the key it found. Duplicates that join an execution are never told.
+   */
+  onClaimed?: (claim: { decision: Decision; generation: string }) => void;
+  /** Told how this request ended, in the observer's words (a failure too: conflict, released...). */
+  onEnded?: (outcome: RunOnceOutcome) => void;
 }
 
 const SILENT: Pick<Logger, "warn" | "error"> = { warn: () => undefined, error: () => undefined };
@@ -89,8 +97,10 @@ export class RunOnce<Tx> {
     const startedAt = performance.now();
     const id = scopeId(request.scope);
     const joined = this.#local.isInFlight(id);
-    const observe = (outcome: RunOnceOutcome) =>
+    const observe = (outcome: RunOnceOutcome) => {
+      request.onEnded?.(outcome);
       this.#observer?.observe({ scope: request.scope, outcome, durationMs: performance.now() - startedAt });
+    };
     try {
       const result = await this.#run(id, request, operation);
       observe(result.decision);
@@ -107,11 +117,30 @@ export class RunOnce<Tx> {
     throw this.#finalErrors.decode(result.outcome.error);
   }
 
-  /** A caller's keys on one operation, as an application shows them: keys past their retention count as absent. */
-  async view(caller: string, path: string, keys: string[]): Promise<KeyView[]> {
+  /**
+   * A caller's keys on one operation, as an application shows them: keys past
+   * their retention count as absent, unless `includeExpired` (a page that
+   * draws the key's lifecycle shows them as expired until they are swept).
+   */
+  async view(
+    caller: string,
+    path: string,
+    keys: string[],
+    { includeExpired = false }: { includeExpired?: boolean } = {},
+  ): Promise<KeyView[]> {
     const now = this.#clock().getTime();
     const views = await this.#store.view(caller, path, keys);
+    if (includeExpired) return views;
     return views.filter((view) => view.state === "in_progress" || view.expiresAt.getTime() > now);
+  }
+
+  /**
+   * Forgets what this process remembers of a key's outcome: for a key whose
+   * row was changed outside the core (the fault lab ages one past its
+   * retention), so that the next request reads the store.
+   */
+  forget(scope: KeyScope): void {
+    this.#local.forget(scopeId(scope));
   }
 
   /** How all of a caller's keys stand (replays written so far; see flushReplayCounts). */
@@ -170,13 +199,15 @@ export class RunOnce<Tx> {
         record = null;
         continue;
       }
-      if (record.fingerprint !== request.fingerprint) throw new KeyReusedError();
+      if (record.fingerprint !== request.fingerprint)
+        throw new KeyReusedError(record.state === "COMPLETED" ? "completed" : "in_progress");
       if (record.state === "COMPLETED" && record.outcome) {
         this.#replays.add(record.id);
         return {
           keyId: record.id,
           outcome: record.outcome,
           decision: "replayed",
+          generation: generationOf(record.token),
           expiresAt: record.expiresAt,
         };
       }
@@ -208,6 +239,7 @@ export class RunOnce<Tx> {
     operation: Operation<Tx, unknown>,
     decision: Decision,
   ): Promise<RunResult> {
+    request.onClaimed?.({ decision, generation: generationOf(claim.token) });
     return execute(
       {
         store: this.#store,

@@ -1,3 +1,4 @@
+import type { AttemptJournal } from "./attempt-journal";
 import type { IdempotencyStore } from "./store";
 import type { Logger } from "./types";
 
@@ -5,7 +6,8 @@ import type { Logger } from "./types";
  * Deletes keys past their retention, and claims whose owner never came back
  * once their lease is long over, on a timer. Expiry is also checked on every
  * read, so the sweep only bounds the table by real use; a failed sweep is
- * logged and the next tick tries again.
+ * logged and the next tick tries again. The records of the attempts of a
+ * swept key go with it, once the grace has passed since the last.
  */
 export class KeySweeper {
   #timer: NodeJS.Timeout | undefined;
@@ -16,6 +18,8 @@ export class KeySweeper {
     private readonly options: {
       /** How long past its lease an abandoned claim is kept (RunOnceSettings.abandonedGraceMs). */
       abandonedGraceMs: number;
+      /** The server's account of attempts, swept with the keys (see AttemptJournal.sweep). */
+      attempts?: Pick<AttemptJournal, "sweep">;
       logger: Pick<Logger, "info" | "error">;
       clock?: () => Date;
     },
@@ -36,9 +40,11 @@ export class KeySweeper {
   /** One sweep; overlapping ticks share the sweep in progress. */
   sweep(): Promise<number> {
     const now = (this.options.clock ?? (() => new Date()))();
+    const graceStart = new Date(now.getTime() - this.options.abandonedGraceMs);
     this.#running ??= this.store
-      .sweep(now, new Date(now.getTime() - this.options.abandonedGraceMs))
-      .then((deleted) => {
+      .sweep(now, graceStart)
+      .then(async (deleted) => {
+        await this.options.attempts?.sweep(graceStart);
         if (deleted > 0) this.options.logger.info({ deleted }, "swept idempotency keys");
         return deleted;
       })

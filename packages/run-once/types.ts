@@ -60,6 +60,8 @@ export interface RunResult {
   keyId: string;
   outcome: StoredOutcome;
   decision: Decision;
+  /** The generation of the key whose outcome this is: a short form of the owner token that executed it. */
+  generation: string;
   /** Until when the key is retained and replayed. */
   expiresAt: Date;
 }

@@ -4,13 +4,14 @@ import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "../trpc/http-handler";
 import { servedRouter } from "../trpc/served-router";
+import { PAYMENT_KEYSPACE } from "../payments/keyspace";
 import { losingReplies } from "./reply-dropper";
 import { readSwitches, setSwitches } from "./switches";
 
 /** The lab's API as `npm run demo` serves it: the lab's router, its lost replies around it. */
 async function labApi(startApp: (opts: { lab: boolean }) => Promise<TestApp>) {
   const app = await startApp({ lab: true });
-  const handle = losingReplies(app.services.db, (request) =>
+  const handle = losingReplies(app.services.db, app.services.attempts.recorder, (request) =>
     handleTrpcRequest(request, app.services, servedRouter({ lab: true, benchBaseline: false })),
   );
   const customer = async () => {
@@ -27,7 +28,7 @@ async function labApi(startApp: (opts: { lab: boolean }) => Promise<TestApp>) {
           body: JSON.stringify(body),
         }),
       );
-    return { order, post };
+    return { order, post, sessionId: id };
   };
   return { app, customer };
 }
@@ -63,11 +64,11 @@ test("a lab switch is spent only by its own order's committed charge, never name
   expect((await readSwitches(app.services.db, victim.order.id)).dropReplies).toBe(1);
 });
 
-test("the victim's own charge spends it: its reply is lost once, and the retry is a replay", async ({
+test("the victim's own charge spends it: its reply is lost once, the retry is a replay, and the server's account says so", async ({
   startApp,
 }) => {
   const { app, customer } = await labApi(startApp);
-  const { order, post } = await customer();
+  const { order, post, sessionId } = await customer();
   await setSwitches(app.services.db, order.id, { dropReplies: 1 });
   const body = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
 
@@ -76,4 +77,13 @@ test("the victim's own charge spends it: its reply is lost once, and the retry i
   const retry = await post("payments.charge", body);
   expect(retry.headers.get("Idempotency-Decision")).toBe("replayed");
   expect((await readSwitches(app.services.db, order.id)).dropReplies).toBe(0);
+
+  await app.services.attempts.recorder.flush();
+  const account = await app.services.attempts.journal.list(sessionId, PAYMENT_KEYSPACE, [order.paymentKey]);
+  expect(account.map((a) => [a.decision, a.keyState, a.status, a.replyLost])).toEqual([
+    ["executed", "absent", 200, true],
+    ["replayed", "completed", 200, false],
+  ]);
+  expect(account[0]?.id).toBe(lost.headers.get("Run-Once-Attempt"));
+  expect(account[1]?.generation).toBe(account[0]?.generation);
 });

@@ -1,5 +1,7 @@
+import type { AttemptRecorder } from "~/packages/run-once";
 import type { Db } from "../db/client";
 import { lostReply } from "../http/lost-reply";
+import { ATTEMPT_ID_HEADER } from "../trpc/run-once/attempt-account";
 import { chargeOutput } from "../trpc/schemas/payments";
 import { spend } from "./switches";
 
@@ -9,13 +11,19 @@ import { spend } from "./switches";
  * the reply, that is from the caller's own charge as the server validated and
  * committed it, never from the raw request.
  */
-export function losingReplies(db: Db, handle: (request: Request) => Promise<Response>) {
+export function losingReplies(
+  db: Db,
+  attempts: Pick<AttemptRecorder, "replyLost">,
+  handle: (request: Request) => Promise<Response>,
+) {
   return async (request: Request): Promise<Response> => {
     const reply = await handle(request);
     if (request.method !== "POST" || !reply.ok) return reply;
     const text = await reply.text();
     const orderId = chargedOrderOf(text);
     if (!orderId || !(await spend(db, orderId, "dropReplies"))) return new Response(text, reply);
+    const attemptId = reply.headers.get(ATTEMPT_ID_HEADER);
+    if (attemptId) attempts.replyLost(attemptId);
     return lostReply(text, reply);
   };
 }

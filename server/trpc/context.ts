@@ -1,4 +1,4 @@
-import type { RunOnce } from "~/packages/run-once";
+import type { AttemptJournal, AttemptRecorder, RunOnce } from "~/packages/run-once";
 import type { Db, Tx } from "../db/client";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
 import type { AppMetrics } from "../observability/app-metrics";
@@ -11,6 +11,8 @@ export interface Services {
   provider: PaymentProvider;
   /** The run-once core on this database (packages/run-once). */
   idempotency: RunOnce<Tx>;
+  /** The server's own account of every request to a run-once procedure: recorded in batches, read by the order page. */
+  attempts: { recorder: AttemptRecorder; journal: AttemptJournal; instance: string };
   /** Keys the fingerprints of stored requests (an HMAC), so a stored one cannot be used to test guesses. */
   fingerprintSecret: () => Promise<string>;
   /** This process's run-once metrics (also served at /api/metrics). */

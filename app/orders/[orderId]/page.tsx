@@ -19,6 +19,7 @@ export default async function OrderPage({ params }: Props) {
   const lab = labEnabled();
   await Promise.all([
     prefetch(trpc.orders.get.queryOptions({ orderId }), { orNotFound: true }),
+    prefetch(trpc.orders.serverAccount.queryOptions({ orderId })),
     lab && prefetch(labTrpc.lab.switches.queryOptions({ orderId })),
   ]);
   return (

@@ -1,10 +1,18 @@
+import { ageKeyPastRetention } from "../../lab/age-key";
 import { labProviderOf } from "../../lab/lab-provider";
 import { naiveCharge } from "../../lab/naive-charge";
 import { readSwitches, setSwitches } from "../../lab/switches";
 import { findSessionOrder } from "../../orders/order-view";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
-import { labSwitchesInput, labSwitchesSchema, naiveChargeInput, setLabSwitchesInput } from "../schemas/lab";
+import {
+  ageKeyInput,
+  ageKeyOutput,
+  labSwitchesInput,
+  labSwitchesSchema,
+  naiveChargeInput,
+  setLabSwitchesInput,
+} from "../schemas/lab";
 import { chargeOutput } from "../schemas/payments";
 
 /**
@@ -36,6 +44,12 @@ export const labRouter = router({
       ]);
       return { shop, provider };
     }),
+
+  /** Puts the order's completed key past its retention: the grid's "expired" row, without waiting a day. */
+  ageKey: sessionProcedure
+    .input(ageKeyInput)
+    .output(ageKeyOutput)
+    .mutation(({ ctx, input }) => ageKeyPastRetention(ctx, input.orderId)),
 
   naiveCharge: sessionProcedure
     .input(naiveChargeInput)

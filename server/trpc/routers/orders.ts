@@ -10,6 +10,8 @@ import {
 import { findSessionOrder, orderWithItems, toOrderSummary } from "../../orders/order-view";
 import { createOrder, priceCart } from "../../orders/place-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
+import { serverAccountOf } from "../../payments/server-account";
+import { serverAccountInput, serverAccountOutput } from "../schemas/server-account";
 
 export const ordersRouter = router({
   /** Run-once on the form's submission key: a double-submit places one order. */
@@ -55,6 +57,12 @@ export const ordersRouter = router({
           paymentKey?.state === "in_progress" ? paymentKey.lockedUntil.toISOString() : null,
       };
     }),
+
+  /** The server's own account of every request with one of the order's payment keys, and the keys' lifecycle. */
+  serverAccount: sessionProcedure
+    .input(serverAccountInput)
+    .output(serverAccountOutput)
+    .query(({ ctx, input }) => serverAccountOf(ctx, input.orderId)),
 
   list: sessionProcedure.output(listOrdersOutput).query(async ({ ctx }) => {
     const orders = await ctx.db.order.findMany({

@@ -2,11 +2,12 @@ import { chargeOrder } from "../../payments/charge-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
 import { runOnceProcedure } from "../procedures";
-import { chargeInput, chargeOutput } from "../schemas/payments";
+import { chargeInput, chargeOutput, maskedCharge } from "../schemas/payments";
 
 export const paymentsRouter = router({
   /** Run-once on the order's paymentKey: however often Pay is clicked, one charge. */
-  charge: runOnceProcedure(chargeInput, chargeOutput, { keyspace: PAYMENT_KEYSPACE }).mutation(
-    ({ ctx, input }) => chargeOrder(ctx, input),
-  ),
+  charge: runOnceProcedure(chargeInput, chargeOutput, {
+    keyspace: PAYMENT_KEYSPACE,
+    keptBody: maskedCharge,
+  }).mutation(({ ctx, input }) => chargeOrder(ctx, input)),
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
 import type { MiddlewareResult } from "@trpc/server/unstable-core-do-not-import";
 import {
@@ -11,10 +12,12 @@ import {
   isValidKey,
   keyFromHeader,
 } from "~/packages/run-once";
-import type { Completion, Execution, RunResult } from "~/packages/run-once";
+import type { Completion, Decision, Execution, Json, RunOnceOutcome, RunResult } from "~/packages/run-once";
 import type { Tx } from "../../db/client";
 import type { HttpExchange } from "../context";
 import { middleware } from "../init";
+import { ATTEMPT_ID_HEADER, accountOfFailure, accountOfResult } from "./attempt-account";
+import type { AttemptAccount } from "./attempt-account";
 import { IdempotencyError, asTrpcError } from "./errors";
 
 export interface RunOnceOptions {
@@ -28,6 +31,11 @@ export interface RunOnceOptions {
   keyspace?: string;
   /** See Completion: "in-transaction" (default) requires the handler to call commit(). */
   completion?: Completion;
+  /**
+   * The body as the server's account of attempts keeps it (the key left out):
+   * the parsed input unless given; mask what must not be stored (a card number).
+   */
+  keptBody?: (payload: Record<string, unknown>) => Json;
 }
 
 /**
@@ -46,13 +54,37 @@ export function runOnce(options: RunOnceOptions = {}) {
     const key = resolveKey(fieldKey, ctx.http, keyField);
     const keyspace = options.keyspace ?? path;
 
-    const result = await ctx.idempotency
-      .run(
+    const scope = { caller: ctx.sessionId, path: keyspace, key };
+    const requestFingerprint = fingerprint(keyspace, payload, await ctx.fingerprintSecret());
+    const attempt = { id: randomUUID(), at: new Date(), startedAt: performance.now() };
+    let claimed: { decision: Decision; generation: string } | undefined;
+    // The core reports how every run ended before run() settles; this stands only until it does.
+    let ended: RunOnceOutcome = "released";
+    // The server's account of this request, written in a later batch: a reply never waits for it.
+    const account = (fields: AttemptAccount) =>
+      ctx.attempts.recorder.record({
+        id: attempt.id,
+        scope,
+        at: attempt.at,
+        instance: ctx.attempts.instance,
+        fingerprint: requestFingerprint.slice(0, 12),
+        body: options.keptBody ? options.keptBody(payload) : (payload as Json),
+        durationMs: performance.now() - attempt.startedAt,
+        replyLost: false,
+        ...fields,
+      });
+    if (ctx.http && !ctx.http.isBatch) ctx.http.responseHeaders.set(ATTEMPT_ID_HEADER, attempt.id);
+
+    let result: RunResult;
+    try {
+      result = await ctx.idempotency.run(
         {
-          scope: { caller: ctx.sessionId, path: keyspace, key },
-          fingerprint: fingerprint(keyspace, payload, await ctx.fingerprintSecret()),
+          scope,
+          fingerprint: requestFingerprint,
           signal,
           completion: options.completion,
+          onClaimed: (claim) => (claimed = claim),
+          onEnded: (outcome) => (ended = outcome),
         },
         async (execution: Execution<Tx>) => {
           const handled = await next({ ctx: { runOnce: execution } });
@@ -60,13 +92,23 @@ export function runOnce(options: RunOnceOptions = {}) {
           // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
           throw handled.error.cause instanceof RunOnceError ? handled.error.cause : handled.error;
         },
-      )
-      .catch((error: unknown) => {
-        throw asTrpcError(error);
-      });
+      );
+    } catch (error) {
+      const answered = asTrpcError(error);
+      account(accountOfFailure(error, answered, ended, claimed));
+      throw answered;
+    }
 
     describeInHeaders(ctx.http, result);
-    return outcomeAsResult(ctx.idempotency.unwrap(result));
+    try {
+      const data = ctx.idempotency.unwrap(result);
+      account(accountOfResult(result, null));
+      return outcomeAsResult(data);
+    } catch (storedError) {
+      // A stored final answer (a decline), replayed as it was first thrown.
+      account(accountOfResult(result, asTrpcError(storedError)));
+      throw storedError;
+    }
   });
 }
 

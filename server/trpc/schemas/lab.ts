@@ -51,3 +51,7 @@ export const naiveChargeInput = z.strictObject({
   attemptKey: idempotencyKeySchema,
   cardNumber: chargeInput.shape.cardNumber.default(APPROVED_TEST_CARD),
 });
+
+export const ageKeyInput = z.strictObject({ orderId: orderIdSchema });
+
+export const ageKeyOutput = z.object({ key: z.string(), expiresAt: z.iso.datetime() });

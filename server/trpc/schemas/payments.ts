@@ -26,3 +26,12 @@ export const chargeOutput = z.object({
   cardLast4: z.string(),
   createdAt: z.iso.datetime(),
 });
+
+/** What the server's account keeps of a charge's body: never the card number, only its last four digits. */
+export function maskedCharge(payload: Record<string, unknown>) {
+  const { cardNumber, ...rest } = payload as Omit<z.infer<typeof chargeInput>, "idempotencyKey">;
+  return { ...rest, cardNumber: `${MASKED_CARD_PREFIX}${cardNumber.slice(-4)}` };
+}
+
+/** A masked card number: the account's copy-as-curl asks for the real one in its place. */
+export const MASKED_CARD_PREFIX = "•••• ";

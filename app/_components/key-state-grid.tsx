@@ -1,0 +1,74 @@
+import type { ServerAttempt } from "~/app/_lib/server-account";
+
+type Row = NonNullable<ServerAttempt["keyState"]>;
+type Column = ServerAttempt["payload"];
+
+/** The guide's grid: what the server does with a request, by the key's state and the request's body. */
+const GRID: Array<{ row: Row; name: string; same: string; different: string }> = [
+  { row: "absent", name: "not seen", same: "claim and execute", different: "claim and execute" },
+  {
+    row: "in_progress",
+    name: "in progress",
+    same: "await the shared outcome (409 past the wait bound)",
+    different: "reject (422)",
+  },
+  { row: "completed", name: "completed", same: "return the stored result", different: "reject (422)" },
+  { row: "expired", name: "expired", same: "execute again", different: "execute again" },
+];
+
+/**
+ * The key state grid, with the cell that answered the latest request lit and
+ * how many of this order's requests each cell answered, from the server's
+ * account. A first request counts as "same payload".
+ */
+export function KeyStateGrid({ attempts }: { attempts: readonly ServerAttempt[] }) {
+  const latest = attempts.at(-1);
+  const count = (row: Row, column: Column) =>
+    attempts.filter((attempt) => attempt.keyState === row && attempt.payload === column).length;
+  const cell = (row: Row, column: Column, text: string) => {
+    const lit = latest?.keyState === row && latest.payload === column;
+    const n = count(row, column);
+    return (
+      <td
+        data-cell={`${row}-${column}`}
+        data-latest={lit}
+        aria-current={lit ? "true" : undefined}
+        className={lit ? "grid-latest" : undefined}
+      >
+        {text}
+        {n > 0 && (
+          <span className="grid-count small">
+            {n} request{n === 1 ? "" : "s"}
+          </span>
+        )}
+      </td>
+    );
+  };
+  return (
+    <section className="card key-state-grid" aria-labelledby="grid-heading" data-testid="key-state-grid">
+      <h2 id="grid-heading">What the server does with a request</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">key state</th>
+            <th scope="col">same payload</th>
+            <th scope="col">different payload</th>
+          </tr>
+        </thead>
+        <tbody>
+          {GRID.map(({ row, name, same, different }) => (
+            <tr key={row}>
+              <th scope="row">{name}</th>
+              {cell(row, "same", same)}
+              {cell(row, "different", different)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted small">
+        Only the first row ever performs the side effect while the key is retained. The lit cell answered the
+        latest request; &quot;different&quot; compares a body with the one its key last ran or held.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import type { Order } from "~/app/_lib/order";
+import { useTRPC } from "~/app/_trpc/provider";
+import { KeyLifecycle } from "./key-lifecycle";
+import { KeyStateGrid } from "./key-state-grid";
+import { ServerLanes } from "./server-lanes";
+
+/** How often the account is read: it is written in batches, and other tabs and instances add to it. */
+const READ_EVERY_MS = 1_500;
+
+/**
+ * The teaching view of an order's payment: the server's own account of every
+ * request (the lanes figure), its key's lifecycle, and the key state grid.
+ * Read again whenever this tab's attempts change, and every moment besides.
+ */
+export function ServerAccountView({ order, attemptsEnded }: { order: Order; attemptsEnded: number }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const account = useQuery(
+    trpc.orders.serverAccount.queryOptions({ orderId: order.id }, { refetchInterval: READ_EVERY_MS }),
+  );
+  useEffect(() => {
+    void queryClient.invalidateQueries({
+      queryKey: trpc.orders.serverAccount.queryKey({ orderId: order.id }),
+    });
+  }, [attemptsEnded, order.status, order.id, queryClient, trpc]);
+
+  const data = account.data;
+  if (!data) return null;
+  const latestKey = data.attempts.at(-1)?.key ?? order.paymentKey;
+  const lifecycle = data.keys.find((key) => key.key === latestKey);
+  return (
+    <div className="server-account-view">
+      <ServerLanes attempts={data.attempts} charges={order.charges.length} />
+      {lifecycle && (
+        <KeyLifecycle lifecycle={lifecycle} clockOffsetMs={Date.parse(data.now) - account.dataUpdatedAt} />
+      )}
+      <KeyStateGrid attempts={data.attempts} />
+    </div>
+  );
+}

@@ -1,0 +1,209 @@
+"use client";
+
+import { useState } from "react";
+import { accountSummary } from "~/app/_lib/account-summary";
+import { formatDuration } from "~/app/_lib/duration";
+import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
+import type { ServerAttempt } from "~/app/_lib/server-account";
+import { ShortId } from "./short-id";
+
+/** What the server did, in words, by the decision it recorded. */
+const DECISION_WORDS: Record<ServerAttempt["decision"], string> = {
+  executed: "executed: ran the charge",
+  replayed: "replayed the stored result, charged nothing",
+  coalesced: "waited for the attempt in flight and shared its result",
+  taken_over: "took over a dead owner's key, and ran",
+  expired: "found the key expired, and ran again",
+  conflict: "still in progress past the wait bound: 409, retry later",
+  mismatch: "the key holds another body: 422",
+  refused: "refused before any write; the key was released",
+  released: "failed before commit; the key was released",
+  lease_lost: "ran past its lease; nothing of it was committed",
+  abandoned: "the client went away; the execution went on",
+};
+
+/** Where each lane sits across the figure, in percent: client, network, then one lane per server instance. */
+function lanePositions(instances: readonly string[]) {
+  const servers = instances.map((_, i) =>
+    instances.length === 1 ? 86 : 66 + (26 * i) / Math.max(1, instances.length - 1),
+  );
+  return { client: 8, network: 40, servers };
+}
+
+/**
+ * The guide's lanes figure, drawn from the server's own account: client,
+ * network and server lanes (one per instance that answered), each request an
+ * arrow to the server and its reply an arrow back, or lost on the way. Each
+ * request opens to show what was sent and answered, and copies as curl.
+ */
+export function ServerLanes({ attempts, charges }: { attempts: readonly ServerAttempt[]; charges: number }) {
+  const instances = [...new Set(attempts.map((attempt) => attempt.instance))];
+  const lanes = lanePositions(instances);
+  const first = attempts[0] ? Date.parse(attempts[0].at) : 0;
+  const heads = [
+    { name: "Client", x: lanes.client },
+    { name: "Network", x: lanes.network },
+    ...instances.map((instance, i) => ({ name: `Server ${instance}`, x: lanes.servers[i] ?? 86 })),
+  ];
+  return (
+    <section className="card server-account" aria-labelledby="lanes-heading" data-testid="server-lanes">
+      <h2 id="lanes-heading">What the server saw</h2>
+      <p className="muted small">
+        Every request with this order&apos;s keys that reached the server, from the server&apos;s own record
+        (written in batches, so it lags by a moment). Open one to see what was sent and answered.
+      </p>
+      <p className="account-summary" data-testid="account-summary">
+        {accountSummary(attempts, charges)}
+      </p>
+      {attempts.length > 0 && (
+        <div className="lanes-figure">
+          <div className="lanes-heads" aria-hidden="true">
+            {heads.map((head) => (
+              <span key={head.name} style={{ left: `${head.x}%` }}>
+                {head.name}
+              </span>
+            ))}
+          </div>
+          <ol className="lanes-rows">
+            {attempts.map((attempt, i) => (
+              <LanesRow
+                key={attempt.id}
+                attempt={attempt}
+                number={i + 1}
+                sinceFirstMs={Date.parse(attempt.at) - first}
+                serverX={lanes.servers[instances.indexOf(attempt.instance)] ?? 86}
+                lanes={lanes}
+                laneXs={heads.map((head) => head.x)}
+                previous={attempts[i - 1]}
+              />
+            ))}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function LanesRow({
+  attempt,
+  number,
+  sinceFirstMs,
+  serverX,
+  lanes,
+  laneXs,
+  previous,
+}: {
+  attempt: ServerAttempt;
+  number: number;
+  sinceFirstMs: number;
+  serverX: number;
+  lanes: ReturnType<typeof lanePositions>;
+  /** Where every lane's line runs, drawn in each row so that an opened row's details sit clear of them. */
+  laneXs: readonly number[];
+  previous: ServerAttempt | undefined;
+}) {
+  const waited = attempt.decision === "coalesced" || attempt.decision === "conflict";
+  const replyEnd = attempt.replyLost ? lanes.network : lanes.client;
+  return (
+    <li
+      className="lanes-row"
+      data-server-attempt={number}
+      data-decision={attempt.decision}
+      data-status={attempt.status}
+      data-key-state={attempt.keyState ?? "unknown"}
+      data-payload={attempt.payload}
+      data-reply-lost={attempt.replyLost}
+    >
+      {previous && previous.replyLost && (
+        <p className="lanes-gap small">
+          No reply reached the client; it sent again{" "}
+          {formatDuration(Date.parse(attempt.at) - Date.parse(previous.at) - previous.durationMs)} later, with{" "}
+          {previous.key === attempt.key ? "the same key" : "a new key"}.
+        </p>
+      )}
+      <details>
+        <summary>
+          <span className="lanes-arrows" aria-hidden="true">
+            {laneXs.map((x) => (
+              <span key={x} className="lanes-line" style={{ left: `${x}%` }} />
+            ))}
+            <span
+              className="lanes-arrow request"
+              style={{ left: `${lanes.client}%`, width: `${serverX - lanes.client}%` }}
+            />
+            <span className={`lanes-work decision-${attempt.decision}`} style={{ left: `${serverX}%` }}>
+              {waited ? "wait" : attempt.decision === "executed" ? "charge" : ""}
+            </span>
+            <span
+              className={`lanes-arrow reply${attempt.replyLost ? " lost" : ""}${attempt.status >= 400 ? " failed" : ""}`}
+              style={{ left: `${replyEnd}%`, width: `${serverX - replyEnd}%` }}
+            />
+          </span>
+          <span className="lanes-caption">
+            <strong>#{number}</strong> +{formatDuration(sinceFirstMs)} · HTTP {attempt.status} ·{" "}
+            <span data-testid="server-decision">{DECISION_WORDS[attempt.decision]}</span>
+            {waited && ` (${formatDuration(attempt.durationMs)})`}
+            {attempt.replyLost && <span className="badge danger">reply lost</span>}
+          </span>
+        </summary>
+        <AttemptDetails attempt={attempt} />
+      </details>
+    </li>
+  );
+}
+
+function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
+  const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
+  const copy = () =>
+    navigator.clipboard.writeText(curlOf(attempt, window.location.origin)).then(
+      () => setCopied("copied"),
+      () => setCopied("failed"),
+    );
+  return (
+    <div className="attempt-details">
+      <div>
+        <h3>Request</h3>
+        <pre>
+          {`POST /api/trpc/payments.charge\nIdempotency-Key: ${attempt.key}\n\n${JSON.stringify(requestBodyOf(attempt), null, 2)}`}
+        </pre>
+      </div>
+      <div>
+        <h3>Response</h3>
+        <pre data-testid="response-headers">
+          {[
+            `HTTP ${attempt.status}`,
+            ...responseHeadersOf(attempt).map(([name, value]) => `${name}: ${value}`),
+          ].join("\n")}
+        </pre>
+      </div>
+      <dl className="attempt-facts small">
+        <dt>Answered by</dt>
+        <dd>{attempt.instance}</dd>
+        <dt>Key generation</dt>
+        <dd>{attempt.generation ?? "none: no execution answered"}</dd>
+        <dt>Key</dt>
+        <dd>
+          <ShortId value={attempt.key} name="idempotency key" />
+        </dd>
+        <dt>Took</dt>
+        <dd>{formatDuration(attempt.durationMs)}</dd>
+        {attempt.decision === "executed" && (
+          <>
+            <dt>Reply</dt>
+            <dd>{attempt.replyLost ? "lost on its way back (the fault lab dropped it)" : "sent"}</dd>
+          </>
+        )}
+      </dl>
+      <p>
+        <button type="button" className="secondary" onClick={() => void copy()}>
+          Copy as curl
+        </button>{" "}
+        {copied && (
+          <span role="status" className="small">
+            {copied === "copied" ? "Copied." : "The browser refused the clipboard."}
+          </span>
+        )}
+      </p>
+    </div>
+  );
+}

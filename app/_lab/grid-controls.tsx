@@ -1,0 +1,93 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { PaymentView } from "~/app/_components/order-payment";
+import { useLabTRPC, useTRPC } from "~/app/_trpc/provider";
+import { lastUsedKey } from "./last-used-key";
+
+/** The card the "same payload" sends: the test card the card form starts with. */
+const SAME_CARD = "4242424242424242";
+/** Another card the provider approves: a different body under the same key. */
+const OTHER_CARD = "5555555555554444";
+
+/** A request sent as curl would send it: once, with no retry, so that each lands in exactly one cell. */
+async function sendOnce(body: Record<string, unknown>): Promise<string> {
+  const response = await fetch("/api/trpc/payments.charge", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const decision = response.headers.get("Idempotency-Decision");
+  return `HTTP ${response.status}${decision ? `, ${decision}` : ""}`;
+}
+
+/**
+ * The grid's controls: send the order's key once with the same or another
+ * body, and age the key past its retention. With the lab's switches (fail
+ * before commit, slow provider) they reach every cell of the grid.
+ */
+export function GridControls({ order }: Pick<PaymentView, "order">) {
+  const trpc = useTRPC();
+  const labTrpc = useLabTRPC();
+  const queryClient = useQueryClient();
+  const [answers, setAnswers] = useState<string[]>([]);
+  // What a retry would carry: the key last used, or the order's current key before any.
+  const key = lastUsedKey(order) ?? order.paymentKey;
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.orders.get.queryKey({ orderId: order.id }) }),
+      queryClient.invalidateQueries({ queryKey: trpc.orders.serverAccount.queryKey({ orderId: order.id }) }),
+    ]);
+  const send = useMutation({
+    mutationFn: (card: string) =>
+      sendOnce({ orderId: order.id, amountCents: order.totalCents, idempotencyKey: key, cardNumber: card }),
+    onSettled: (answer, error, card) => {
+      const said = answer ?? `no answer: ${error?.message ?? "the request failed"}`;
+      setAnswers((earlier) => [...earlier, `${card === SAME_CARD ? "Same" : "Different"} payload: ${said}`]);
+      void refresh();
+    },
+  });
+  const age = useMutation(
+    labTrpc.lab.ageKey.mutationOptions({
+      onSuccess: () => setAnswers((earlier) => [...earlier, "Key aged past its retention."]),
+      onError: (error) => setAnswers((earlier) => [...earlier, `Not aged: ${error.message}`]),
+      onSettled: () => void refresh(),
+    }),
+  );
+  return (
+    <div className="grid-controls-panel" data-testid="grid-controls">
+      <h3>Reach any cell of the grid</h3>
+      <p className="muted small">
+        Sends the key once, as curl would, no retry. Same payload: card 4242 4242 4242 4242; different: card
+        5555 5555 5555 4444. In progress: turn on the slow provider and send twice within 3 s. Expired: age
+        the key, then send. Absent with a different payload: fail before commit, send, then send the other
+        card.
+      </p>
+      <div className="grid-controls">
+        {/* Not disabled while a request is out: the in-progress row needs a second request during the first. */}
+        <button type="button" className="secondary" onClick={() => send.mutate(SAME_CARD)}>
+          Send the same payload
+        </button>
+        <button type="button" className="secondary" onClick={() => send.mutate(OTHER_CARD)}>
+          Send a different payload
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={age.isPending}
+          onClick={() => age.mutate({ orderId: order.id })}
+        >
+          Age the key past its retention
+        </button>
+      </div>
+      {answers.length > 0 && (
+        <ol className="small" role="status" data-testid="grid-answers">
+          {answers.map((answer, i) => (
+            <li key={i}>{answer}</li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import type { RunOnceOutcome } from "./observer";
+import type { Json, KeyScope, Logger } from "./types";
+
+/** The state a request found its key in: the row of the key state grid that answered it. */
+export type FoundKeyState = "absent" | "in_progress" | "completed" | "expired";
+
+/** One request that reached a run-once operation, as the server saw and answered it. */
+export interface AttemptRecord {
+  id: string;
+  scope: KeyScope;
+  at: Date;
+  /** Which server process answered: host and port, or pid. */
+  instance: string;
+  /** The key's generation that answered (see generationOf), when one did. */
+  generation: string | null;
+  /** How the request ended, in the observer's words (see RUN_ONCE_OUTCOMES). */
+  decision: RunOnceOutcome;
+  /** The grid's row, when the server knows it (a caller that went away may not). */
+  keyState: FoundKeyState | null;
+  /** The request body's fingerprint, shortened: the grid's column is read by comparing it with the key's previous request. */
+  fingerprint: string;
+  /** The request body as the integration lets it be kept (secrets masked), to show and to send again. */
+  body: Json;
+  /** The HTTP status of the answer. */
+  status: number;
+  durationMs: number;
+  /** The answer was lost on its way back (the fault lab drops replies after commit). */
+  replyLost: boolean;
+  retryAfterSeconds: number | null;
+  /** Until when the key is retained (the answer's Idempotency-Key-Expires). */
+  keyExpiresAt: Date | null;
+}
+
+/** Where the server's account is kept. Writes come in batches, off the requests' path. */
+export interface AttemptJournal {
+  /** Appends the records, then keeps only the newest `capPerKey` of each key they name. */
+  append(records: AttemptRecord[], capPerKey: number): Promise<void>;
+  /** Marks an attempt already written as one whose reply was lost. */
+  markReplyLost(id: string): Promise<void>;
+  /** The records of some keys of one caller and operation, oldest first. */
+  list(caller: string, path: string, keys: string[]): Promise<AttemptRecord[]>;
+  /** Deletes the records of keys that no longer exist, once their last record is older than `before`. */
+  sweep(before: Date): Promise<number>;
+}
+
+/** The most requests kept per key: a retry storm keeps its latest. */
+export const ATTEMPTS_KEPT_PER_KEY = 50;
+
+/**
+ * Gathers attempt records in memory and writes them in batches, as the
+ * replay counter does: once quiet for `quietMs`, and at least every
+ * `maxDelayMs`. A reply never waits for its record; a crash loses at most the
+ * unwritten batch.
+ */
+export class AttemptRecorder {
+  #pending = new Map<string, AttemptRecord>();
+  #timer: NodeJS.Timeout | undefined;
+  #oldestPendingAt: number | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly journal: Pick<AttemptJournal, "append" | "markReplyLost">,
+    private readonly logger: Pick<Logger, "warn">,
+    private readonly quietMs = 200,
+    private readonly maxDelayMs = 5_000,
+  ) {}
+
+  record(attempt: AttemptRecord): void {
+    this.#pending.set(attempt.id, attempt);
+    const now = Date.now();
+    this.#oldestPendingAt ??= now;
+    clearTimeout(this.#timer);
+    const wait = Math.max(0, Math.min(this.quietMs, this.#oldestPendingAt + this.maxDelayMs - now));
+    this.#timer = setTimeout(() => void this.flush(), wait);
+    this.#timer.unref();
+  }
+
+  /** The reply of a recorded attempt was lost: noted in its pending record, or on its written row. */
+  replyLost(id: string): void {
+    const pending = this.#pending.get(id);
+    if (pending) {
+      pending.replyLost = true;
+      return;
+    }
+    this.#flushing = this.#flushing.then(() =>
+      this.journal.markReplyLost(id).catch((error: unknown) => {
+        this.logger.warn({ err: error }, "could not record a lost reply");
+      }),
+    );
+  }
+
+  /** Writes what is pending now; resolves when it (and any earlier write) is written. */
+  flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#oldestPendingAt = undefined;
+    const batch = [...this.#pending.values()];
+    this.#pending = new Map();
+    if (batch.length === 0) return this.#flushing;
+    this.#flushing = this.#flushing.then(() =>
+      this.journal.append(batch, ATTEMPTS_KEPT_PER_KEY).catch((error: unknown) => {
+        this.logger.warn({ err: error, count: batch.length }, "could not record attempts");
+      }),
+    );
+    return this.#flushing;
+  }
+}

@@ -1,0 +1,43 @@
+import type { Context } from "../trpc/context";
+import { DomainError } from "../errors";
+import { findSessionOrder } from "../orders/order-view";
+import { PAYMENT_KEYSPACE } from "../payments/keyspace";
+
+/** How far past its retention the lab puts a key: already expired, by a margin no clock skew hides. */
+const AGED_BY_MS = 1_000;
+
+/**
+ * Ages the order's most recently completed payment key past its retention, as
+ * if its TTL had run out: the next request with it finds it expired and runs
+ * again (the grid's last row). This process forgets its cached outcome of the
+ * key too; another instance's memory of it lapses within a minute.
+ */
+export async function ageKeyPastRetention(
+  ctx: Pick<Context, "db" | "idempotency"> & { sessionId: string },
+  orderId: string,
+): Promise<{ key: string; expiresAt: string }> {
+  const order = await findSessionOrder(ctx.db, ctx.sessionId, orderId);
+  const attempts = await ctx.db.paymentAttempt.findMany({
+    where: { orderId: order.id },
+    select: { key: true },
+  });
+  const completed = await ctx.db.idempotencyKey.findFirst({
+    where: {
+      scope: ctx.sessionId,
+      path: PAYMENT_KEYSPACE,
+      key: { in: [order.paymentKey, ...attempts.map((attempt) => attempt.key)] },
+      state: "COMPLETED",
+    },
+    orderBy: { completedAt: "desc" },
+  });
+  if (!completed) {
+    throw new DomainError(
+      "NO_COMPLETED_KEY",
+      "This order has no completed payment key to age: pay first, then age the key.",
+    );
+  }
+  const expiresAt = new Date(Date.now() - AGED_BY_MS);
+  await ctx.db.idempotencyKey.update({ where: { id: completed.id }, data: { expiresAt } });
+  ctx.idempotency.forget({ caller: ctx.sessionId, path: PAYMENT_KEYSPACE, key: completed.key });
+  return { key: completed.key, expiresAt: expiresAt.toISOString() };
+}

@@ -1,0 +1,164 @@
+import { describe, expect } from "vitest";
+import { ageKeyPastRetention } from "../lab/age-key";
+import { newSessionId } from "../session";
+import { ControllableProvider } from "~/testing/controllable-provider";
+import { gate } from "~/testing/gate";
+import { test } from "~/testing/fixtures";
+import type { TestApp } from "~/testing/test-app";
+
+const OTHER_APPROVED_CARD = "5555555555554444";
+
+async function customer(app: TestApp) {
+  const sessionId = newSessionId();
+  const caller = app.caller(sessionId);
+  const order = await caller.orders.place({
+    submissionKey: `sub-${crypto.randomUUID()}`,
+    items: [{ sku: "notebook", quantity: 1 }],
+  });
+  const body = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const pay = (cardNumber?: string) =>
+    caller.payments.charge({ ...body, ...(cardNumber ? { cardNumber } : {}) }).then(
+      () => 200,
+      (error: { code?: string }) => error.code ?? "error",
+    );
+  const account = async () => {
+    await app.services.attempts.recorder.flush();
+    return caller.orders.serverAccount({ orderId: order.id });
+  };
+  /** The latest request's cell of the grid, and what it was told. */
+  const latest = async () => {
+    const last = (await account()).attempts.at(-1);
+    return last && [last.keyState, last.payload, last.decision, last.status];
+  };
+  const charges = () => app.services.db.charge.count({ where: { orderId: order.id } });
+  const age = () => ageKeyPastRetention({ ...app.services, sessionId }, order.id);
+  return { order, pay, account, latest, charges, age };
+}
+
+describe("the server's account, cell by cell of the key state grid", () => {
+  test("absent, same payload: executed", async ({ startApp }) => {
+    const app = await startApp();
+    const c = await customer(app);
+    expect(await c.pay()).toBe(200);
+    expect(await c.latest()).toEqual(["absent", "same", "executed", 200]);
+    expect(await c.charges()).toBe(1);
+  });
+
+  test("absent, different payload: a released key runs the new body", async ({ startApp }) => {
+    const provider = new ControllableProvider();
+    const app = await startApp({ provider });
+    const c = await customer(app);
+    provider.beforeCharge = () => Promise.reject(new Error("the card network hiccuped"));
+    expect(await c.pay()).toBe("SERVICE_UNAVAILABLE");
+    provider.beforeCharge = undefined;
+    expect(await c.latest()).toEqual(["absent", "same", "released", 503]);
+    expect(await c.pay(OTHER_APPROVED_CARD)).toBe(200);
+    expect(await c.latest()).toEqual(["absent", "different", "executed", 200]);
+    expect(await c.charges()).toBe(1);
+    // The account keeps the body to show and resend, never the card number.
+    const kept = await c.account();
+    expect(kept.attempts.at(-1)?.body).toMatchObject({ orderId: c.order.id, cardNumber: "•••• 4444" });
+    expect(JSON.stringify(kept)).not.toContain(OTHER_APPROVED_CARD);
+  });
+
+  test("in progress, same payload: coalesced; different payload: 422", async ({ startApp }) => {
+    const provider = new ControllableProvider();
+    const app = await startApp({ provider });
+    const c = await customer(app);
+    const held = gate();
+    provider.beforeCharge = () => held.opened;
+    const first = c.pay();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await c.pay(OTHER_APPROVED_CARD)).toBe("UNPROCESSABLE_CONTENT");
+    expect(await c.latest()).toEqual(["in_progress", "different", "mismatch", 422]);
+    const second = c.pay();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    held.open();
+    expect(await Promise.all([first, second])).toEqual([200, 200]);
+    const cells = (await c.account()).attempts.map((a) => [a.keyState, a.payload, a.decision, a.status]);
+    expect(cells).toContainEqual(["in_progress", "same", "coalesced", 200]);
+    expect(await c.charges()).toBe(1);
+  });
+
+  test("in progress past the wait bound: 409 with Retry-After, the key found in progress", async ({
+    startApp,
+  }) => {
+    const provider = new ControllableProvider();
+    const app = await startApp({ provider, settings: { waitMs: 100 } });
+    const c = await customer(app);
+    const held = gate();
+    provider.beforeCharge = () => held.opened;
+    const first = c.pay();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await c.pay()).toBe("CONFLICT");
+    const conflict = (await c.account()).attempts.at(-1);
+    expect([conflict?.keyState, conflict?.decision, conflict?.status]).toEqual([
+      "in_progress",
+      "conflict",
+      409,
+    ]);
+    expect(conflict?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    held.open();
+    expect(await first).toBe(200);
+    expect(await c.charges()).toBe(1);
+  });
+
+  test("completed: same payload replayed, different payload 422, both of one generation", async ({
+    startApp,
+  }) => {
+    const app = await startApp();
+    const c = await customer(app);
+    await c.pay();
+    expect(await c.pay()).toBe(200);
+    expect(await c.latest()).toEqual(["completed", "same", "replayed", 200]);
+    expect(await c.pay(OTHER_APPROVED_CARD)).toBe("UNPROCESSABLE_CONTENT");
+    expect(await c.latest()).toEqual(["completed", "different", "mismatch", 422]);
+    const [executed, replayed] = (await c.account()).attempts;
+    expect(replayed?.generation).toBe(executed?.generation);
+    expect(await c.charges()).toBe(1);
+  });
+
+  test.for([
+    ["same", undefined],
+    ["different", OTHER_APPROVED_CARD],
+  ] as const)(
+    "expired, %s payload: runs again, and the paid order refuses a second charge",
+    async ([payload, card], { startApp }) => {
+      const app = await startApp();
+      const c = await customer(app);
+      await c.pay();
+      await c.age();
+      expect((await c.account()).keys[0]?.state).toBe("expired");
+      expect(await c.pay(card)).toBe("PRECONDITION_FAILED");
+      expect(await c.latest()).toEqual(["expired", payload, "refused", 412]);
+      expect(await c.charges()).toBe(1);
+    },
+  );
+});
+
+describe("the record itself", () => {
+  test("keeps the newest requests of a key, up to its cap", async ({ startApp }) => {
+    const app = await startApp();
+    const c = await customer(app);
+    await c.pay();
+    for (let i = 0; i < 55; i++) await c.pay();
+    const { attempts } = await c.account();
+    expect(attempts).toHaveLength(50);
+    expect(attempts.every((a) => a.decision === "replayed")).toBe(true);
+  });
+
+  test("is swept with its key, once the grace has passed since its last request", async ({ startApp }) => {
+    const app = await startApp();
+    const c = await customer(app);
+    await c.pay();
+    await c.account();
+    const journal = app.services.attempts.journal;
+    const later = new Date(Date.now() + 60_000);
+    // The key still exists: its record stays, however old.
+    expect(await journal.sweep(later)).toBe(0);
+    await app.services.db.idempotencyKey.deleteMany({ where: { key: c.order.paymentKey } });
+    expect(await journal.sweep(new Date(0))).toBe(0);
+    expect(await journal.sweep(later)).toBe(1);
+    expect((await c.account()).attempts).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+import type { z } from "zod";
+import type { AttemptRecord, Json, KeyView } from "~/packages/run-once";
+import type { Context } from "../trpc/context";
+import { findSessionOrder } from "../orders/order-view";
+import type {
+  keyLifecycleSchema,
+  serverAccountOutput,
+  serverAttemptSchema,
+} from "../trpc/schemas/server-account";
+import { PAYMENT_KEYSPACE } from "./keyspace";
+
+type ServerAttempt = z.infer<typeof serverAttemptSchema>;
+type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
+
+/**
+ * The server's account of an order's payment requests, from its own record:
+ * every request that reached payments.charge with one of the order's keys,
+ * and where each key stands now. Only the session's own order is read.
+ */
+export async function serverAccountOf(
+  ctx: Pick<Context, "db" | "idempotency" | "attempts"> & { sessionId: string },
+  orderId: string,
+  now: Date = new Date(),
+): Promise<z.infer<typeof serverAccountOutput>> {
+  const order = await findSessionOrder(ctx.db, ctx.sessionId, orderId);
+  const attemptKeys = await ctx.db.paymentAttempt.findMany({
+    where: { orderId: order.id },
+    orderBy: { createdAt: "asc" },
+    select: { key: true },
+  });
+  const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
+  const [records, views] = await Promise.all([
+    ctx.attempts.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
+    ctx.idempotency.view(ctx.sessionId, PAYMENT_KEYSPACE, keys, { includeExpired: true }),
+  ]);
+  return {
+    now: now.toISOString(),
+    attempts: withPayloadColumn(records),
+    keys: keys.map((key) =>
+      lifecycleOf(
+        key,
+        views.find((view) => view.key === key),
+        now,
+      ),
+    ),
+  };
+}
+
+/**
+ * The grid's column of each request: whether its body is the one its key last
+ * ran or held. A refused mismatch never becomes the key's body, so the next
+ * request is compared with the body before it.
+ */
+function withPayloadColumn(records: AttemptRecord[]): ServerAttempt[] {
+  const heldBody = new Map<string, string>();
+  return records.map((record) => {
+    const held = heldBody.get(record.scope.key);
+    const different = record.decision === "mismatch" || (held !== undefined && held !== record.fingerprint);
+    if (record.decision !== "mismatch") heldBody.set(record.scope.key, record.fingerprint);
+    return {
+      id: record.id,
+      at: record.at.toISOString(),
+      instance: record.instance,
+      key: record.scope.key,
+      generation: record.generation,
+      decision: record.decision,
+      keyState: record.keyState,
+      payload: different ? "different" : "same",
+      fingerprint: record.fingerprint,
+      body: isObject(record.body) ? record.body : {},
+      status: record.status,
+      durationMs: Math.round(record.durationMs),
+      replyLost: record.replyLost,
+      retryAfterSeconds: record.retryAfterSeconds,
+      keyExpiresAt: record.keyExpiresAt?.toISOString() ?? null,
+    };
+  });
+}
+
+function lifecycleOf(key: string, view: KeyView | undefined, now: Date): KeyLifecycle {
+  if (!view) return { key, state: "absent", lockedUntil: null, expiresAt: null };
+  if (view.state === "in_progress") {
+    return { key, state: "in_progress", lockedUntil: view.lockedUntil.toISOString(), expiresAt: null };
+  }
+  const expired = view.expiresAt.getTime() <= now.getTime();
+  return {
+    key,
+    state: expired ? "expired" : "completed",
+    lockedUntil: null,
+    expiresAt: view.expiresAt.toISOString(),
+  };
+}
+
+function isObject(body: Json): body is { [key: string]: Json } {
+  return typeof body === "object" && body !== null && !Array.isArray(body);
+}

@@ -1,0 +1,64 @@
+import type { TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { KeyReusedError } from "~/packages/run-once";
+import type { AttemptRecord, Decision, FoundKeyState, RunOnceOutcome, RunResult } from "~/packages/run-once";
+import { ReasonedError } from "../reasoned-error";
+
+/** The response header that names the server's record of this request, so the lab and the page can point at it. */
+export const ATTEMPT_ID_HEADER = "Run-Once-Attempt";
+
+/** What the adapter adds to the record of a request, from how the core and the handler answered it. */
+export type AttemptAccount = Pick<
+  AttemptRecord,
+  "decision" | "keyState" | "generation" | "status" | "retryAfterSeconds" | "keyExpiresAt"
+>;
+
+/** The grid's row that each decision with an outcome answered from. */
+const KEY_STATE_OF_DECISION: Record<Decision, FoundKeyState> = {
+  executed: "absent",
+  expired: "expired",
+  taken_over: "in_progress",
+  replayed: "completed",
+  coalesced: "in_progress",
+};
+
+/** What the account says of a request that got an outcome (a stored decline too). */
+export function accountOfResult(result: RunResult, answered: TRPCError | null): AttemptAccount {
+  return {
+    decision: result.decision,
+    keyState: KEY_STATE_OF_DECISION[result.decision],
+    generation: result.generation,
+    status: answered ? getHTTPStatusCodeFromError(answered) : 200,
+    retryAfterSeconds: null,
+    keyExpiresAt: result.expiresAt,
+  };
+}
+
+/**
+ * What the account says of a request that failed, in the core's word for how
+ * it ended (`ended`), with the key state it found: the in-progress key a
+ * conflict or a joined failure met, the key a mismatch found, and otherwise
+ * the key as this request claimed it (none if it never claimed one).
+ */
+export function accountOfFailure(
+  error: unknown,
+  answered: TRPCError,
+  ended: RunOnceOutcome,
+  claimed: { decision: Decision; generation: string } | undefined,
+): AttemptAccount {
+  const claimedState = claimed ? KEY_STATE_OF_DECISION[claimed.decision] : null;
+  const keyState =
+    error instanceof KeyReusedError
+      ? error.keyState
+      : ended === "conflict" || (ended === "coalesced" && !claimed)
+        ? "in_progress"
+        : claimedState;
+  return {
+    decision: ended,
+    keyState,
+    generation: claimed?.generation ?? null,
+    status: getHTTPStatusCodeFromError(answered),
+    retryAfterSeconds: answered instanceof ReasonedError ? (answered.retryAfterSeconds ?? null) : null,
+    keyExpiresAt: null,
+  };
+}

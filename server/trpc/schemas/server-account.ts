@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { RUN_ONCE_OUTCOMES } from "~/packages/run-once";
+import { orderIdSchema } from "./orders";
+
+export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
+
+/** How a request ended: the core's words (packages/run-once/observer.ts). */
+export const attemptDecisionSchema = z.enum(RUN_ONCE_OUTCOMES);
+
+export const foundKeyStateSchema = z.enum(["absent", "in_progress", "completed", "expired"]);
+
+/** One request that reached payments.charge, as the server answered it. */
+export const serverAttemptSchema = z.object({
+  id: z.string(),
+  at: z.iso.datetime(),
+  instance: z.string(),
+  key: z.string(),
+  generation: z.string().nullable(),
+  decision: attemptDecisionSchema,
+  /** The grid's row: the state the request found its key in. */
+  keyState: foundKeyStateSchema.nullable(),
+  /** The grid's column: the body against the one the key last ran or held (a first request counts as "same"). */
+  payload: z.enum(["same", "different"]),
+  fingerprint: z.string(),
+  /** The body as the server kept it, key left out, card number masked. */
+  body: z.record(z.string(), z.json()),
+  status: z.number().int(),
+  durationMs: z.number().int(),
+  replyLost: z.boolean(),
+  retryAfterSeconds: z.number().int().nullable(),
+  keyExpiresAt: z.iso.datetime().nullable(),
+});
+
+/** A key of the order, where it stands in its lifecycle now. */
+export const keyLifecycleSchema = z.object({
+  key: z.string(),
+  state: foundKeyStateSchema,
+  /** While in progress: when the owner's lease runs out. */
+  lockedUntil: z.iso.datetime().nullable(),
+  /** While completed (or expired): the end of its retention. */
+  expiresAt: z.iso.datetime().nullable(),
+});
+
+export const serverAccountOutput = z.object({
+  /** The server's clock, so that countdowns do not depend on the browser's. */
+  now: z.iso.datetime(),
+  /** Oldest first, every key of the order. */
+  attempts: z.array(serverAttemptSchema),
+  keys: z.array(keyLifecycleSchema),
+});
