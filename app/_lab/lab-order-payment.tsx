@@ -11,7 +11,7 @@ import { naiveSender } from "./naive-client";
  * button, and, when its naive-client switch is on, the naive client in place
  * of the production one. The production page knows nothing of either.
  */
-export function LabOrderPayment({ orderId }: { orderId: string }) {
+export function LabOrderPayment({ orderId, behindProxy }: { orderId: string; behindProxy: boolean }) {
   const trpc = useLabTRPC();
   const labClient = useLabTRPCClient();
   const naive = useQuery(trpc.lab.switches.queryOptions({ orderId })).data?.shop.naiveClient === true;
@@ -20,7 +20,7 @@ export function LabOrderPayment({ orderId }: { orderId: string }) {
       orderId={orderId}
       send={naive ? naiveSender(labClient) : undefined}
       payVerb={naive ? "Pay naively" : "Pay"}
-      aside={(payment) => <LabPanel {...payment} />}
+      aside={(payment) => <LabPanel {...payment} behindProxy={behindProxy} />}
     />
   );
 }

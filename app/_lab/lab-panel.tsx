@@ -133,7 +133,15 @@ const TOGGLES: Array<{
  * failure mode of the guide being handled. Off by default; absent in
  * production unless LAB_ENABLED=1.
  */
-export function LabPanel({ order, attempts, paying }: PaymentView) {
+export function LabPanel({
+  order,
+  attempts,
+  paying,
+  behindProxy,
+}: PaymentView & {
+  /** Whether the demo's round-robin proxy spreads this page's requests over several instances. */
+  behindProxy: boolean;
+}) {
   const trpc = useLabTRPC();
   const client = useLabTRPCClient();
   const queryClient = useQueryClient();
@@ -195,7 +203,11 @@ export function LabPanel({ order, attempts, paying }: PaymentView) {
                   {toggle.help}
                 </p>
                 {toggle.oneShot === "shop.stallsBetweenHops" && on && (
-                  <StallGuide attempts={attempts} providerDelayMs={current.provider.delayMs} />
+                  <StallGuide
+                    attempts={attempts}
+                    providerDelayMs={current.provider.delayMs}
+                    behindProxy={behindProxy}
+                  />
                 )}
               </li>
             );

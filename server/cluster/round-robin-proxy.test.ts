@@ -4,7 +4,8 @@ import { clusterTest } from "~/testing/fixtures";
 import { chargeBody, placeOrderWith } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
 import type { RoundRobinProxy } from "./round-robin-proxy";
-import { SERVED_BY_HEADER, startRoundRobinProxy } from "./round-robin-proxy";
+import { SERVED_BY_HEADER } from "./proxy-headers";
+import { startRoundRobinProxy } from "./round-robin-proxy";
 
 /**
  * Two `next start` instances behind the demo's proxy, one address: a retry

@@ -1,9 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createProxyServer } from "http-proxy-3";
-
-/** The response header that names the instance that answered, as load balancers add one. */
-export const SERVED_BY_HEADER = "x-served-by";
+import { SERVED_BY_HEADER, VIA_ROUND_ROBIN_PROXY_HEADER } from "./proxy-headers";
 
 /** How long an instance that refused a connection is left out of the rotation. */
 const REFUSED_INSTANCE_REST_MS = 5_000;
@@ -49,6 +47,10 @@ export async function startRoundRobinProxy(opts: {
   // a client may then read a reply cut short by a reset as a whole one.
   const agent = new http.Agent({ keepAlive: true });
   const proxy = createProxyServer({ xfwd: true, agent });
+  proxy.on("proxyReq", (upstreamRequest) => {
+    // The instance learns that a proxy spreads its page's requests (the lab's stall guide says so).
+    upstreamRequest.setHeader(VIA_ROUND_ROBIN_PROXY_HEADER, "1");
+  });
   proxy.on("proxyRes", (upstream, _request, response) => {
     // A reply cut off upstream is cut off here too, with a reset: a body that merely
     // stopped could read, to a client, as a whole (if short) reply.

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
 import type { Db } from "../db/client";
+import { logger } from "../logger";
 import { HttpPaymentProvider } from "../payment-provider/http-payment-provider";
 import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import type { providerFaultsSchema } from "../trpc/schemas/lab";
@@ -46,7 +47,14 @@ export class LabProvider implements PaymentProvider {
       request,
       idempotencyKey,
     );
-    if (await spend(this.db, request.orderId, "stallsBetweenHops")) await sleep(STALL_MS);
+    if (await spend(this.db, request.orderId, "stallsBetweenHops")) {
+      // Behind the demo's proxy the page cannot tell which instance holds the stall: this line can.
+      logger.warn(
+        { orderId: request.orderId, pid: process.pid, port: process.env.PORT },
+        `lab: stalling ${STALL_MS / 1000} s between the hops; to crash this instance now: kill -9 ${process.pid}`,
+      );
+      await sleep(STALL_MS);
+    }
     return answer;
   }
 

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { LabOrderPayment } from "~/app/_lab/lab-order-payment";
 import { OrderPayment } from "~/app/_components/order-payment";
 import { shortId } from "~/app/_lib/short-id";
 import { HydrateClient, labTrpc, prefetch, trpc } from "~/app/_trpc/server";
+import { VIA_ROUND_ROBIN_PROXY_HEADER } from "~/server/cluster/proxy-headers";
 import { labEnabled } from "~/server/env";
 
 interface Props {
@@ -24,7 +26,14 @@ export default async function OrderPage({ params }: Props) {
   ]);
   return (
     <HydrateClient>
-      {lab ? <LabOrderPayment orderId={orderId} /> : <OrderPayment orderId={orderId} />}
+      {lab ? (
+        <LabOrderPayment
+          orderId={orderId}
+          behindProxy={(await headers()).has(VIA_ROUND_ROBIN_PROXY_HEADER)}
+        />
+      ) : (
+        <OrderPayment orderId={orderId} />
+      )}
     </HydrateClient>
   );
 }
