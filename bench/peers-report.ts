@@ -88,7 +88,7 @@ export async function writePeersSection(run: PeersRun, directory: string): Promi
     },
     mark: "bar",
     encoding: {
-      y: { field: "system", type: "nominal", title: null, sort: null },
+      y: { field: "system", type: "nominal", title: null, sort: null, axis: { labelLimit: 320 } },
       x: { field: "added", type: "quantitative", title: "added p50 (ms)" },
     },
   };

@@ -139,7 +139,13 @@ export async function powertoolsSystem(db: Db): Promise<System> {
   const client = await createClient({ url: REDIS_URL }).connect();
   const persistenceStore = new CachePersistenceLayer({ client });
   const idempotent = makeIdempotent(
-    async (event: { key: string; cents: number }, behaviour: Behaviour, onExecuting?: () => void) => {
+    async (
+      event: { key: string; cents: number },
+      behaviour: Behaviour,
+      ran: { value: boolean },
+      onExecuting?: () => void,
+    ) => {
+      ran.value = true;
       if (behaviour === "throw") throw new HandlerFailed("failed before commit");
       await db.$transaction((tx) => sideEffect(tx, event.key, behaviour, onExecuting));
       return { charged: event.cents };
@@ -152,8 +158,10 @@ export async function powertoolsSystem(db: Db): Promise<System> {
     async call(key, behaviour, onExecuting) {
       try {
         // The first argument is the payload hashed into the key (its default); the behaviour is not part of it.
-        await idempotent({ key, cents: CENTS }, behaviour, onExecuting);
-        return { ok: true, status: "ok" };
+        // Only the first argument is hashed: `ran` tells an execution from a stored result's replay.
+        const ran = { value: false };
+        await idempotent({ key, cents: CENTS }, behaviour, ran, onExecuting);
+        return { ok: true, status: ran.value ? "executed" : "replayed" };
       } catch (error) {
         return { ok: false, status: errorStatus(error) };
       }
