@@ -36,6 +36,7 @@ export interface System {
   id: "engine" | "powertools" | "node-idempotency";
   label: string;
   call(key: string, behaviour: Behaviour, onExecuting?: () => void): Promise<Answer>;
+  /** Closes its connections; the peers first delete the Redis records the run made (their TTLs are 1 h and 24 h). */
   close(): Promise<void>;
 }
 
@@ -152,12 +153,14 @@ export async function powertoolsSystem(db: Db): Promise<System> {
     },
     { persistenceStore, config: new IdempotencyConfig({}) },
   );
+  const keys = new Set<string>();
   return {
     id: "powertools",
     label: `@aws-lambda-powertools/idempotency ${versionOf("@aws-lambda-powertools/idempotency")}, CachePersistenceLayer on Redis`,
     async call(key, behaviour, onExecuting) {
       try {
         // The first argument is the payload hashed into the key (its default); the behaviour is not part of it.
+        keys.add(key);
         // Only the first argument is hashed: `ran` tells an execution from a stored result's replay.
         const ran = { value: false };
         await idempotent({ key, cents: CENTS }, behaviour, ran, onExecuting);
@@ -167,6 +170,7 @@ export async function powertoolsSystem(db: Db): Promise<System> {
       }
     },
     close: async () => {
+      for (const key of keys) await persistenceStore.deleteRecord({ key, cents: CENTS });
       client.destroy();
     },
   };
@@ -182,6 +186,7 @@ export async function nodeIdempotencySystem(db: Db): Promise<System> {
   const storage = new RedisStorageAdapter({ url: REDIS_URL });
   await storage.connect();
   const idempotency = new Idempotency(storage);
+  const keys = new Set<string>();
   return {
     id: "node-idempotency",
     label: `@node-idempotency/core ${versionOf("@node-idempotency/core")}, storage-adapter-redis ${versionOf("@node-idempotency/storage-adapter-redis")}`,
@@ -192,6 +197,7 @@ export async function nodeIdempotencySystem(db: Db): Promise<System> {
         headers: { "idempotency-key": key },
         body: { cents: CENTS },
       };
+      keys.add(key);
       try {
         const cached = await idempotency.onRequest(request);
         if (cached) return { ok: !cached.error, status: cached.error ? "replayed error" : "replayed" };
@@ -208,7 +214,14 @@ export async function nodeIdempotencySystem(db: Db): Promise<System> {
         return { ok: false, status: errorStatus(error) };
       }
     },
-    close: () => storage.disconnect(),
+    close: async () => {
+      // The adapter has no delete: its records, by the core's key layout (prefix:method:path:key), on a client of our own.
+      const client = await createClient({ url: REDIS_URL }).connect();
+      const all = [...keys].map((key) => `node-idempotency:POST:/ledger:${key}`);
+      for (let i = 0; i < all.length; i += 500) await client.del(all.slice(i, i + 500));
+      client.destroy();
+      await storage.disconnect();
+    },
   };
 }
 

@@ -229,7 +229,8 @@ export async function measurePeers(
     }
     return { redis, results, calls: opts };
   } finally {
-    for (const system of systems) await system.close().catch(() => undefined);
+    for (const system of systems)
+      await system.close().catch((error: unknown) => console.error(`peers: closing ${system.id}:`, error));
     await db.$disconnect();
     console.warn = warn;
   }
