@@ -25,7 +25,11 @@ export interface Instance {
   port: number;
   url: string;
   process: ChildProcess;
+  /** The last of what the process wrote to stderr (empty when its output is inherited). */
+  stderrTail(): string;
 }
+
+const STDERR_TAIL_CHARS = 2_000;
 
 export interface Cluster {
   instances: Instance[];
@@ -62,13 +66,33 @@ export async function startInstances(opts: {
   execFileSync("npm", ["run", "--silent", "db:prepare"], { cwd: ROOT, env, stdio: "pipe" });
 
   const count = opts.count ?? 3;
-  const ports =
-    opts.basePort === undefined
-      ? await freePorts(count + 1)
-      : [
-          ...Array.from({ length: count }, (_, i) => opts.basePort! + i),
-          opts.providerPort ?? PROVIDER_DEFAULT_PORT,
-        ];
+  if (opts.basePort !== undefined) {
+    return launch(opts, env, [
+      ...Array.from({ length: count }, (_, i) => opts.basePort! + i),
+      opts.providerPort ?? PROVIDER_DEFAULT_PORT,
+    ]);
+  }
+  // A free port can be taken by another test file between the pick and the
+  // bind (get-port warns of it): then start again on other free ports.
+  for (let tries = 1; ; tries++) {
+    try {
+      return await launch(opts, env, await freePorts(count + 1));
+    } catch (error) {
+      if (tries === PORT_RACE_TRIES || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+const PORT_RACE_TRIES = 3;
+
+class PortTakenError extends Error {}
+
+/** Starts the provider on the last of `ports` and an instance on each of the others, and waits until all answer. */
+async function launch(
+  opts: Parameters<typeof startInstances>[0],
+  env: NodeJS.ProcessEnv,
+  ports: number[],
+): Promise<Cluster> {
   const providerPort = ports.pop()!;
   const provider = startProcess(
     // tsx as a loader, not its CLI: one process, so a SIGKILL leaves no orphaned child.
@@ -123,11 +147,16 @@ function startProcess(
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env,
-    stdio: output === "inherit" ? ["ignore", "inherit", "inherit"] : "ignore",
+    stdio: output === "inherit" ? ["ignore", "inherit", "inherit"] : ["ignore", "ignore", "pipe"],
   });
   running.add(child);
   child.once("exit", () => running.delete(child));
-  return { port, url: `http://${host}:${port}`, process: child };
+  // The end of what it said on stderr, to say why it exited if it does.
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+  });
+  return { port, url: `http://${host}:${port}`, process: child, stderrTail: () => stderr };
 }
 
 /** Distinct free ports (get-port also keeps those it handed out lately from being handed out again). */
@@ -140,7 +169,11 @@ async function freePorts(count: number): Promise<number[]> {
 async function waitUntilReady(instance: Instance, probe: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (instance.process.exitCode !== null) throw new Error(`the process on ${instance.port} exited`);
+    if (instance.process.exitCode !== null) {
+      const said = instance.stderrTail();
+      const message = `the process on ${instance.port} exited: ${said.trim() || "it said nothing"}`;
+      throw said.includes("EADDRINUSE") ? new PortTakenError(message) : new Error(message);
+    }
     const ready = await fetch(`${instance.url}${probe}`)
       .then((response) => response.ok)
       .catch(() => false);
