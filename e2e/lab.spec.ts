@@ -49,3 +49,20 @@ test("the stall switch says how to kill this server, and counts the seconds left
   await shop.expectCharged();
   await expect(page.getByTestId("stall-between-hops-state")).toHaveText("spent on attempt 1");
 });
+
+test("before React runs, the lab's controls are disabled: a click then would be lost, and put back", async ({
+  shop,
+  page,
+  context,
+}) => {
+  await shop.placeOrder({ notebook: 1 });
+  // The same order page as the server sends it, with no script to bring it to life.
+  const serverHtml = await context.newPage();
+  await serverHtml.route("**/_next/static/chunks/**", (route) => route.abort());
+  await serverHtml.goto(page.url());
+  await expect(serverHtml.getByLabel(LAB.dropReply)).toBeDisabled();
+  await expect(serverHtml.getByRole("button", { name: "Send the same payload" })).toBeDisabled();
+  await serverHtml.close();
+  // Once it runs, they work.
+  await expect(page.getByLabel(LAB.dropReply)).toBeEnabled();
+});

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
+import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useLabTRPC, useTRPC } from "~/app/_trpc/provider";
 import { lastUsedKey } from "./last-used-key";
 
@@ -31,6 +32,8 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
   const trpc = useTRPC();
   const labTrpc = useLabTRPC();
   const queryClient = useQueryClient();
+  // A click before React runs would be lost: the buttons wait for it.
+  const hydrated = useHydrated();
   const [answers, setAnswers] = useState<string[]>([]);
   // What a retry would carry: the key last used, or the order's current key before any.
   const key = lastUsedKey(order) ?? order.paymentKey;
@@ -66,16 +69,26 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
       </p>
       <div className="grid-controls">
         {/* Not disabled while a request is out: the in-progress row needs a second request during the first. */}
-        <button type="button" className="secondary" onClick={() => send.mutate(SAME_CARD)}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!hydrated}
+          onClick={() => send.mutate(SAME_CARD)}
+        >
           Send the same payload
         </button>
-        <button type="button" className="secondary" onClick={() => send.mutate(OTHER_CARD)}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!hydrated}
+          onClick={() => send.mutate(OTHER_CARD)}
+        >
           Send a different payload
         </button>
         <button
           type="button"
           className="secondary"
-          disabled={age.isPending}
+          disabled={!hydrated || age.isPending}
           onClick={() => age.mutate({ orderId: order.id })}
         >
           Age the key past its retention

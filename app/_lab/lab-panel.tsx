@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useEffect, useState } from "react";
+import { useHydrated } from "~/app/_lib/use-hydrated";
 import type { PaymentView } from "~/app/_components/order-payment";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
@@ -145,6 +146,8 @@ export function LabPanel({
   const trpc = useLabTRPC();
   const client = useLabTRPCClient();
   const queryClient = useQueryClient();
+  // A click before React runs would be lost (then put back): the switches wait for it.
+  const hydrated = useHydrated();
   const switches = useQuery(trpc.lab.switches.queryOptions({ orderId: order.id }));
   const switchesKey = trpc.lab.switches.queryKey({ orderId: order.id });
   // The switches just asked for, shown until the server answers. Set in the click
@@ -187,7 +190,7 @@ export function LabPanel({
                   <input
                     type="checkbox"
                     checked={on}
-                    disabled={paying}
+                    disabled={paying || !hydrated}
                     aria-describedby={`${toggle.id}-state ${toggle.id}-help`}
                     onChange={(event) => turn(toggle.turn(current, event.target.checked))}
                   />
@@ -214,7 +217,7 @@ export function LabPanel({
           })}
         </ul>
       )}
-      <KeyReuse order={order} disabled={paying} client={client} />
+      <KeyReuse order={order} disabled={paying || !hydrated} client={client} />
       <GridControls order={order} />
     </section>
   );
