@@ -30,29 +30,58 @@ interface AttemptRow {
 export class SqlAttemptJournal<Tx extends SqlClient> implements AttemptJournal {
   constructor(private readonly db: SqlDatabase<Tx>) {}
 
+  /**
+   * One INSERT and one capping DELETE per batch of up to ROWS_PER_STATEMENT,
+   * not two statements per record: a batch holds seconds of a busy server's
+   * requests, and each statement is a round trip on the connections the
+   * requests share.
+   */
   async append(records: AttemptRecord[], capPerKey: number): Promise<void> {
     await this.db.$transaction(async (tx) => {
-      for (const r of records) {
-        await tx.$executeRaw`
-          INSERT INTO "RunOnceAttempt"
-            ("id", "scope", "path", "key", "at", "instance", "generation", "decision", "keyState",
-             "fingerprint", "body", "status", "durationMs", "replyLost", "retryAfterSeconds", "keyExpiresAt")
-          VALUES
-            (${r.id}, ${r.scope.caller}, ${r.scope.path}, ${r.scope.key}, ${r.at}, ${r.instance},
-             ${r.generation}, ${r.decision}, ${r.keyState}, ${r.fingerprint}, ${JSON.stringify(r.body)}, ${r.status},
-             ${Math.round(r.durationMs)}, ${r.replyLost}, ${r.retryAfterSeconds}, ${r.keyExpiresAt})`;
+      for (const chunk of chunksOf(records, ROWS_PER_STATEMENT)) {
+        await tx.$executeRaw(
+          ...withRows(
+            `INSERT INTO "RunOnceAttempt"
+               ("id", "scope", "path", "key", "at", "instance", "generation", "decision", "keyState",
+                "fingerprint", "body", "status", "durationMs", "replyLost", "retryAfterSeconds", "keyExpiresAt")
+             VALUES `,
+            chunk.map((r) => [
+              r.id,
+              r.scope.caller,
+              r.scope.path,
+              r.scope.key,
+              r.at,
+              r.instance,
+              r.generation,
+              r.decision,
+              r.keyState,
+              r.fingerprint,
+              JSON.stringify(r.body),
+              r.status,
+              Math.round(r.durationMs),
+              r.replyLost,
+              r.retryAfterSeconds,
+              r.keyExpiresAt,
+            ]),
+            "",
+          ),
+        );
       }
-      const keys = new Map(
+      const scopes = new Map(
         records.map((r) => [JSON.stringify([r.scope.caller, r.scope.path, r.scope.key]), r.scope]),
       );
-      for (const scope of keys.values()) {
-        await tx.$executeRaw`
-          DELETE FROM "RunOnceAttempt"
-          WHERE "scope" = ${scope.caller} AND "path" = ${scope.path} AND "key" = ${scope.key}
-            AND "id" NOT IN (
-              SELECT "id" FROM "RunOnceAttempt"
-              WHERE "scope" = ${scope.caller} AND "path" = ${scope.path} AND "key" = ${scope.key}
-              ORDER BY "at" DESC LIMIT ${capPerKey})`;
+      for (const chunk of chunksOf([...scopes.values()], ROWS_PER_STATEMENT)) {
+        // The records of the batch's keys past each key's newest `capPerKey`.
+        const ranked = withRows(
+          `DELETE FROM "RunOnceAttempt" WHERE "id" IN (
+             SELECT "id" FROM (
+               SELECT "id", ROW_NUMBER() OVER (PARTITION BY "scope", "path", "key" ORDER BY "at" DESC) AS "rank"
+               FROM "RunOnceAttempt"
+               WHERE ("scope", "path", "key") IN (VALUES `,
+          chunk.map((scope) => [scope.caller, scope.path, scope.key]),
+          `)) AS "ranked" WHERE "rank" > `,
+        );
+        await tx.$executeRaw(...followedBy(ranked, capPerKey, ")"));
       }
     });
   }
@@ -86,6 +115,44 @@ export class SqlAttemptJournal<Tx extends SqlClient> implements AttemptJournal {
           WHERE newer."scope" = "RunOnceAttempt"."scope" AND newer."path" = "RunOnceAttempt"."path"
             AND newer."key" = "RunOnceAttempt"."key" AND newer."at" >= ${before})`;
   }
+}
+
+/** Rows per multi-row statement: far under either database's limit on bound values (16 columns × 100). */
+const ROWS_PER_STATEMENT = 100;
+
+function chunksOf<T>(items: T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
+    items.slice(i * size, (i + 1) * size),
+  );
+}
+
+/**
+ * A tagged template's arguments for `head (v, v), (v, v) tail`: one
+ * parenthesised row of bound values per item, built as the tag would receive
+ * them, because a tagged template literal cannot have a variable number of
+ * holes.
+ */
+function withRows(head: string, rows: unknown[][], tail: string): [TemplateStringsArray, ...unknown[]] {
+  const strings: string[] = [`${head}(`];
+  const values: unknown[] = [];
+  rows.forEach((row, r) =>
+    row.forEach((value, v) => {
+      values.push(value);
+      const rowEnds = v === row.length - 1;
+      strings.push(!rowEnds ? ", " : r === rows.length - 1 ? `)${tail}` : "), (");
+    }),
+  );
+  return [Object.assign(strings, { raw: strings }), ...values];
+}
+
+/** A statement's arguments with one more bound value, then `text`. */
+function followedBy(
+  [strings, ...values]: [TemplateStringsArray, ...unknown[]],
+  value: unknown,
+  text: string,
+): [TemplateStringsArray, ...unknown[]] {
+  const parts = [...strings, text];
+  return [Object.assign(parts, { raw: parts }), ...values, value];
 }
 
 /** Dates come back as Date objects or ISO strings, numbers as numbers or bigints, booleans as 0/1 on SQLite. */

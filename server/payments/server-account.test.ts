@@ -1,4 +1,6 @@
 import { describe, expect } from "vitest";
+import { ATTEMPTS_KEPT_PER_KEY } from "~/packages/run-once";
+import type { AttemptRecord } from "~/packages/run-once";
 import { ageKeyPastRetention } from "../lab/age-key";
 import { newSessionId } from "../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
@@ -7,6 +9,26 @@ import { test } from "~/testing/fixtures";
 import type { TestApp } from "~/testing/test-app";
 
 const OTHER_APPROVED_CARD = "5555555555554444";
+
+/** A record of key `key`'s request `second` s after the epoch. */
+function journalRecord(key: string, second: number): AttemptRecord {
+  return {
+    id: crypto.randomUUID(),
+    scope: { caller: "journal", path: "p", key },
+    at: new Date(second * 1000),
+    instance: "test",
+    generation: null,
+    decision: "replayed",
+    keyState: "completed",
+    fingerprint: "f",
+    body: { second },
+    status: 200,
+    durationMs: 1,
+    replyLost: false,
+    retryAfterSeconds: null,
+    keyExpiresAt: null,
+  };
+}
 
 async function customer(app: TestApp) {
   const sessionId = newSessionId();
@@ -145,6 +167,31 @@ describe("the record itself", () => {
     const { attempts } = await c.account();
     expect(attempts).toHaveLength(50);
     expect(attempts.every((a) => a.decision === "replayed")).toBe(true);
+  });
+
+  test("writes a batch of many keys in a few statements and caps each key to its newest", async ({
+    startApp,
+  }) => {
+    const app = await startApp();
+    const journal = app.services.attempts.journal;
+    // Past one statement's rows (100), with two keys over the cap and one under it.
+    const records = [
+      ...Array.from({ length: 120 }, (_, i) => journalRecord("busy", i)),
+      ...Array.from({ length: 110 }, (_, i) => journalRecord("storm", i)),
+      ...Array.from({ length: 3 }, (_, i) => journalRecord("quiet", i)),
+    ];
+    const statements = async () =>
+      (await app.services.metrics.registry.getSingleMetric("db_queries_total")!.get()).values[0]?.value ?? 0;
+    const statementsBefore = await statements();
+    await journal.append(records, ATTEMPTS_KEPT_PER_KEY);
+    // Three INSERTs, one DELETE and the transaction's COMMIT; a statement per record would be over 200.
+    expect((await statements()) - statementsBefore).toBeLessThanOrEqual(5);
+    const kept = await journal.list("journal", "p", ["busy", "storm", "quiet"]);
+    const seconds = (key: string) =>
+      kept.filter((r) => r.scope.key === key).map((r) => r.at.getTime() / 1000);
+    expect(seconds("busy")).toEqual(Array.from({ length: 50 }, (_, i) => 70 + i));
+    expect(seconds("storm")).toEqual(Array.from({ length: 50 }, (_, i) => 60 + i));
+    expect(seconds("quiet")).toEqual([0, 1, 2]);
   });
 
   test("is swept with its key, once the grace has passed since its last request", async ({ startApp }) => {
