@@ -1,17 +1,28 @@
+import { AttemptRecorder } from "~/packages/run-once";
 import type { Execution } from "~/packages/run-once";
 import type { Tx } from "../../db/client";
+import { logger } from "../../logger";
 import { chargeOrder } from "../../payments/charge-order";
+import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
-import { chargeInput, chargeOutput } from "../schemas/payments";
+import { runOnce } from "../run-once/middleware";
+import { chargeInput, chargeOutput, maskedCharge } from "../schemas/payments";
+
+/** A recorder whose batches are dropped: everything of the record but its writes. */
+const recorderWithoutWrites = new AttemptRecorder(
+  { append: () => Promise.resolve(), markReplyLost: () => Promise.resolve() },
+  logger,
+);
 
 /**
- * The benchmark's baseline, served only when `npm run bench` starts a server
- * with BENCH_BASELINE=1 (see served-router.ts): payments.charge's own handler
- * and ledger transaction without the run-once middleware, so that the bench
- * measures what the middleware adds and nothing else.
+ * The benchmark's baselines, served only when `npm run bench` starts a server
+ * with BENCH_BASELINE=1 (see served-router.ts), so that the bench measures
+ * what the middleware adds, and what the server's account of attempts adds to
+ * that, and nothing else.
  */
 export const benchRouter = router({
+  /** payments.charge's own handler and ledger transaction without the run-once middleware. */
   unprotectedCharge: sessionProcedure
     .input(chargeInput)
     .output(chargeOutput)
@@ -24,4 +35,12 @@ export const benchRouter = router({
       };
       return chargeOrder({ ...ctx, runOnce }, input);
     }),
+
+  /** payments.charge as served, except that its account of attempts is never written. */
+  chargeWithoutAccount: sessionProcedure
+    .use(({ ctx, next }) => next({ ctx: { attempts: { ...ctx.attempts, recorder: recorderWithoutWrites } } }))
+    .input(chargeInput)
+    .output(chargeOutput)
+    .use(runOnce({ keyspace: PAYMENT_KEYSPACE, keptBody: maskedCharge }))
+    .mutation(({ ctx, input }) => chargeOrder(ctx, input)),
 });
