@@ -4,8 +4,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { useHydrated } from "~/app/_lib/use-hydrated";
-import { useLabTRPC, useTRPC } from "~/app/_trpc/provider";
+import { useLabTRPC, useLabTRPCClient, useTRPC, useTRPCClient } from "~/app/_trpc/provider";
 import { lastUsedKey } from "./last-used-key";
+import { SLOW_PROVIDER_MS } from "./slow-provider";
 
 /** The card the "same payload" sends: the test card the card form starts with. */
 const SAME_CARD = "4242424242424242";
@@ -23,6 +24,9 @@ async function sendOnce(body: Record<string, unknown>): Promise<string> {
   return `HTTP ${response.status}${decision ? `, ${decision}` : ""}`;
 }
 
+/** How often a preset reads the key while it waits for the first request to hold it. */
+const POLL_MS = 100;
+
 /**
  * The grid's controls: send the order's key once with the same or another
  * body, and age the key past its retention. With the lab's switches (fail
@@ -30,7 +34,9 @@ async function sendOnce(body: Record<string, unknown>): Promise<string> {
  */
 export function GridControls({ order }: Pick<PaymentView, "order">) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const labTrpc = useLabTRPC();
+  const labClient = useLabTRPCClient();
   const queryClient = useQueryClient();
   // A click before React runs would be lost: the buttons wait for it.
   const hydrated = useHydrated();
@@ -51,6 +57,31 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
       void refresh();
     },
   });
+  /** Waits until the server holds the order's key in progress, at most as long as the slow provider takes. */
+  const untilKeyInProgress = async () => {
+    const deadline = Date.now() + SLOW_PROVIDER_MS;
+    while (Date.now() < deadline) {
+      const read = await client.orders.get.query({ orderId: order.id }).catch(() => null);
+      if (read?.paymentKeyState === "in_progress") return;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+  // The in-progress row in one click: the slow provider holds the first request while the second arrives.
+  const inProgress = useMutation({
+    mutationFn: async (secondCard: string) => {
+      const switches = await labClient.lab.setSwitches.mutate({
+        orderId: order.id,
+        provider: { delayMs: SLOW_PROVIDER_MS },
+      });
+      queryClient.setQueryData(labTrpc.lab.switches.queryKey({ orderId: order.id }), switches);
+      const first = send.mutateAsync(SAME_CARD);
+      await untilKeyInProgress();
+      await Promise.allSettled([first, send.mutateAsync(secondCard)]);
+    },
+    onError: (error) => setAnswers((earlier) => [...earlier, `Slow provider not set: ${error.message}`]),
+  });
+  // The presets send the order's key; only a key no request has used yet can be put in progress.
+  const freshKey = order.paymentKeyState === "unused" && key === order.paymentKey;
   const age = useMutation(
     labTrpc.lab.ageKey.mutationOptions({
       onSuccess: () => setAnswers((earlier) => [...earlier, "Key aged past its retention."]),
@@ -63,9 +94,10 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
       <h3>Reach any cell of the grid</h3>
       <p className="muted small">
         Sends the key once, as curl would, no retry. Same payload: card 4242 4242 4242 4242; different: card
-        5555 5555 5555 4444. In progress: turn on the slow provider and send twice within 3 s. Expired: age
-        the key, then send. Absent with a different payload: fail before commit, send, then send the other
-        card.
+        5555 5555 5555 4444. In progress: the two &ldquo;In progress&rdquo; buttons turn on the slow provider,
+        send the same payload, and while the server holds the key send the same or the other one (on an order
+        whose key is still unused). Expired: age the key, then send. Absent with a different payload: fail
+        before commit, send, then send the other card.
       </p>
       <div className="grid-controls">
         {/* Not disabled while a request is out: the in-progress row needs a second request during the first. */}
@@ -84,6 +116,22 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
           onClick={() => send.mutate(OTHER_CARD)}
         >
           Send a different payload
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!hydrated || !freshKey || inProgress.isPending}
+          onClick={() => inProgress.mutate(SAME_CARD)}
+        >
+          In progress × same payload
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!hydrated || !freshKey || inProgress.isPending}
+          onClick={() => inProgress.mutate(OTHER_CARD)}
+        >
+          In progress × different payload
         </button>
         <button
           type="button"
