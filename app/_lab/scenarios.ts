@@ -62,9 +62,9 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "slow-card",
     title: "Slow card",
     switches: { provider: { timeouts: 1 } },
-    toDo: "Press Pay and wait: the card network answers after the shop has stopped waiting for it.",
+    toDo: "Press Pay and wait: the card network answers after 9 s, past the shop's timeout (4 s) and the browser's (8 s).",
     shouldHappen:
-      "The shop's call to the provider times out; the shop calls again with the same provider key and gets the first call's charge. The browser sends one request; the provider charges once, and the ledger's reconciliation agrees with the shop.",
+      "The shop's call to the provider times out, and the shop calls again with the same provider key. The browser gives up on its request too and retries with the order's key, which waits for the one in flight (or replays it): the provider charges once, and the ledger's reconciliation agrees with the shop.",
   },
   {
     id: "decline-then-card",
