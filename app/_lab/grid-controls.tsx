@@ -80,8 +80,9 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
     },
     onError: (error) => setAnswers((earlier) => [...earlier, `Slow provider not set: ${error.message}`]),
   });
-  // The presets send the order's key; only a key no request has used yet can be put in progress.
-  const freshKey = order.paymentKeyState === "unused" && key === order.paymentKey;
+  // The presets send the order's key: only an unpaid order's unused key runs long enough to be in progress.
+  const freshKey =
+    order.status === "PENDING" && order.paymentKeyState === "unused" && key === order.paymentKey;
   const age = useMutation(
     labTrpc.lab.ageKey.mutationOptions({
       onSuccess: () => setAnswers((earlier) => [...earlier, "Key aged past its retention."]),
