@@ -9,27 +9,11 @@ import { accountSummary } from "~/app/_lib/account-summary";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
 import type { LabAppRouter } from "~/server/trpc/served-router";
-import { SCENARIOS } from "./scenarios";
+import { SCENARIOS, switchesFor } from "./scenarios";
 import type { Scenario } from "./scenarios";
 import { StallGuide } from "./stall-guide";
 
 type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
-type SwitchSide = Record<string, number | boolean>;
-
-/** Every switch off, whatever switches there are: a count to 0, a flag to false. */
-function off<Side extends SwitchSide>(side: Side): Side {
-  return Object.fromEntries(
-    Object.entries(side).map(([name, value]) => [name, typeof value === "boolean" ? false : 0]),
-  ) as Side;
-}
-
-/** The switches a scenario needs, with every other one off. */
-function switchesFor(scenario: Scenario, current: Switches): Switches {
-  return {
-    shop: { ...off(current.shop), ...scenario.switches.shop },
-    provider: { ...off(current.provider), ...scenario.switches.provider },
-  };
-}
 
 /**
  * Guided runs of the guide's failures: choosing one sets the lab's switches,

@@ -3,6 +3,7 @@ import type { LabAppRouter } from "~/server/trpc/served-router";
 import { SLOW_PROVIDER_MS } from "./slow-provider";
 
 type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
+type SwitchSide = Record<string, number | boolean>;
 
 /** The switches a scenario turns on; every other switch is turned off. */
 export interface ScenarioSwitches {
@@ -91,3 +92,18 @@ export const SCENARIOS: readonly Scenario[] = [
       "The first charge's reply is lost; the naive client retries with a key it just made, which nothing has seen: it charges again. Two charges, shown as damage.",
   },
 ];
+
+/** Every switch off, whatever switches there are (the lab grows): a count to 0, a flag to false. */
+function off<Side extends SwitchSide>(side: Side): Side {
+  return Object.fromEntries(
+    Object.entries(side).map(([name, value]) => [name, typeof value === "boolean" ? false : 0]),
+  ) as Side;
+}
+
+/** The switches a scenario needs, with every other one off. */
+export function switchesFor(scenario: Scenario, current: Switches): Switches {
+  return {
+    shop: { ...off(current.shop), ...scenario.switches.shop },
+    provider: { ...off(current.provider), ...scenario.switches.provider },
+  };
+}
