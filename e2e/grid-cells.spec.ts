@@ -70,14 +70,17 @@ test("absent, different payload: a key released by a failure runs the new body, 
   await shop.expectLedger(orderId, 1);
 });
 
+/** The grid's one-click preset for an in-progress cell: it arms the slow provider and sends both requests. */
+async function inProgressPreset(shop: Shop, payload: "same" | "different") {
+  await shop.page.getByRole("button", { name: `In progress × ${payload} payload` }).click();
+  await expect(shop.page.getByLabel(LAB.slowProvider)).toBeChecked();
+  await expect(shop.page.getByTestId("grid-answers").locator("li")).toHaveCount(2);
+}
+
 test("in progress, same payload: the duplicate waits and shares the one charge", async ({ shop }) => {
   const orderId = await shop.placeOrder({ notebook: 1 });
   const key = await shop.paymentKey();
-  await shop.switchOn(LAB.slowProvider);
-  const first = send(shop.page, "same");
-  await shop.expectKeyInProgress(key);
-  const second = send(shop.page, "same");
-  expect(await Promise.all([first, second])).toEqual([200, 200]);
+  await inProgressPreset(shop, "same");
   await shop.expectServerAnswered(key, 2);
   await expectLatest(shop, "in_progress-same", { decision: "coalesced", status: 200, requests: 2 });
   await shop.expectLedger(orderId, 1);
@@ -86,11 +89,7 @@ test("in progress, same payload: the duplicate waits and shares the one charge",
 test("in progress, different payload: refused with 422 while the first runs", async ({ shop }) => {
   const orderId = await shop.placeOrder({ notebook: 1 });
   const key = await shop.paymentKey();
-  await shop.switchOn(LAB.slowProvider);
-  const first = send(shop.page, "same");
-  await shop.expectKeyInProgress(key);
-  expect(await send(shop.page, "different")).toBe(422);
-  expect(await first).toBe(200);
+  await inProgressPreset(shop, "different");
   expect(shop.answerStatuses(key)).toEqual([422, 200]);
   await expectLatest(shop, "in_progress-different", { decision: "mismatch", status: 422, requests: 2 });
   await shop.expectLedger(orderId, 1);

@@ -34,7 +34,7 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
   const lifecycle = data.keys.find((key) => key.key === latestKey);
   return (
     <div className="server-account-view">
-      <ServerLanes attempts={data.attempts} charges={order.charges.length} />
+      <ServerLanes attempts={data.attempts} charges={order.charges} />
       {lifecycle && (
         <KeyLifecycle lifecycle={lifecycle} clockOffsetMs={Date.parse(data.now) - account.dataUpdatedAt} />
       )}

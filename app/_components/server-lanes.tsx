@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { accountSummary } from "~/app/_lib/account-summary";
+import type { SummarizedCharge } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import type { ServerAttempt } from "~/app/_lib/server-account";
@@ -36,7 +37,13 @@ function lanePositions(instances: readonly string[]) {
  * arrow to the server and its reply an arrow back, or lost on the way. Each
  * request opens to show what was sent and answered, and copies as curl.
  */
-export function ServerLanes({ attempts, charges }: { attempts: readonly ServerAttempt[]; charges: number }) {
+export function ServerLanes({
+  attempts,
+  charges,
+}: {
+  attempts: readonly ServerAttempt[];
+  charges: readonly SummarizedCharge[];
+}) {
   const instances = [...new Set(attempts.map((attempt) => attempt.instance))];
   const lanes = lanePositions(instances);
   const first = attempts[0] ? Date.parse(attempts[0].at) : 0;

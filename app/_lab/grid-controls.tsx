@@ -4,8 +4,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { useHydrated } from "~/app/_lib/use-hydrated";
-import { useLabTRPC, useTRPC } from "~/app/_trpc/provider";
+import { useLabTRPC, useLabTRPCClient, useTRPC } from "~/app/_trpc/provider";
 import { lastUsedKey } from "./last-used-key";
+import { SLOW_PROVIDER_MS } from "./slow-provider";
 
 /** The card the "same payload" sends: the test card the card form starts with. */
 const SAME_CARD = "4242424242424242";
@@ -31,6 +32,7 @@ async function sendOnce(body: Record<string, unknown>): Promise<string> {
 export function GridControls({ order }: Pick<PaymentView, "order">) {
   const trpc = useTRPC();
   const labTrpc = useLabTRPC();
+  const labClient = useLabTRPCClient();
   const queryClient = useQueryClient();
   // A click before React runs would be lost: the buttons wait for it.
   const hydrated = useHydrated();
@@ -51,6 +53,22 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
       void refresh();
     },
   });
+  // The in-progress row in one click: both requests leave at once, and the slow provider holds whichever
+  // the server takes first for 3 s, so the other finds the key in progress (its body the same, or not).
+  const inProgress = useMutation({
+    mutationFn: async (secondCard: string) => {
+      const switches = await labClient.lab.setSwitches.mutate({
+        orderId: order.id,
+        provider: { delayMs: SLOW_PROVIDER_MS },
+      });
+      queryClient.setQueryData(labTrpc.lab.switches.queryKey({ orderId: order.id }), switches);
+      await Promise.allSettled([send.mutateAsync(SAME_CARD), send.mutateAsync(secondCard)]);
+    },
+    onError: (error) => setAnswers((earlier) => [...earlier, `Slow provider not set: ${error.message}`]),
+  });
+  // The presets send the order's key: only an unpaid order's unused key runs long enough to be in progress.
+  const freshKey =
+    order.status === "PENDING" && order.paymentKeyState === "unused" && key === order.paymentKey;
   const age = useMutation(
     labTrpc.lab.ageKey.mutationOptions({
       onSuccess: () => setAnswers((earlier) => [...earlier, "Key aged past its retention."]),
@@ -63,7 +81,9 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
       <h3>Reach any cell of the grid</h3>
       <p className="muted small">
         Sends the key once, as curl would, no retry. Same payload: card 4242 4242 4242 4242; different: card
-        5555 5555 5555 4444. In progress: turn on the slow provider and send twice within 3 s. Expired: age
+        5555 5555 5555 4444. In progress: the two &ldquo;In progress&rdquo; buttons turn on the slow provider
+        and send two requests at once, the same body twice or both cards: the server holds the first it takes
+        for 3 s, and the other finds the key in progress (on an order whose key is still unused). Expired: age
         the key, then send. Absent with a different payload: fail before commit, send, then send the other
         card.
       </p>
@@ -84,6 +104,22 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
           onClick={() => send.mutate(OTHER_CARD)}
         >
           Send a different payload
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!hydrated || !freshKey || inProgress.isPending}
+          onClick={() => inProgress.mutate(SAME_CARD)}
+        >
+          In progress × same payload
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!hydrated || !freshKey || inProgress.isPending}
+          onClick={() => inProgress.mutate(OTHER_CARD)}
+        >
+          In progress × different payload
         </button>
         <button
           type="button"

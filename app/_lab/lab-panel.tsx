@@ -11,6 +11,7 @@ import type { LabAppRouter } from "~/server/trpc/served-router";
 import type { Attempt } from "~/app/_trpc/attempt-log";
 import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
+import { ScenarioPicker } from "./scenario-picker";
 import { StallGuide } from "./stall-guide";
 
 export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
@@ -179,6 +180,7 @@ export function LabPanel({
         Fault lab <span className="badge">demo controls</span>
       </h2>
       <p className="muted small">Switches for this order only, honoured by the server.</p>
+      <ScenarioPicker {...{ order, attempts, paying, behindProxy, turn }} switches={current ?? undefined} />
       {current && (
         <ul className="lab-switches">
           {TOGGLES.map((toggle) => {

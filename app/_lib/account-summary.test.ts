@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { accountSummary } from "./account-summary";
+import type { SummarizedCharge } from "./account-summary";
 import type { ServerAttempt } from "./server-account";
 
 function attempt(change: Partial<ServerAttempt>): ServerAttempt {
@@ -23,14 +24,38 @@ function attempt(change: Partial<ServerAttempt>): ServerAttempt {
   };
 }
 
+function charge(change: Partial<SummarizedCharge> = {}): SummarizedCharge {
+  return { idempotencyKey: "pay_1", naive: false, ...change };
+}
+
 it("tells a lost reply and its replay from the server's account", () => {
-  expect(accountSummary([attempt({ replyLost: true }), attempt({ decision: "replayed" })], 1)).toBe(
+  expect(accountSummary([attempt({ replyLost: true }), attempt({ decision: "replayed" })], [charge()])).toBe(
     "2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
   );
 });
 
 it("counts what it does not tell one by one, and says when nothing arrived", () => {
   const storm = Array.from({ length: 8 }, (_, i) => attempt({ decision: i === 0 ? "executed" : "replayed" }));
-  expect(accountSummary(storm, 1)).toMatch(/^8 requests reached the server; 1 charge: .*, and 2 more\.$/);
-  expect(accountSummary([], 0)).toBe("No request reached the server; 0 charges.");
+  expect(accountSummary(storm, [charge()])).toMatch(
+    /^8 requests reached the server; 1 charge: .*, and 2 more\.$/,
+  );
+  expect(accountSummary([], [])).toBe("No request reached the server; 0 charges.");
+});
+
+it("tells a decline, and the keys when a new card brought a new one", () => {
+  const declined = attempt({ key: "pay_1", status: 402 });
+  const paid = attempt({ key: "pay_2" });
+  expect(accountSummary([declined, paid], [charge({ idempotencyKey: "pay_2" })])).toBe(
+    "2 requests reached the server under 2 keys; 1 charge: attempt 1 ran and the card was declined (HTTP 402), attempt 2 executed.",
+  );
+});
+
+it("tells the naive client's charges from the ledger: run-once never saw their requests", () => {
+  const naive = [
+    charge({ idempotencyKey: "naive_1", naive: true }),
+    charge({ idempotencyKey: "naive_2", naive: true }),
+  ];
+  expect(accountSummary([], naive)).toBe(
+    "No request reached run-once; 2 charges, made by the naive client without run-once, under 2 keys it made itself.",
+  );
 });

@@ -1,9 +1,17 @@
+import type { Order } from "./order";
 import type { ServerAttempt } from "./server-account";
+
+/** What the summary needs of a charge in the shop's ledger. */
+export type SummarizedCharge = Pick<Order["charges"][number], "idempotencyKey" | "naive">;
+
+/** The status a declined card is answered with. */
+const DECLINED = 402;
 
 /** What one request came to, as a clause of the summary. */
 function clause(attempt: ServerAttempt, n: number): string {
   switch (attempt.decision) {
     case "executed":
+      if (attempt.status === DECLINED) return `attempt ${n} ran and the card was declined (HTTP 402)`;
       return `attempt ${n} executed${attempt.replyLost ? " and its reply was lost" : ""}`;
     case "replayed":
       return `attempt ${n} replayed the stored result`;
@@ -31,15 +39,37 @@ function clause(attempt: ServerAttempt, n: number): string {
 /** The most requests told one by one; the rest are counted. */
 const TOLD = 6;
 
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+
+/**
+ * Charges the lab's naive client made: they bypass run-once, so the server's
+ * account has no request for them, and only the ledger tells them.
+ */
+function naiveClause(charges: readonly SummarizedCharge[]): string {
+  const naive = charges.filter((charge) => charge.naive);
+  if (naive.length === 0) return "";
+  const keys = new Set(naive.map((charge) => charge.idempotencyKey)).size;
+  const which = naive.length === charges.length ? "" : ` ${naive.length} of them`;
+  return `,${which} made by the naive client without run-once, under ${plural(keys, "key")} it made itself`;
+}
+
 /**
  * What happened, after the fact, from the server's own account and the
  * shop's charges: "3 requests reached the server; 1 charge: attempt 1
  * executed and its reply was lost, attempt 2 replayed the stored result."
  */
-export function accountSummary(attempts: readonly ServerAttempt[], charges: number): string {
-  const requests = `${attempts.length} request${attempts.length === 1 ? "" : "s"} reached the server`;
-  const charged = `${charges} charge${charges === 1 ? "" : "s"}`;
-  if (attempts.length === 0) return `No request reached the server; ${charged}.`;
+export function accountSummary(
+  attempts: readonly ServerAttempt[],
+  charges: readonly SummarizedCharge[],
+): string {
+  const keys = new Set(attempts.map((attempt) => attempt.key)).size;
+  const requests =
+    attempts.length === 0
+      ? // The naive client's requests reached the server, but not run-once, whose account this is.
+        `No request reached ${charges.some((charge) => charge.naive) ? "run-once" : "the server"}`
+      : `${plural(attempts.length, "request")} reached the server${keys > 1 ? ` under ${keys} keys` : ""}`;
+  const charged = `${plural(charges.length, "charge")}${naiveClause(charges)}`;
+  if (attempts.length === 0) return `${requests}; ${charged}.`;
   const told = attempts.slice(0, TOLD).map((attempt, i) => clause(attempt, i + 1));
   const rest = attempts.length - told.length;
   return `${requests}; ${charged}: ${told.join(", ")}${rest > 0 ? `, and ${rest} more` : ""}.`;

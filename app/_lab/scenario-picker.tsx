@@ -1,0 +1,106 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import Link from "next/link";
+import { useState } from "react";
+import type { PaymentView } from "~/app/_components/order-payment";
+import { accountSummary } from "~/app/_lib/account-summary";
+import { useHydrated } from "~/app/_lib/use-hydrated";
+import { useTRPC } from "~/app/_trpc/provider";
+import type { LabAppRouter } from "~/server/trpc/served-router";
+import { SCENARIOS, switchesFor } from "./scenarios";
+import type { Scenario } from "./scenarios";
+import { StallGuide } from "./stall-guide";
+
+type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
+
+/**
+ * Guided runs of the guide's failures: choosing one sets the lab's switches,
+ * says what to do and what should happen, and, once requests have reached
+ * the server, what did happen, from the server's own account.
+ */
+export function ScenarioPicker({
+  order,
+  attempts,
+  paying,
+  behindProxy,
+  switches,
+  turn,
+}: PaymentView & {
+  behindProxy: boolean;
+  /** The lab's switches as the panel shows them; undefined until read. */
+  switches: Switches | undefined;
+  /** Sets the switches through the lab panel, as its own checkboxes do. */
+  turn: (next: Switches) => void;
+}) {
+  const trpc = useTRPC();
+  // A choice before React runs would be lost: the picker waits for it, as the switches do.
+  const hydrated = useHydrated();
+  const account = useQuery(trpc.orders.serverAccount.queryOptions({ orderId: order.id }));
+  const [chosen, setChosen] = useState<{ scenario: Scenario; earlierRequests: number } | null>(null);
+  const requests = account.data?.attempts ?? [];
+  const somethingHappened = requests.length > 0 || order.charges.length > 0;
+
+  const choose = (id: string) => {
+    const scenario = SCENARIOS.find((candidate) => candidate.id === id);
+    if (!scenario || !switches) return setChosen(null);
+    setChosen({ scenario, earlierRequests: requests.length });
+    turn(switchesFor(scenario, switches));
+  };
+
+  return (
+    <div className="scenario-picker" data-testid="scenario-picker">
+      <label htmlFor="scenario">Try a scenario</label>
+      <select
+        id="scenario"
+        value={chosen?.scenario.id ?? ""}
+        disabled={!hydrated || paying || !switches}
+        onChange={(event) => choose(event.target.value)}
+      >
+        <option value="">Choose a failure to watch…</option>
+        {SCENARIOS.map((scenario) => (
+          <option key={scenario.id} value={scenario.id}>
+            {scenario.title}
+          </option>
+        ))}
+      </select>
+      {chosen && (
+        <div className="scenario" data-scenario={chosen.scenario.id}>
+          <p className="small">Its switches are set below; every other switch is off.</p>
+          {chosen.earlierRequests > 0 && (
+            <p className="small" data-testid="scenario-earlier-requests">
+              This order had {chosen.earlierRequests} request{chosen.earlierRequests === 1 ? "" : "s"} before:
+              what happened counts them too. <Link href="/">A new order</Link> starts clean.
+            </p>
+          )}
+          <p data-testid="scenario-to-do">
+            <strong>Do:</strong> {chosen.scenario.toDo}
+          </p>
+          {chosen.scenario.help === "second-tab" && (
+            <p>
+              <Link href={`/orders/${order.id}`} target="_blank">
+                Open this order in a second tab
+              </Link>
+            </p>
+          )}
+          {chosen.scenario.help === "stall-guide" && switches && (
+            <StallGuide
+              attempts={attempts}
+              providerDelayMs={switches.provider.delayMs}
+              behindProxy={behindProxy}
+            />
+          )}
+          <p data-testid="scenario-should-happen">
+            <strong>Should happen:</strong> {chosen.scenario.shouldHappen}
+          </p>
+          {somethingHappened && (
+            <p className="scenario-happened" role="status" data-testid="scenario-happened">
+              <strong>What happened:</strong> {accountSummary(requests, order.charges)}
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { expect, it } from "vitest";
+import { SCENARIOS, switchesFor } from "./scenarios";
+
+const scenario = (id: string) => {
+  const found = SCENARIOS.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no scenario ${id}`);
+  return found;
+};
+
+/** Every switch on, and one the lab may grow later (a pitfall's), which the registry does not know. */
+const allOn = {
+  shop: {
+    dropReplies: 2,
+    failuresBeforeCommit: 1,
+    stallsBetweenHops: 1,
+    naiveClient: true,
+    naiveProviderCalls: true,
+    aSwitchAddedLater: true,
+  },
+  provider: { dropReplies: 1, unavailable: 1, timeouts: 1, delayMs: 3_000, decline: true },
+};
+
+it("sets a scenario's switches and turns every other one off, even one added after it", () => {
+  expect(switchesFor(scenario("lost-reply"), allOn)).toEqual({
+    shop: {
+      dropReplies: 1,
+      failuresBeforeCommit: 0,
+      stallsBetweenHops: 0,
+      naiveClient: false,
+      naiveProviderCalls: false,
+      aSwitchAddedLater: false,
+    },
+    provider: { dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false },
+  });
+});
+
+it("gives every scenario an id of its own", () => {
+  expect(new Set(SCENARIOS.map((each) => each.id)).size).toBe(SCENARIOS.length);
+});

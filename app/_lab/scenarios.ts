@@ -1,0 +1,109 @@
+import type { inferRouterOutputs } from "@trpc/server";
+import type { LabAppRouter } from "~/server/trpc/served-router";
+import { SLOW_PROVIDER_MS } from "./slow-provider";
+
+type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
+type SwitchSide = Record<string, number | boolean>;
+
+/** The switches a scenario turns on; every other switch is turned off. */
+export interface ScenarioSwitches {
+  shop?: Partial<Switches["shop"]>;
+  provider?: Partial<Switches["provider"]>;
+}
+
+/** A guided run of one failure: what it sets, what to do, and what should happen. */
+export interface Scenario {
+  id: string;
+  title: string;
+  switches: ScenarioSwitches;
+  /** What the user does next, in words. */
+  toDo: string;
+  /** A part of the page that helps with it: a link to a second tab, or the stall's command and countdown. */
+  help?: "second-tab" | "stall-guide";
+  shouldHappen: string;
+}
+
+/** Adding a scenario is adding an entry here. */
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: "lost-reply",
+    title: "Lost reply",
+    switches: { shop: { dropReplies: 1 } },
+    toDo: "Press Pay.",
+    shouldHappen:
+      "The charge commits and its reply is lost on the way back. The page retries with the same key and gets the stored result: one charge.",
+  },
+  {
+    id: "double-click",
+    title: "Double-click",
+    switches: { provider: { delayMs: SLOW_PROVIDER_MS } },
+    toDo: "Double-click Pay (the provider takes 3 s, so a second click lands while the first is out).",
+    shouldHappen:
+      "Both requests carry the order's key: the second waits for the first and shares its charge. One charge. (If the button was disabled before your second click, only one request leaves.)",
+  },
+  {
+    id: "two-tabs",
+    title: "Two tabs",
+    switches: { provider: { delayMs: SLOW_PROVIDER_MS } },
+    toDo: "Open this order in a second tab, then press Pay in both tabs within 3 s.",
+    help: "second-tab",
+    shouldHappen:
+      "Both tabs send the order's key: the later request waits for the one in flight and shares its charge. One charge, shown in both tabs.",
+  },
+  {
+    id: "crash-mid-charge",
+    title: "Crash mid-charge",
+    switches: { shop: { stallsBetweenHops: 1 } },
+    toDo: "Press Pay, then kill the server while it stalls between the provider's charge and the shop's record.",
+    help: "stall-guide",
+    shouldHappen:
+      "The provider has charged; the shop dies before recording it. The next attempt (or the background completer) takes the key over, asks the provider again with the same key, gets its one charge back and records it. Left alive, the server records it after the stall: one charge either way.",
+  },
+  {
+    id: "slow-card",
+    title: "Slow card",
+    switches: { provider: { timeouts: 1 } },
+    toDo: "Press Pay and wait: the card network answers after 9 s, past the shop's timeout (4 s) and the browser's (8 s).",
+    shouldHappen:
+      "The shop's call to the provider times out, and the shop calls again with the same provider key. The browser gives up on its request too and retries with the order's key, which waits for the one in flight (or replays it): the provider charges once, and the ledger's reconciliation agrees with the shop.",
+  },
+  {
+    id: "decline-then-card",
+    title: "Decline, then another card",
+    switches: {},
+    toDo: "Pay with 4000 0000 0000 0002 (it is declined), then with 4242 4242 4242 4242.",
+    shouldHappen:
+      "The decline is final for its key and charges nothing; the order stays payable under a new key, and the other card charges once.",
+  },
+  {
+    id: "key-reuse",
+    title: "Key reuse with another amount",
+    switches: {},
+    toDo: "Press Pay, then Reuse this order's key with a different amount.",
+    shouldHappen:
+      "The payment charges once. The same key with another amount is refused with 422: one key names one operation. Nothing more is charged.",
+  },
+  {
+    id: "keys-per-attempt",
+    title: "Pitfall: a new key per attempt",
+    switches: { shop: { naiveClient: true, dropReplies: 1 } },
+    toDo: "Press Pay naively.",
+    shouldHappen:
+      "The first charge's reply is lost; the naive client retries with a key it just made, which nothing has seen: it charges again. Two charges, shown as damage.",
+  },
+];
+
+/** Every switch off, whatever switches there are (the lab grows): a count to 0, a flag to false. */
+function off<Side extends SwitchSide>(side: Side): Side {
+  return Object.fromEntries(
+    Object.entries(side).map(([name, value]) => [name, typeof value === "boolean" ? false : 0]),
+  ) as Side;
+}
+
+/** The switches a scenario needs, with every other one off. */
+export function switchesFor(scenario: Scenario, current: Switches): Switches {
+  return {
+    shop: { ...off(current.shop), ...scenario.switches.shop },
+    provider: { ...off(current.provider), ...scenario.switches.provider },
+  };
+}

@@ -1,0 +1,249 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { DESKTOP, PHONE } from "./environment";
+import { LAB, expect, test } from "./fixtures";
+
+/**
+ * The lab's guided scenarios, each driven as its "Do:" line says: the picker
+ * sets the switches, the browser does the rest, and the picker's "What
+ * happened" (computed from the server's account) and the ledger are checked.
+ * Each scenario's final state is kept as a screenshot in test-results/scenarios/.
+ */
+
+/** Where the screenshots of the scenarios' final states are kept after the run. */
+const KEPT = path.join("test-results", "scenarios");
+/** With TOUR_SCREENSHOTS=1, these scenarios' final states (SQLite, 1280 px) are written for the README's Tour. */
+const TOUR = new Set(["lost-reply", "double-click", "keys-per-attempt"]);
+const TOUR_FOLDER = path.join("docs", "tour");
+const TOUR_CLIP = { x: 0, y: 0, width: DESKTOP.width, height: 1500 };
+
+const DECLINING_CARD = "4000 0000 0000 0002";
+const APPROVED_CARD = "4242 4242 4242 4242";
+
+/** Chooses a scenario as a person would, and waits until the server has its switches. */
+async function choose(page: Page, id: string) {
+  const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
+  await page.getByLabel("Try a scenario").selectOption(id);
+  expect((await saved).ok()).toBe(true);
+  await expect(page.getByTestId("scenario-to-do")).toBeVisible();
+}
+
+function happened(page: Page) {
+  return page.getByTestId("scenario-picker").getByTestId("scenario-happened");
+}
+
+/** Keeps the scenario's final state at both widths, proving on the phone that nothing scrolls sideways. */
+async function keep(page: Page, id: string) {
+  const project = test.info().project.name;
+  await mkdir(KEPT, { recursive: true });
+  for (const [width, viewport] of [
+    ["", DESKTOP],
+    ["-phone", PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth, `${id}: nothing scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(
+      viewport.width,
+    );
+    const file = path.join(KEPT, `${project}-${id}${width}.png`);
+    await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
+    await test.info().attach(`${id} (${viewport.width} px)`, { path: file, contentType: "image/png" });
+  }
+  await page.setViewportSize(DESKTOP);
+  if (process.env.TOUR_SCREENSHOTS === "1" && project === "sqlite" && TOUR.has(id)) {
+    await mkdir(TOUR_FOLDER, { recursive: true });
+    // The page's top, down to the server's account: the payment, the picker and the lanes figure.
+    await page.screenshot({
+      path: path.join(TOUR_FOLDER, `${id}.png`),
+      clip: TOUR_CLIP,
+      fullPage: true,
+      animations: "disabled",
+    });
+  }
+}
+
+test("the picker is disabled until React runs, as the lab's switches are", async ({
+  shop,
+  page,
+  context,
+}) => {
+  await shop.placeOrder({ notebook: 1 });
+  const serverHtml = await context.newPage();
+  await serverHtml.route("**/_next/static/chunks/**", (route) => route.abort());
+  await serverHtml.goto(page.url());
+  await expect(serverHtml.getByLabel("Try a scenario")).toBeDisabled();
+  await serverHtml.close();
+  await expect(page.getByLabel("Try a scenario")).toBeEnabled();
+});
+
+test("lost reply: the retry with the same key gets the stored result, and the other switches are turned off", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  const key = await shop.paymentKey();
+  // A switch left on from before: choosing a scenario turns it off.
+  await shop.switchOn(LAB.decline);
+  await choose(page, "lost-reply");
+  await expect(page.getByLabel(LAB.dropReply)).toBeChecked();
+  await expect(page.getByLabel(LAB.decline)).not.toBeChecked();
+  await expect(happened(page)).toHaveCount(0);
+
+  await shop.payButton().click();
+  await shop.expectCharged();
+  await shop.expectServerAnswered(key, 2);
+  await expect(happened(page)).toHaveText(
+    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
+  );
+  await keep(page, "lost-reply");
+  await shop.expectLedger(orderId, 1);
+});
+
+test("double-click: the second request waits for the first and shares its charge", async ({ shop, page }) => {
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  const key = await shop.paymentKey();
+  await choose(page, "double-click");
+  await expect(page.getByLabel(LAB.slowProvider)).toBeChecked();
+
+  await shop.submitPaymentTwice();
+  await shop.expectCharged();
+  await shop.expectServerAnswered(key, 2);
+  await expect(happened(page)).toHaveText(
+    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 waited for the one in flight and shared its result.",
+  );
+  await keep(page, "double-click");
+  await shop.expectLedger(orderId, 1);
+});
+
+test("two tabs: the later tab's request waits for the one in flight, one charge shown in both", async ({
+  shop,
+  page,
+  context,
+}) => {
+  const orderId = await shop.placeOrder({ "ceramic-mug": 1 });
+  const key = await shop.paymentKey();
+  await choose(page, "two-tabs");
+  const opened = context.waitForEvent("page");
+  await page.getByRole("link", { name: "Open this order in a second tab" }).click();
+  const second = await opened;
+  await expect(shop.payButton(second)).toBeEnabled();
+
+  await shop.payButton().click();
+  await expect(shop.status()).toContainText("Processing");
+  await shop.payButton(second).click();
+  await shop.expectCharged();
+  await shop.expectCharged(second);
+  await shop.expectServerAnswered(key, 2);
+  await expect(happened(page)).toHaveText(
+    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 waited for the one in flight and shared its result.",
+  );
+  await keep(page, "two-tabs");
+  await shop.expectLedger(orderId, 1);
+});
+
+// Asserted up to the stall: the e2e server is shared by every test, so it is not killed here.
+test("crash mid-charge: the picker counts down the stall and names the kill command; left alive, one charge", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ "desk-plant": 1 });
+  await choose(page, "crash-mid-charge");
+  await expect(page.getByLabel(LAB.stallBetweenHops)).toBeChecked();
+  const guide = page.getByTestId("scenario-picker").getByTestId("stall-guide");
+  await expect(guide).toContainText(`kill -9 $(lsof -ti tcp:${new URL(page.url()).port} -sTCP:LISTEN)`);
+
+  await shop.payButton().click();
+  await expect(guide.getByRole("timer")).toContainText("s left to kill the server");
+  await shop.expectCharged();
+  await expect(happened(page)).toHaveText(
+    "What happened: 1 request reached the server; 1 charge: attempt 1 executed.",
+  );
+  await keep(page, "crash-mid-charge");
+  await shop.expectLedger(orderId, 1);
+});
+
+test("slow card: the shop's and the browser's requests time out, and their retries get the one charge", async ({
+  shop,
+  page,
+}) => {
+  test.slow();
+  const orderId = await shop.placeOrder({ backpack: 1 });
+  const key = await shop.paymentKey();
+  await choose(page, "slow-card");
+  await expect(page.getByLabel(LAB.providerTimeout)).toBeChecked();
+
+  await shop.payButton().click();
+  await shop.expectCharged();
+  // The browser's first request timed out (no answer); its retry got the one charge.
+  await shop.expectServerAnswered(key, 1);
+  await expect(happened(page)).toHaveText(
+    /^What happened: 2 requests reached the server; 1 charge: attempt 1's client went away, attempt 2 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
+  );
+  await keep(page, "slow-card");
+  // The reconciliation proves the provider charged once for the shop's two calls.
+  await shop.expectLedger(orderId, 1);
+});
+
+test("decline, then another card: nothing charged for the decline, one charge under the new key", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  await choose(page, "decline-then-card");
+  await page.getByLabel("Card number").fill(DECLINING_CARD);
+  await shop.payButton().click();
+  await expect(shop.status()).toContainText("Declined");
+  await expect(happened(page)).toHaveText(
+    "What happened: 1 request reached the server; 0 charges: attempt 1 ran and the card was declined (HTTP 402).",
+  );
+
+  const nextKey = await shop.paymentKey();
+  await page.getByLabel("Card number").fill(APPROVED_CARD);
+  await shop.submitPaymentTwice();
+  await shop.expectCharged();
+  await shop.expectServerAnswered(nextKey, 2);
+  // The second submit lands during the first (shares it) or after it (its replay): either way, no charge.
+  await expect(happened(page)).toHaveText(
+    /^What happened: 3 requests reached the server under 2 keys; 1 charge: attempt 1 ran and the card was declined \(HTTP 402\), attempt 2 executed, attempt 3 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
+  );
+  await keep(page, "decline-then-card");
+  await shop.expectLedger(orderId, 1);
+});
+
+test("key reuse: the same key with another amount is refused with 422, and nothing more is charged", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ backpack: 1 });
+  const key = await shop.paymentKey();
+  await choose(page, "key-reuse");
+  await shop.payButton().click();
+  await shop.expectCharged();
+  await page.getByRole("button", { name: "Reuse this order's key with a different amount" }).click();
+  await expect(page.getByTestId("reuse-answer")).toContainText("Rejected with 422");
+  expect(shop.answerStatuses(key)).toEqual([200, 422]);
+  await expect(happened(page)).toHaveText(
+    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 was refused with 422: another body under the key.",
+  );
+  await keep(page, "key-reuse");
+  await shop.expectLedger(orderId, 1);
+});
+
+test("keys per attempt (pitfall): the naive client's retry with a new key charges again", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ "desk-plant": 1 });
+  await choose(page, "keys-per-attempt");
+  await expect(page.getByLabel(LAB.naiveClient)).toBeChecked();
+  await expect(page.getByLabel(LAB.dropReply)).toBeChecked();
+
+  await page.getByRole("button", { name: /^Pay naively/ }).click();
+  await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
+  await expect(happened(page)).toHaveText(
+    "What happened: No request reached run-once; 2 charges, made by the naive client without run-once, under 2 keys it made itself.",
+  );
+  await keep(page, "keys-per-attempt");
+  await shop.expectLedger(orderId, 2);
+});
