@@ -58,7 +58,8 @@ export async function executeInOneTransaction<Tx>(
         const waitMs = Math.max(0, request.deadline - context.clock().getTime());
         const done = await store.transaction(
           async (tx) => {
-            const claim = await store.claimWithin(tx, request.scope, request.terms(), waitMs);
+            const terms = request.terms();
+            const claim = await store.claimWithin(tx, request.scope, terms, waitMs);
             if ("existing" in claim) throw new KeyFoundError(claim.existing);
             claimed = true;
             const generation = generationOf(claim.claimed.token);
@@ -73,7 +74,14 @@ export async function executeInOneTransaction<Tx>(
               finalError = error;
               outcome = { ok: false, error: finalErrors.encode(error) };
             }
-            const { expiresAt } = await store.complete(claim.claimed, outcome, context.completedAt(), tx);
+            // Completed as of the claim, in the same transaction: the retention the claim wrote stays as it
+            // is, so the update changes no indexed column and PostgreSQL can make it a HOT update.
+            const { expiresAt } = await store.complete(
+              claim.claimed,
+              outcome,
+              { now: terms.now, ttlMs: terms.ttlMs },
+              tx,
+            );
             const result: RunResult = {
               keyId: claim.claimed.id,
               outcome,
