@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { gate } from "~/testing/gate";
 import { CALLER, Declined, settle } from "~/testing/run-once-harness";
-import { createLedgerHarness, startOwnerProcess } from "~/testing/single-transaction-ledger";
+import {
+  createLedgerHarness,
+  ledgerFingerprint,
+  startOwnerProcess,
+} from "~/testing/single-transaction-ledger";
 import type { LedgerHarness } from "~/testing/single-transaction-ledger";
 import { CommitMissingError, KeyReusedError } from "./errors";
 
@@ -91,6 +95,29 @@ describe("run-once, completion single-transaction", () => {
     const other = await elsewhere(owner);
     await expect(other.run(entry(2))).rejects.toBeInstanceOf(KeyReusedError);
     expect(owner.works + other.works).toBe(1);
+  });
+
+  it("waits for a key held by an owner in the default mode, then replays it: an operation may switch modes", async () => {
+    const owner = await start();
+    const held = gate();
+    const first = owner.app.runOnce.run(
+      { scope: { caller: CALLER, path: "ledger", key: "k" }, fingerprint: ledgerFingerprint(entry(1)) },
+      async ({ commit }) => {
+        await held.opened;
+        return commit(async () => "two commits");
+      },
+    );
+    await expect.poll(() => owner.app.db.idempotencyKey.count()).toBe(1);
+    const other = await elsewhere(owner);
+    const duplicate = other.run(entry(1));
+    await settle(100);
+    held.open();
+    await expect(duplicate).resolves.toMatchObject({
+      decision: "replayed",
+      outcome: { ok: true, data: "two commits" },
+    });
+    await first;
+    expect(other.works).toBe(0);
   });
 
   it("stores a final error with what the work wrote, and replays it", async () => {
