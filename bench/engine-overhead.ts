@@ -1,15 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { RunOnce, fingerprint } from "../packages/run-once";
+import type { Completion } from "../packages/run-once";
 import { createDb } from "../server/db/client";
 import type { Tx } from "../server/db/client";
 import { runOnceStoreFor } from "../server/db/run-once-store";
 import { percentile } from "./load";
 
+/** The engine's two ways of completing a key that this case compares with the bare transaction. */
+export type EngineMode = Extract<Completion, "in-transaction" | "single-transaction">;
+export const ENGINE_MODES: EngineMode[] = ["in-transaction", "single-transaction"];
+
 export interface EngineOverhead {
-  withRunOnceMs: number[];
+  /** Per mode, every call's latency. */
+  withRunOnceMs: Record<EngineMode, number[]>;
   withoutMs: number[];
-  /** Each round's median ratio: their spread shows how much of the result is the machine's noise. */
-  roundRatios: number[];
+  /** Per mode, each round's median ratio: their spread shows how much of the result is the machine's noise. */
+  roundRatios: Record<EngineMode, number[]>;
 }
 
 const QUIET = { warn: () => undefined, error: () => undefined };
@@ -18,9 +24,12 @@ const NO_FINAL_ERRORS = { isFinal: () => false, encode: () => null, decode: () =
 /**
  * The engine alone, in this process, with no HTTP and no framework: one
  * side effect (a ledger row, in a Prisma interactive transaction) called one
- * at a time, with run-once (claim, the same transaction with the completion)
- * and without it, in alternating rounds (ABBA) on distinct keys. No server
- * in the way: its constant cost would flatter the ratio.
+ * at a time, with run-once in each mode ("in-transaction": a claim that
+ * commits on its own, then the transaction with the completion;
+ * "single-transaction": the claim, the row and the completion in one
+ * transaction) and without it, in rounds whose order reverses every round
+ * (ABC CBA), on distinct keys. No server in the way: its constant cost would
+ * flatter the ratio.
  */
 export async function measureEngineOverhead(
   url: string,
@@ -36,11 +45,12 @@ export async function measureEngineOverhead(
     const writeLedgerRow = (tx: Tx) =>
       tx.$executeRaw`INSERT INTO "BenchLedger" ("id", "cents") VALUES (${randomUUID()}, ${1200})`;
     const without = () => db.$transaction(writeLedgerRow);
-    const withRunOnce = () =>
+    const withRunOnce = (completion: EngineMode) => () =>
       runOnce.run(
         {
           scope: { caller: "bench", path: "ledger", key: randomUUID() },
           fingerprint: fingerprint("ledger", 1200),
+          completion,
         },
         ({ commit }) => commit(writeLedgerRow),
       );
@@ -53,24 +63,29 @@ export async function measureEngineOverhead(
       }
       return latencies;
     };
-    // Warm-up: connections, JIT, the pools of both sides.
-    await timed(withRunOnce, 200);
-    await timed(without, 200);
+    const sides = [
+      ...ENGINE_MODES.map((mode) => ({ mode, call: withRunOnce(mode) })),
+      { mode: null, call: without },
+    ];
+    // Warm-up: connections, JIT, the pools of every side.
+    for (const side of sides) await timed(side.call, 200);
 
-    const result: EngineOverhead = { withRunOnceMs: [], withoutMs: [], roundRatios: [] };
+    const result: EngineOverhead = {
+      withRunOnceMs: { "in-transaction": [], "single-transaction": [] },
+      withoutMs: [],
+      roundRatios: { "in-transaction": [], "single-transaction": [] },
+    };
     for (let round = 0; round < opts.rounds; round++) {
-      let a: number[] = [];
-      let b: number[] = [];
-      if (round % 2 === 0) {
-        a = await timed(withRunOnce, opts.perRound);
-        b = await timed(without, opts.perRound);
-      } else {
-        b = await timed(without, opts.perRound);
-        a = await timed(withRunOnce, opts.perRound);
+      const order = round % 2 === 0 ? sides : [...sides].reverse();
+      const latencies = new Map<EngineMode | null, number[]>();
+      for (const side of order) latencies.set(side.mode, await timed(side.call, opts.perRound));
+      const bare = latencies.get(null)!;
+      result.withoutMs.push(...bare);
+      for (const mode of ENGINE_MODES) {
+        const mine = latencies.get(mode)!;
+        result.withRunOnceMs[mode].push(...mine);
+        result.roundRatios[mode].push(percentile(mine, 50) / percentile(bare, 50));
       }
-      result.withRunOnceMs.push(...a);
-      result.withoutMs.push(...b);
-      result.roundRatios.push(percentile(a, 50) / percentile(b, 50));
     }
     return result;
   } finally {

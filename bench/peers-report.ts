@@ -21,17 +21,21 @@ const recoveryText = ({ recovery }: PeerResult, capMs: number) =>
     ? `stuck (no success in ${capMs / 1000} s, ${recovery.attempts} retries, last: ${recovery.lastStatus}), ${recovery.executions} execution(s)`
     : `${(recovery.recoveredMs / 1000).toFixed(2)} s, ${recovery.attempts} retr${recovery.attempts === 1 ? "y" : "ies"}, ${recovery.executions} execution(s)`;
 
-/** Issue 17: the engine's added median ≤ the fastest peer's. Null without peers (no Redis). */
+const isEngine = (result: PeerResult) => result.id.startsWith("engine");
+const fastestOf = (results: PeerResult[]) => results.reduce((a, b) => (a.addedMs <= b.addedMs ? a : b));
+
+/** Issue 17: the engine's added median (its faster mode) ≤ the fastest peer's. Null without peers (no Redis). */
 export function peersTargetRow(run: PeersRun): Row | null {
-  const engine = run.results.find((result) => result.id === "engine");
-  const peers = run.results.filter((result) => result.id !== "engine");
-  if (!engine || peers.length === 0) return null;
-  const fastest = peers.reduce((a, b) => (a.addedMs <= b.addedMs ? a : b));
+  const engines = run.results.filter(isEngine);
+  const peers = run.results.filter((result) => !isEngine(result));
+  if (engines.length === 0 || peers.length === 0) return null;
+  const engine = fastestOf(engines);
+  const fastest = fastestOf(peers);
   return {
     case: "Engine added p50 vs the fastest peer",
     database: "PostgreSQL (+ Redis for peers)",
     instances: 1,
-    result: `+${engine.addedMs.toFixed(2)} ms vs +${fastest.addedMs.toFixed(2)} ms (${fastest.id})`,
+    result: `+${engine.addedMs.toFixed(2)} ms (${engine.id}) vs +${fastest.addedMs.toFixed(2)} ms (${fastest.id})`,
     target: "≤ the fastest peer's",
     met: engine.addedMs <= fastest.addedMs,
     how: "in-process, one ledger row per call, systems and bare side effect interleaved (see the peers section)",
@@ -54,7 +58,8 @@ export function peersMarkdown(run: PeersRun): string {
 ## Side by side with the peers (issue 17)
 
 One ledger row in PostgreSQL is the side effect for every system, in the same process and the same run; the
-engine keeps its keys in that PostgreSQL, the peers in the local Redis, each peer with its README's defaults.
+engine keeps its keys in that PostgreSQL (in both completion modes: the default's claim that commits on its own,
+and the claim inside the side effect's transaction), the peers in the local Redis, each peer with its README's defaults.
 Overhead: ${rounds} alternating rounds of ${perRound} sequential calls per system and of the bare side effect (a
 Prisma transaction with the insert), fresh keys. Storm: ${storm} concurrent calls with one key, from one process (where the engine
 coalesces duplicates in memory; its cross-process storms are the app-level rows above). Recovery: a child

@@ -33,7 +33,7 @@ export interface Answer {
 }
 
 export interface System {
-  id: "engine" | "powertools" | "node-idempotency";
+  id: "engine" | "engine-single-transaction" | "powertools" | "node-idempotency";
   label: string;
   call(key: string, behaviour: Behaviour, onExecuting?: () => void): Promise<Answer>;
   /** Closes its connections; the peers first delete the Redis records the run made (their TTLs are 1 h and 24 h). */
@@ -101,17 +101,32 @@ const errorStatus = (error: unknown): string =>
         : error.name
       : String(error);
 
-/** The project's engine: the coordinator and its PostgreSQL store, as bench/engine-overhead.ts sets them up. */
-export function engineSystem(url: string, db: Db): System {
+/**
+ * The project's engine: the coordinator and its PostgreSQL store, as
+ * bench/engine-overhead.ts sets them up, in one of its completion modes (the
+ * default's two commits, or the claim inside the side effect's transaction).
+ */
+export function engineSystem(
+  url: string,
+  db: Db,
+  completion: "in-transaction" | "single-transaction" = "in-transaction",
+): System {
   const { store, watcher } = runOnceStoreFor<Tx>(url, db, QUIET);
   const runOnce = new RunOnce<Tx>({ store, watcher, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
+  const single = completion === "single-transaction";
   return {
-    id: "engine",
-    label: "run-once (this project), PostgreSQL store",
+    id: single ? "engine-single-transaction" : "engine",
+    label: single
+      ? "run-once single-transaction (this project), PostgreSQL store"
+      : "run-once (this project), PostgreSQL store",
     async call(key, behaviour, onExecuting) {
       try {
         const result = await runOnce.run(
-          { scope: { caller: "bench", path: "ledger", key }, fingerprint: fingerprint("ledger", CENTS) },
+          {
+            scope: { caller: "bench", path: "ledger", key },
+            fingerprint: fingerprint("ledger", CENTS),
+            completion,
+          },
           async ({ commit }) => {
             if (behaviour === "throw") throw new HandlerFailed("failed before commit");
             return commit((tx) => sideEffect(tx, key, behaviour, onExecuting));
@@ -245,6 +260,7 @@ export async function redisReachable(): Promise<boolean> {
 
 export async function createSystem(id: System["id"], url: string, db: Db): Promise<System> {
   if (id === "engine") return engineSystem(url, db);
+  if (id === "engine-single-transaction") return engineSystem(url, db, "single-transaction");
   if (id === "powertools") return powertoolsSystem(db);
   return nodeIdempotencySystem(db);
 }

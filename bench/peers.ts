@@ -199,7 +199,8 @@ export async function measurePeers(
     if (!String(args[0]).includes("remaining time")) warn(...args);
   };
   const db = createDb(url);
-  const ids: System["id"][] = redis ? ["engine", "powertools", "node-idempotency"] : ["engine"];
+  const engines: System["id"][] = ["engine", "engine-single-transaction"];
+  const ids: System["id"][] = redis ? [...engines, "powertools", "node-idempotency"] : engines;
   const systems: System[] = [];
   try {
     await createLedger(db);

@@ -32,8 +32,12 @@ export type Operation<Tx, T> = (execution: Execution<Tx>) => Promise<T>;
  * a side effect whose key a retry can claim again). "after-handler": the
  * operation's result is stored once it returns, for operations with no local
  * side effect to join (a call to a service that is idempotent itself).
+ * "single-transaction": the claim joins the completion in commit()'s
+ * transaction (one commit per call instead of two), for operations whose
+ * only side effect is what commit() writes in the key's database and which
+ * only read before it (see single-transaction.ts).
  */
-export type Completion = "in-transaction" | "after-handler";
+export type Completion = "in-transaction" | "after-handler" | "single-transaction";
 
 /** Which errors are answers, and how they are stored and rebuilt: given by the integration. */
 export interface FinalErrors {

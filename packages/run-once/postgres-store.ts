@@ -1,13 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { KeyInProgressError } from "./errors";
 import { OwnerSessions, ownerLockOf } from "./owner-sessions";
+import { retryAfterSeconds } from "./promises";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
-import { SqlIdempotencyStore, leaseAndRetention } from "./sql-store";
+import { SqlIdempotencyStore, leaseAndRetention, readKey } from "./sql-store";
 import type { SqlClient, SqlDatabase } from "./sql-store";
 import type { Claim, ClaimResult, ClaimTerms, KeyRecord, KeyScope, Logger } from "./types";
 
 /** The channel on which a settled key (completed or released) announces its id. */
 export const KEY_SETTLED_CHANNEL = "idempotency_key_settled";
+
+/** PostgreSQL's lock_not_available: a statement waited past its lock_timeout. */
+const LOCK_TIMEOUT_CODE = "55P03";
 
 /** How long a claim waits before trying again when the key's lock is held but its row is gone (a moment's state). */
 const LOCKED_ABSENT_RETRY_MS = 5;
@@ -92,6 +97,53 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
     return this.claim(scope, terms);
   }
 
+  /**
+   * One statement in the operation's transaction: an insert that waits on
+   * another transaction's uncommitted claim of the key until it commits or
+   * rolls back, under a lock_timeout of `maxWaitMs` set around the insert only
+   * (the work's own statements keep the session's), so a duplicate's wait is
+   * bounded and the database wakes it the moment the owner's transaction ends.
+   * A dead owner's transaction rolls back when its connection closes, which
+   * also ends the wait. No advisory lock: the transaction is the owner's life.
+   */
+  override async claimWithin(
+    tx: Tx,
+    scope: KeyScope,
+    terms: ClaimTerms,
+    maxWaitMs: number,
+  ): Promise<ClaimResult> {
+    const claim = { id: randomUUID(), token: randomUUID() };
+    const { lockedUntil, expiresAt } = leaseAndRetention(terms);
+    // lock_timeout 0 means no bound at all, so at least 1 ms.
+    const lockTimeout = `${Math.max(1, Math.ceil(maxWaitMs))}ms`;
+    let rows: Array<{ inserted: number }>;
+    try {
+      // The CTEs order the three steps: keep the session's lock_timeout, bound it, insert; the outer
+      // query restores it only once the insert has finished (it reads the count of inserted rows).
+      rows = await tx.$queryRaw<Array<{ inserted: number }>>`
+        WITH "previous" AS MATERIALIZED (SELECT current_setting('lock_timeout') AS "lockTimeout"),
+        "bounded" AS MATERIALIZED (SELECT set_config('lock_timeout', ${lockTimeout}, true) FROM "previous"),
+        "inserted" AS (
+          INSERT INTO "IdempotencyKey"
+            ("id", "scope", "path", "key", "fingerprint", "state", "token",
+             "lockedUntil", "expiresAt", "replayCount", "createdAt")
+          SELECT ${claim.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
+                 ${claim.token}, ${lockedUntil}, ${expiresAt}, 0, ${terms.now}
+          FROM "bounded"
+          ON CONFLICT ("scope", "path", "key") DO NOTHING
+          RETURNING "id")
+        SELECT "counted"."inserted", set_config('lock_timeout', "previous"."lockTimeout", true) AS "restored"
+        FROM "previous", (SELECT COUNT(*)::int AS "inserted" FROM "inserted") AS "counted"`;
+    } catch (error) {
+      if (isLockTimeout(error)) throw new KeyInProgressError(retryAfterSeconds(0));
+      throw error;
+    }
+    if (rows[0]?.inserted === 1) return { claimed: claim };
+    // A new statement, a new snapshot: it sees the claim the insert waited for, once committed.
+    const existing = await readKey(tx, scope);
+    return existing ? { existing } : this.claimWithin(tx, scope, terms, maxWaitMs);
+  }
+
   /** Wins only with the key's lock, so only from an owner that is gone (or a key that settled, which it then leaves). */
   override async takeOver(scope: KeyScope, existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null> {
     const token = randomUUID();
@@ -164,4 +216,16 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
   protected override async announceSettled(keyId: string, tx?: Tx): Promise<void> {
     await (tx ?? this.db).$executeRaw`SELECT pg_notify(${KEY_SETTLED_CHANNEL}, ${keyId})`;
   }
+}
+
+/** The driver's error code, as pg throws it or as Prisma wraps it (meta.driverAdapterError.cause). */
+function isLockTimeout(error: unknown): boolean {
+  const wrapped = error as {
+    code?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+  };
+  return (
+    wrapped.code === LOCK_TIMEOUT_CODE ||
+    wrapped.meta?.driverAdapterError?.cause?.originalCode === LOCK_TIMEOUT_CODE
+  );
 }

@@ -1,12 +1,13 @@
 import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "./errors";
 import { execute } from "./execution";
-import type { Completion, FinalErrors, Operation } from "./execution";
+import type { Completion, ExecutionContext, FinalErrors, Operation } from "./execution";
 import { InProcessDuplicates } from "./in-process";
 import { generationOf, scopeId } from "./key";
 import { PollingKeyWatcher } from "./key-watcher";
 import type { RunOnceObserver, RunOnceOutcome } from "./observer";
 import { abandonable, retryAfterSeconds, withinWait } from "./promises";
 import { ReplayCounter } from "./replay-counter";
+import { executeInOneTransaction } from "./single-transaction";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
 import type { RunOnceSettings } from "./settings";
 import type { IdempotencyStore, KeyWatcher } from "./store";
@@ -186,6 +187,15 @@ export class RunOnce<Tx> {
     const deadline = this.#clock().getTime() + this.settings.waitMs;
     let record: KeyRecord | null = null;
     for (let attempt = 0; ; attempt++) {
+      if (!record && request.completion === "single-transaction") {
+        const attempt = await executeInOneTransaction(
+          this.#context(),
+          { ...request, terms: () => this.#terms(request), deadline },
+          operation,
+        );
+        if ("result" in attempt) return attempt.result;
+        record = attempt.existing;
+      }
       if (!record) {
         const claim = await this.#store.claim(request.scope, this.#terms(request));
         if ("claimed" in claim) return this.#execute(request, claim.claimed, operation, "executed");
@@ -241,15 +251,7 @@ export class RunOnce<Tx> {
   ): Promise<RunResult> {
     request.onClaimed?.({ decision, generation: generationOf(claim.token) });
     return execute(
-      {
-        store: this.#store,
-        finalErrors: this.#finalErrors,
-        logger: this.#logger,
-        completedAt: () => ({ now: this.#clock(), ttlMs: this.settings.ttlMs }),
-        maxWaitMs: this.settings.waitMs,
-        clock: this.#clock,
-        leaseMs: this.settings.leaseMs,
-      },
+      this.#context(),
       claim,
       {
         key: request.scope.key,
@@ -259,6 +261,18 @@ export class RunOnce<Tx> {
       operation,
       decision,
     );
+  }
+
+  #context(): ExecutionContext<Tx> {
+    return {
+      store: this.#store,
+      finalErrors: this.#finalErrors,
+      logger: this.#logger,
+      completedAt: () => ({ now: this.#clock(), ttlMs: this.settings.ttlMs }),
+      maxWaitMs: this.settings.waitMs,
+      clock: this.#clock,
+      leaseMs: this.settings.leaseMs,
+    };
   }
 
   #terms(request: RunRequest): ClaimTerms {

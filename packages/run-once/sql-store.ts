@@ -21,7 +21,7 @@ export interface SqlClient {
 
 /** A database that can also run an interactive transaction, as PrismaClient does. */
 export interface SqlDatabase<Tx extends SqlClient> extends SqlClient {
-  $transaction<T>(work: (tx: Tx) => Promise<T>, options?: { maxWait?: number }): Promise<T>;
+  $transaction<T>(work: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T>;
 }
 
 interface KeyRow {
@@ -49,31 +49,29 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
 
   /** ON CONFLICT DO NOTHING turns a duplicate into an empty answer rather than an error. */
   async claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult> {
-    const claimed = { id: randomUUID(), token: randomUUID() };
-    const { lockedUntil, expiresAt } = leaseAndRetention(terms);
-    const inserted = await this.db.$queryRaw<Array<{ id: string }>>`
-      INSERT INTO "IdempotencyKey"
-        ("id", "scope", "path", "key", "fingerprint", "state", "token",
-         "lockedUntil", "expiresAt", "replayCount", "createdAt")
-      VALUES
-        (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
-         ${claimed.token}, ${lockedUntil}, ${expiresAt}, 0, ${terms.now})
-      ON CONFLICT ("scope", "path", "key") DO NOTHING
-      RETURNING "id"`;
-    if (inserted.length === 1) return { claimed };
+    const claimed = await insertClaim(this.db, scope, terms);
+    if (claimed) return { claimed };
     const existing = await this.read(scope);
     // The holder vanished between our insert and this read (released or
     // swept): the key is absent again, so claim it afresh.
     return existing ? { existing } : this.claim(scope, terms);
   }
 
-  async read(scope: KeyScope): Promise<KeyRecord | null> {
-    const rows = await this.db.$queryRaw<KeyRow[]>`
-      SELECT "id", "fingerprint", "state", "token", "lockedUntil", "expiresAt", "outcome"
-      FROM "IdempotencyKey"
-      WHERE "scope" = ${scope.caller} AND "path" = ${scope.path} AND "key" = ${scope.key}`;
-    const row = rows[0];
-    return row ? toRecord(row) : null;
+  /**
+   * The insert is the transaction's first write, so it takes SQLite's one
+   * write lock (waiting up to the busy timeout, not `maxWaitMs`): no other
+   * claim can be uncommitted meanwhile, and the insert wins or finds a
+   * committed key.
+   */
+  async claimWithin(tx: Tx, scope: KeyScope, terms: ClaimTerms, maxWaitMs: number): Promise<ClaimResult> {
+    const claimed = await insertClaim(tx, scope, terms);
+    if (claimed) return { claimed };
+    const existing = await readKey(tx, scope);
+    return existing ? { existing } : this.claimWithin(tx, scope, terms, maxWaitMs);
+  }
+
+  read(scope: KeyScope): Promise<KeyRecord | null> {
+    return readKey(this.db, scope);
   }
 
   /**
@@ -103,8 +101,11 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
 
   async close(): Promise<void> {}
 
-  transaction<T>(work: (tx: Tx) => Promise<T>, options: { maxWaitMs: number }): Promise<T> {
-    return this.db.$transaction(work, { maxWait: options.maxWaitMs });
+  transaction<T>(
+    work: (tx: Tx) => Promise<T>,
+    options: { maxWaitMs: number; timeoutMs?: number },
+  ): Promise<T> {
+    return this.db.$transaction(work, { maxWait: options.maxWaitMs, timeout: options.timeoutMs });
   }
 
   async complete(
@@ -185,6 +186,30 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
         expiresAt: toDate(row.expiresAt),
       }));
   }
+}
+
+async function insertClaim(client: SqlClient, scope: KeyScope, terms: ClaimTerms): Promise<Claim | null> {
+  const claimed = { id: randomUUID(), token: randomUUID() };
+  const { lockedUntil, expiresAt } = leaseAndRetention(terms);
+  const inserted = await client.$queryRaw<Array<{ id: string }>>`
+    INSERT INTO "IdempotencyKey"
+      ("id", "scope", "path", "key", "fingerprint", "state", "token",
+       "lockedUntil", "expiresAt", "replayCount", "createdAt")
+    VALUES
+      (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
+       ${claimed.token}, ${lockedUntil}, ${expiresAt}, 0, ${terms.now})
+    ON CONFLICT ("scope", "path", "key") DO NOTHING
+    RETURNING "id"`;
+  return inserted.length === 1 ? claimed : null;
+}
+
+export async function readKey(client: SqlClient, scope: KeyScope): Promise<KeyRecord | null> {
+  const rows = await client.$queryRaw<KeyRow[]>`
+    SELECT "id", "fingerprint", "state", "token", "lockedUntil", "expiresAt", "outcome"
+    FROM "IdempotencyKey"
+    WHERE "scope" = ${scope.caller} AND "path" = ${scope.path} AND "key" = ${scope.key}`;
+  const row = rows[0];
+  return row ? toRecord(row) : null;
 }
 
 export function leaseAndRetention(terms: ClaimTerms) {

@@ -25,6 +25,16 @@ export interface IdempotencyStore<Tx> {
   readonly detectsDeadOwners: boolean;
   /** Inserts an IN_PROGRESS key, or returns the key that already holds the scope. */
   claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult>;
+  /**
+   * The claim of completion "single-transaction": inserts an IN_PROGRESS key
+   * inside `tx`, the transaction the operation's work and completion then run
+   * in, so that no other process sees the claim before it commits, and a
+   * crash rolls it back with the work. Waits at most `maxWaitMs` for another
+   * transaction's uncommitted claim of the same key to end, then throws
+   * KeyInProgressError; returns the committed key that holds the scope
+   * otherwise.
+   */
+  claimWithin(tx: Tx, scope: KeyScope, terms: ClaimTerms, maxWaitMs: number): Promise<ClaimResult>;
   read(scope: KeyScope): Promise<KeyRecord | null>;
   /**
    * Re-claims a key whose owner is gone (its lease ran out or, where the store
@@ -36,8 +46,14 @@ export interface IdempotencyStore<Tx> {
   renew(claim: Claim, lockedUntil: Date): Promise<boolean>;
   /** Lets go of what a claim holds besides its row (PostgreSQL: the session lock), once its key is settled. */
   relinquish(claim: Claim): Promise<void>;
-  /** Runs `work` in one database transaction, waiting at most `maxWaitMs` for a connection. */
-  transaction<T>(work: (tx: Tx) => Promise<T>, options: { maxWaitMs: number }): Promise<T>;
+  /**
+   * Runs `work` in one database transaction, waiting at most `maxWaitMs` for a
+   * connection; `timeoutMs`: how long it may stay open (the database client's default without).
+   */
+  transaction<T>(
+    work: (tx: Tx) => Promise<T>,
+    options: { maxWaitMs: number; timeoutMs?: number },
+  ): Promise<T>;
   /**
    * Marks the key COMPLETED with its outcome, inside `tx` when given (the
    * operation's own transaction). Throws LeaseLostError if the key has a new owner.

@@ -14,13 +14,18 @@ import { serverAccountOf } from "../../payments/server-account";
 import { serverAccountInput, serverAccountOutput } from "../schemas/server-account";
 
 export const ordersRouter = router({
-  /** Run-once on the form's submission key: a double-submit places one order. */
-  place: runOnceProcedure(placeOrderInput, placeOrderOutput, { keyField: "submissionKey" }).mutation(
-    async ({ ctx, input }) => {
-      const items = await priceCart(ctx.db, input.items);
-      return ctx.runOnce.commit((tx) => createOrder(tx, ctx.sessionId, items));
-    },
-  ),
+  /**
+   * Run-once on the form's submission key: a double-submit places one order.
+   * Its only side effect is the order's rows and it only reads before
+   * commit(), so the key's claim joins that transaction: one commit per order.
+   */
+  place: runOnceProcedure(placeOrderInput, placeOrderOutput, {
+    keyField: "submissionKey",
+    completion: "single-transaction",
+  }).mutation(async ({ ctx, input }) => {
+    const items = await priceCart(ctx.db, input.items);
+    return ctx.runOnce.commit((tx) => createOrder(tx, ctx.sessionId, items));
+  }),
 
   get: sessionProcedure
     .input(getOrderInput)

@@ -3,6 +3,7 @@ import { describe, expect } from "vitest";
 import { z } from "zod";
 import { newSessionId } from "../../session";
 import { test } from "~/testing/fixtures";
+import { gate } from "~/testing/gate";
 import type { TestApp } from "~/testing/test-app";
 import { createContextInner } from "../context";
 import { createCallerFactory, router } from "../init";
@@ -13,6 +14,8 @@ import { idempotencyKeySchema } from "../schemas/idempotency-key";
 const input = z.strictObject({ idempotencyKey: idempotencyKeySchema, value: z.number() });
 const output = z.object({ value: z.number() });
 let writes = 0;
+/** Where the single-transaction handler waits inside its transaction until the test lets it commit. */
+let insideTransaction = gate();
 
 const probeRouter = router({
   forgetsCommit: runOnceProcedure(input, output).mutation(async ({ input }) => {
@@ -24,6 +27,14 @@ const probeRouter = router({
       writes += 1;
       return { value: input.value };
     },
+  ),
+  commitsWithItsClaim: runOnceProcedure(input, output, { completion: "single-transaction" }).mutation(
+    ({ ctx, input }) =>
+      ctx.runOnce.commit(async () => {
+        writes += 1;
+        await insideTransaction.opened;
+        return { value: input.value };
+      }),
   ),
   crashes: runOnceProcedure(input, output).mutation(async () => {
     throw new Error("connection reset by the card network");
@@ -59,6 +70,22 @@ describe("the run-once middleware", () => {
     expect(await caller.completesAfterHandler({ idempotencyKey: "k", value: 1 })).toEqual({ value: 1 });
     expect(await caller.completesAfterHandler({ idempotencyKey: "k", value: 1 })).toEqual({ value: 1 });
     expect(writes).toBe(1);
+  });
+
+  test('passes completion "single-transaction" to the core: the key commits with the handler\'s transaction, not before', async ({
+    startApp,
+  }) => {
+    const app = await startApp();
+    const elsewhere = await startApp({ database: app.database });
+    const caller = callerOf(app);
+    writes = 0;
+    insideTransaction = gate();
+    const placed = caller.commitsWithItsClaim({ idempotencyKey: "k", value: 1 });
+    await expect.poll(() => writes).toBe(1);
+    expect(await elsewhere.services.db.idempotencyKey.count()).toBe(0);
+    insideTransaction.open();
+    await expect(placed).resolves.toEqual({ value: 1 });
+    expect(await elsewhere.services.db.idempotencyKey.count()).toBe(1);
   });
 
   test("answers a crash before commit with a retryable 503 and no key", async ({ startApp }) => {
