@@ -11,6 +11,7 @@ import type { LabAppRouter } from "~/server/trpc/served-router";
 import type { Attempt } from "~/app/_trpc/attempt-log";
 import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
+import { PitfallSwitches } from "./pitfall-switches";
 import { StallGuide } from "./stall-guide";
 
 export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
@@ -216,6 +217,14 @@ export function LabPanel({
             );
           })}
         </ul>
+      )}
+      {current && (
+        <PitfallSwitches
+          switches={current}
+          turn={turn}
+          disabled={paying || !hydrated}
+          behindProxy={behindProxy}
+        />
       )}
       <KeyReuse order={order} disabled={paying || !hydrated} client={client} />
       <GridControls order={order} />
