@@ -9,7 +9,8 @@ const SHOWN_FILES: ReadonlySet<string> = new Set(Object.values(ENFORCING_LINES).
 /** A shown file's lines, or null for any other path. */
 export async function readShownSource(file: string): Promise<string[] | null> {
   if (!SHOWN_FILES.has(file)) return null;
-  return (await readFile(path.join(process.cwd(), file), "utf8")).split("\n");
+  // Read from the checkout at run time (the lab runs from its source tree), so the build need not trace it.
+  return (await readFile(path.join(/* turbopackIgnore: true */ process.cwd(), file), "utf8")).split("\n");
 }
 
 /** The 1-based line that enforces the pitfall's rule in its file's lines: its marker's one line. */
