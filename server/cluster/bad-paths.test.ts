@@ -34,3 +34,9 @@ test("still serves well-encoded paths, non-ASCII ones included", async () => {
   expect(unknownPage.status).toBe(404);
   expect(await unknownPage.text()).toContain("Page not found");
 });
+
+test("has no lab source page without the lab, not even for the files the lab shows", async () => {
+  for (const path of ["/source/packages/run-once/execution.ts", "/source/server/env.ts"]) {
+    expect((await fetch(`${baseUrl}${path}`)).status).toBe(404);
+  }
+});

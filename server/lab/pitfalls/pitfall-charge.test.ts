@@ -35,6 +35,8 @@ async function pitfallOrder(apps: TestApp[], switches: Partial<ShopSwitches>) {
   const body = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
   return {
     order,
+    /** Posts to the lab's API on the first instance, as the order's customer. */
+    post: (path: string, payload: unknown) => apiOf(first)(path, payload, cookie),
     /** Pays on the given instance; answers the status and the server's decision. */
     async pay(app: TestApp = first) {
       const response = await apiOf(app)("lab.pitfallCharge", body, cookie);
@@ -122,4 +124,24 @@ test("an order out of pitfall mode is refused with 412, before any key is claime
   const { pay, charges } = await pitfallOrder([app], { pitfallMode: false });
   expect(await pay()).toEqual([412, null]);
   expect(await charges()).toBe(0);
+});
+
+test("bad input is a 400 with nothing changed: an unknown rule, an unknown field", async ({ startApp }) => {
+  const app = await startApp({ lab: true });
+  const { order, post, charges } = await pitfallOrder([app], { brokenRule: null });
+  const unknownRule = await post("lab.setSwitches", {
+    orderId: order.id,
+    shop: { brokenRule: "no-keys-at-all" },
+  });
+  expect(unknownRule.status).toBe(400);
+  const unknownField = await post("lab.pitfallCharge", {
+    orderId: order.id,
+    amountCents: order.totalCents,
+    idempotencyKey: order.paymentKey,
+    brokenRule: "memory-store",
+  });
+  expect(unknownField.status).toBe(400);
+  expect(await charges()).toBe(0);
+  const known = await post("lab.setSwitches", { orderId: order.id, shop: { brokenRule: "memory-store" } });
+  expect(known.status).toBe(200);
 });
