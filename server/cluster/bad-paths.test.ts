@@ -6,7 +6,8 @@ import { clusterTest } from "~/testing/fixtures";
 let cluster: Cluster;
 let baseUrl: string;
 
-const test = clusterTest({ count: 1 });
+// As production runs: without the lab (the test runner's NODE_ENV would turn it on).
+const test = clusterTest({ count: 1, env: { LAB_ENABLED: "0" } });
 
 test.beforeAll(async ({ running }) => {
   ({ cluster } = running);
