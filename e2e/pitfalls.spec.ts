@@ -35,6 +35,13 @@ test.describe("releasing the key after a partial commit", () => {
     await expect(shop.attempts()).toHaveCount(2);
     await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "unavailable");
     await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "executed");
+    // The server's own account: the first run released its key though its charge was written; the retry ran again.
+    const rows = page.getByTestId("server-lanes").locator(".lanes-row");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toHaveAttribute("data-decision", "released");
+    await expect(rows.nth(0)).toHaveAttribute("data-status", "503");
+    await expect(rows.nth(1)).toHaveAttribute("data-decision", "executed");
+    await shop.capture("pitfall partial commit, charged twice");
     await shop.expectLedger(orderId, 2);
   });
 
@@ -204,5 +211,6 @@ test("each pitfall links to the line of the shop that keeps its rule, marked on 
     await expect(page.locator("[data-enforcing]")).toContainText(expected[id ?? ""] ?? "");
     await expect(page.locator("[data-enforcing]")).toBeInViewport();
   }
+  await shop.capture("source page, the enforcing line marked");
   expect((await page.request.get("/source/server/env.ts")).status()).toBe(404);
 });

@@ -161,7 +161,6 @@ export function LabPanel({
       onMutate: () => queryClient.cancelQueries({ queryKey: switchesKey }),
       onSuccess: (data) => queryClient.setQueryData(switchesKey, data),
       onError: () => queryClient.invalidateQueries({ queryKey: switchesKey }),
-      onSettled: () => setAsked(null),
     }),
   );
 
@@ -171,7 +170,11 @@ export function LabPanel({
   const turn = (next: Switches) => {
     setAsked(next);
     spent.userSet(next);
-    update.mutate({ orderId: order.id, ...next });
+    // Only this click's answer ends its display: an earlier click's, settling later, would put this switch back.
+    update.mutate(
+      { orderId: order.id, ...next },
+      { onSettled: () => setAsked((shown) => (shown === next ? null : shown)) },
+    );
   };
 
   return (
