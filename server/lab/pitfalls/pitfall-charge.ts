@@ -12,7 +12,7 @@ import { spend } from "../switches";
 import type { BrokenRule } from "./broken-rule";
 
 /** How long a stuck execution holds its key: far past the shop's wait bound (5 s by default). */
-export const STUCK_MS = 20_000;
+const STUCK_MS = 20_000;
 
 /**
  * The lab's pitfall charge: the shop's charge with its other guards off, so
