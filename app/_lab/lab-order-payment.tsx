@@ -5,21 +5,25 @@ import { OrderPayment } from "~/app/_components/order-payment";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
 import { LabPanel } from "./lab-panel";
 import { naiveSender } from "./naive-client";
+import { pitfallSender } from "./pitfall-client";
 
 /**
  * The order page with the fault lab composed in: its panel beside the Pay
  * button, and, when its naive-client switch is on, the naive client in place
- * of the production one. The production page knows nothing of either.
+ * of the production one, and in pitfall mode the pitfall charge's client.
+ * The production page knows nothing of any of them.
  */
 export function LabOrderPayment({ orderId, behindProxy }: { orderId: string; behindProxy: boolean }) {
   const trpc = useLabTRPC();
   const labClient = useLabTRPCClient();
-  const naive = useQuery(trpc.lab.switches.queryOptions({ orderId })).data?.shop.naiveClient === true;
+  const shop = useQuery(trpc.lab.switches.queryOptions({ orderId })).data?.shop;
+  const naive = shop?.naiveClient === true;
+  const pitfall = !naive && shop?.pitfallMode === true;
   return (
     <OrderPayment
       orderId={orderId}
-      send={naive ? naiveSender(labClient) : undefined}
-      payVerb={naive ? "Pay naively" : "Pay"}
+      send={naive ? naiveSender(labClient) : pitfall ? pitfallSender(labClient) : undefined}
+      payVerb={naive ? "Pay naively" : pitfall ? "Pay in pitfall mode" : "Pay"}
       aside={(payment) => <LabPanel {...payment} behindProxy={behindProxy} />}
     />
   );

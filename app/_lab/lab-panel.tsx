@@ -11,6 +11,7 @@ import type { LabAppRouter } from "~/server/trpc/served-router";
 import type { Attempt } from "~/app/_trpc/attempt-log";
 import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
+import { PitfallSwitches } from "./pitfall-switches";
 import { ScenarioPicker } from "./scenario-picker";
 import { StallGuide } from "./stall-guide";
 
@@ -161,7 +162,6 @@ export function LabPanel({
       onMutate: () => queryClient.cancelQueries({ queryKey: switchesKey }),
       onSuccess: (data) => queryClient.setQueryData(switchesKey, data),
       onError: () => queryClient.invalidateQueries({ queryKey: switchesKey }),
-      onSettled: () => setAsked(null),
     }),
   );
 
@@ -171,7 +171,11 @@ export function LabPanel({
   const turn = (next: Switches) => {
     setAsked(next);
     spent.userSet(next);
-    update.mutate({ orderId: order.id, ...next });
+    // Only this click's answer ends its display: an earlier click's, settling later, would put this switch back.
+    update.mutate(
+      { orderId: order.id, ...next },
+      { onSettled: () => setAsked((shown) => (shown === next ? null : shown)) },
+    );
   };
 
   return (
@@ -218,6 +222,14 @@ export function LabPanel({
             );
           })}
         </ul>
+      )}
+      {current && (
+        <PitfallSwitches
+          switches={current}
+          turn={turn}
+          disabled={paying || !hydrated}
+          behindProxy={behindProxy}
+        />
       )}
       <KeyReuse order={order} disabled={paying || !hydrated} client={client} />
       <GridControls order={order} />

@@ -15,6 +15,10 @@ const allOn = {
     stallsBetweenHops: 1,
     naiveClient: true,
     naiveProviderCalls: true,
+    pitfallMode: true,
+    brokenRule: "memory-store" as const,
+    failuresAfterWrite: 1,
+    stuckExecutions: 1,
     aSwitchAddedLater: true,
   },
   provider: { dropReplies: 1, unavailable: 1, timeouts: 1, delayMs: 3_000, decline: true },
@@ -28,6 +32,10 @@ it("sets a scenario's switches and turns every other one off, even one added aft
       stallsBetweenHops: 0,
       naiveClient: false,
       naiveProviderCalls: false,
+      pitfallMode: false,
+      brokenRule: null,
+      failuresAfterWrite: 0,
+      stuckExecutions: 0,
       aSwitchAddedLater: false,
     },
     provider: { dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false },
@@ -36,4 +44,11 @@ it("sets a scenario's switches and turns every other one off, even one added aft
 
 it("gives every scenario an id of its own", () => {
   expect(new Set(SCENARIOS.map((each) => each.id)).size).toBe(SCENARIOS.length);
+});
+
+it("sets a pitfall scenario's switches as the pitfall's own switch does", () => {
+  expect(switchesFor(scenario("cached-error"), allOn)).toMatchObject({
+    shop: { pitfallMode: true, brokenRule: "cached-error", dropReplies: 0, naiveClient: false },
+    provider: { unavailable: 1, dropReplies: 0 },
+  });
 });

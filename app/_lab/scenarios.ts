@@ -1,9 +1,10 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { LabAppRouter } from "~/server/trpc/served-router";
+import { NAIVE_CLIENT_SETTING, breakingRule } from "./pitfall-faults";
 import { SLOW_PROVIDER_MS } from "./slow-provider";
 
 type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
-type SwitchSide = Record<string, number | boolean>;
+type SwitchSide = Record<string, number | boolean | string | null>;
 
 /** The switches a scenario turns on; every other switch is turned off. */
 export interface ScenarioSwitches {
@@ -86,17 +87,53 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: "keys-per-attempt",
     title: "Pitfall: a new key per attempt",
-    switches: { shop: { naiveClient: true, dropReplies: 1 } },
+    switches: NAIVE_CLIENT_SETTING,
     toDo: "Press Pay naively.",
     shouldHappen:
       "The first charge's reply is lost; the naive client retries with a key it just made, which nothing has seen: it charges again. Two charges, shown as damage.",
   },
+  {
+    id: "partial-commit",
+    title: "Pitfall: releasing the key after a partial commit",
+    switches: breakingRule("partial-commit"),
+    toDo: "Press Pay in pitfall mode.",
+    shouldHappen:
+      "The charge is written in a transaction of its own, then publishing its event fails: the key is released with the charge already written. The retry runs again and charges again. Two charges, shown as damage.",
+  },
+  {
+    id: "memory-store",
+    title: "Pitfall: keys in memory behind a load balancer",
+    switches: breakingRule("memory-store"),
+    toDo: "Press Pay in pitfall mode (this needs two instances behind the proxy: INSTANCES=2 npm run demo).",
+    shouldHappen:
+      "The reply is lost once; the retry reaches the other instance, whose memory has never seen the key, and it charges again: two charges. On a single instance the retry finds the key in the same memory, and one charge is all you will see.",
+  },
+  {
+    id: "cached-error",
+    title: "Pitfall: caching error responses forever",
+    switches: breakingRule("cached-error"),
+    toDo: "Press Pay in pitfall mode.",
+    shouldHappen:
+      "The provider answers one transient 503, and it is stored as the key's outcome: every retry replays the 503, though the card is fine. Nothing is charged, and the order stays unpaid under a key that can no longer pay it.",
+  },
+  {
+    id: "unbounded-wait",
+    title: "Pitfall: duplicates wait without a bound",
+    switches: breakingRule("unbounded-wait"),
+    toDo: "Press Pay in pitfall mode, then open this order in a second tab and press Pay there within 20 s.",
+    help: "second-tab",
+    shouldHappen:
+      "The first execution is stuck for 20 s. The duplicate from the second tab waits as long as it does, with no answer and no 409, instead of being told to retry after the 5 s bound.",
+  },
 ];
 
-/** Every switch off, whatever switches there are (the lab grows): a count to 0, a flag to false. */
+/** Every switch off, whatever switches there are (the lab grows): a count to 0, a flag to false, a choice to none. */
 function off<Side extends SwitchSide>(side: Side): Side {
   return Object.fromEntries(
-    Object.entries(side).map(([name, value]) => [name, typeof value === "boolean" ? false : 0]),
+    Object.entries(side).map(([name, value]) => [
+      name,
+      typeof value === "boolean" ? false : typeof value === "number" ? 0 : null,
+    ]),
   ) as Side;
 }
 

@@ -59,6 +59,10 @@ export async function executeInOneTransaction<Tx>(
         const done = await store.transaction(
           async (tx) => {
             const terms = request.terms();
+            if (!store.claimWithin)
+              throw new Error(
+                'completion "single-transaction" needs a store in the work\'s database (claimWithin)',
+              );
             const claim = await store.claimWithin(tx, request.scope, terms, waitMs);
             if ("existing" in claim) throw new KeyFoundError(claim.existing);
             claimed = true;

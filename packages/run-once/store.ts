@@ -32,9 +32,10 @@ export interface IdempotencyStore<Tx> {
    * crash rolls it back with the work. Waits at most `maxWaitMs` for another
    * transaction's uncommitted claim of the same key to end, then throws
    * KeyInProgressError; returns the committed key that holds the scope
-   * otherwise.
+   * otherwise. Only a store in the work's own database can: one without it
+   * (a store in memory or in another database) serves the other completions.
    */
-  claimWithin(tx: Tx, scope: KeyScope, terms: ClaimTerms, maxWaitMs: number): Promise<ClaimResult>;
+  claimWithin?(tx: Tx, scope: KeyScope, terms: ClaimTerms, maxWaitMs: number): Promise<ClaimResult>;
   read(scope: KeyScope): Promise<KeyRecord | null>;
   /**
    * Re-claims a key whose owner is gone (its lease ran out or, where the store

@@ -6,7 +6,8 @@ import { clusterTest } from "~/testing/fixtures";
 let cluster: Cluster;
 let baseUrl: string;
 
-const test = clusterTest({ count: 1 });
+// As production runs: without the lab (the test runner's NODE_ENV would turn it on).
+const test = clusterTest({ count: 1, env: { LAB_ENABLED: "0" } });
 
 test.beforeAll(async ({ running }) => {
   ({ cluster } = running);
@@ -33,4 +34,10 @@ test("still serves well-encoded paths, non-ASCII ones included", async () => {
   const unknownPage = await fetch(`${baseUrl}/%E0%A4%A4`);
   expect(unknownPage.status).toBe(404);
   expect(await unknownPage.text()).toContain("Page not found");
+});
+
+test("has no lab source page without the lab, not even for the files the lab shows", async () => {
+  for (const path of ["/source/packages/run-once/execution.ts", "/source/server/env.ts"]) {
+    expect((await fetch(`${baseUrl}${path}`)).status).toBe(404);
+  }
 });

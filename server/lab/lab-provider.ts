@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { logger } from "../logger";
-import { HttpPaymentProvider } from "../payment-provider/http-payment-provider";
+import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
 import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import type { providerFaultsSchema } from "../trpc/schemas/lab";
 import { readSwitches, spend } from "./switches";
@@ -22,6 +22,8 @@ export const STALL_MS = 4_000;
  */
 export class LabProvider implements PaymentProvider {
   readonly #naive: HttpPaymentProvider;
+  /** The pitfall charge's provider: one attempt per call, so that a transient failure reaches the run-once core. */
+  readonly pitfallProvider: PaymentProvider;
 
   constructor(
     private readonly db: Db,
@@ -29,6 +31,10 @@ export class LabProvider implements PaymentProvider {
     private readonly endpoint: { url: string; apiKey: string },
   ) {
     this.#naive = new HttpPaymentProvider({ ...endpoint, keyForAttempt: () => `naive_${randomUUID()}` });
+    this.pitfallProvider = new HttpPaymentProvider({
+      ...endpoint,
+      retry: { ...PROVIDER_RETRY_SETTINGS, maxAttempts: 1 },
+    });
   }
 
   saveCard(cardNumber: string) {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
-import type { shopSwitchesSchema } from "../trpc/schemas/lab";
+import { shopSwitchesSchema } from "../trpc/schemas/lab";
 
 export type ShopSwitches = z.infer<typeof shopSwitchesSchema>;
 
@@ -10,20 +10,30 @@ export const SWITCHES_OFF: ShopSwitches = {
   stallsBetweenHops: 0,
   naiveClient: false,
   naiveProviderCalls: false,
+  pitfallMode: false,
+  brokenRule: null,
+  failuresAfterWrite: 0,
+  stuckExecutions: 0,
 };
 
 export async function readSwitches(db: Db, orderId: string): Promise<ShopSwitches> {
   const row = await db.labSwitches.findUnique({ where: { orderId }, omit: { orderId: true } });
-  return row ?? SWITCHES_OFF;
+  // The database keeps the broken rule as text: read back, it is checked against the rules there are.
+  return row ? shopSwitchesSchema.parse(row) : SWITCHES_OFF;
 }
 
-export function setSwitches(db: Db, orderId: string, switches: Partial<ShopSwitches>): Promise<ShopSwitches> {
-  return db.labSwitches.upsert({
+export async function setSwitches(
+  db: Db,
+  orderId: string,
+  switches: Partial<ShopSwitches>,
+): Promise<ShopSwitches> {
+  const row = await db.labSwitches.upsert({
     where: { orderId },
     create: { orderId, ...switches },
     update: switches,
     omit: { orderId: true },
   });
+  return shopSwitchesSchema.parse(row);
 }
 
 /**
@@ -33,7 +43,8 @@ export function setSwitches(db: Db, orderId: string, switches: Partial<ShopSwitc
 export async function spend(
   db: Db,
   orderId: string,
-  counter: "dropReplies" | "failuresBeforeCommit" | "stallsBetweenHops",
+  counter:
+    "dropReplies" | "failuresBeforeCommit" | "stallsBetweenHops" | "failuresAfterWrite" | "stuckExecutions",
 ): Promise<boolean> {
   const { count } = await db.labSwitches.updateMany({
     where: { orderId, [counter]: { gt: 0 } },

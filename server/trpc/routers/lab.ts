@@ -1,9 +1,13 @@
 import { ageKeyPastRetention } from "../../lab/age-key";
 import { labProviderOf } from "../../lab/lab-provider";
 import { naiveCharge } from "../../lab/naive-charge";
+import { pitfallCharge } from "../../lab/pitfalls/pitfall-charge";
+import { withPitfallCore } from "../../lab/pitfalls/with-pitfall-core";
 import { readSwitches, setSwitches } from "../../lab/switches";
 import { findSessionOrder } from "../../orders/order-view";
+import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
+import { runOnce } from "../run-once/middleware";
 import { sessionProcedure } from "../procedures";
 import {
   ageKeyInput,
@@ -13,11 +17,12 @@ import {
   naiveChargeInput,
   setLabSwitchesInput,
 } from "../schemas/lab";
-import { chargeOutput } from "../schemas/payments";
+import { chargeInput, chargeOutput, maskedCharge } from "../schemas/payments";
 
 /**
  * The fault-injection lab: per-order switches the shop and its payment
- * provider honour, and the naive counter-example. Served only where the lab is
+ * provider honour, the naive counter-example, and the pitfall charge that
+ * breaks one rule of the guide at a time. Served only where the lab is
  * on (see served-router.ts); the production AppRouter does not contain it.
  */
 export const labRouter = router({
@@ -55,4 +60,18 @@ export const labRouter = router({
     .input(naiveChargeInput)
     .output(chargeOutput)
     .mutation(({ ctx, input }) => naiveCharge(ctx, input)),
+
+  /**
+   * Pay in pitfall mode: run-once on the order's paymentKey, as payments.charge,
+   * under the core the order's broken rule picks (see server/lab/pitfalls/).
+   * The server's account of attempts records it as it records payments.charge.
+   */
+  pitfallCharge: sessionProcedure
+    .input(chargeInput)
+    .output(chargeOutput)
+    .use(withPitfallCore)
+    .use(runOnce({ keyspace: PAYMENT_KEYSPACE, keptBody: maskedCharge }))
+    .mutation(({ ctx, input }) =>
+      pitfallCharge({ ...ctx, provider: labProviderOf(ctx.provider).pitfallProvider }, input),
+    ),
 });

@@ -6,6 +6,9 @@ import { chargeInput } from "./payments";
 
 const count = z.number().int().min(0).max(5);
 
+/** The rules of the guide's "Pitfalls" the lab's pitfall charge can break, one at a time (keys per attempt: the naive client). */
+export const brokenRuleSchema = z.enum(["partial-commit", "memory-store", "cached-error", "unbounded-wait"]);
+
 /** The shop's own faults, per order. */
 export const shopSwitchesSchema = z.object({
   /** Replies of committed charges to lose on the way back to the browser. */
@@ -18,6 +21,14 @@ export const shopSwitchesSchema = z.object({
   naiveClient: z.boolean(),
   /** The shop calls the provider with a new key per attempt. */
   naiveProviderCalls: z.boolean(),
+  /** Pay runs the lab's pitfall charge, whose only guard is the key (see server/lab/pitfalls/). */
+  pitfallMode: z.boolean(),
+  /** The guide's rule the pitfall charge breaks; null: it keeps them all. */
+  brokenRule: brokenRuleSchema.nullable(),
+  /** Pitfall-mode executions to fail after their charge is written, as a failed event publication. */
+  failuresAfterWrite: count,
+  /** Pitfall-mode executions held before the provider is called, long past any wait bound. */
+  stuckExecutions: count,
 });
 
 /** The payment provider's faults, per order (its own switches, set through its test API). */

@@ -1,0 +1,156 @@
+"use client";
+
+import type { inferRouterOutputs } from "@trpc/server";
+import { enforcingLineHref } from "~/server/lab/pitfalls/enforcing-lines";
+import type { PitfallId } from "~/server/lab/pitfalls/enforcing-lines";
+import type { LabAppRouter } from "~/server/trpc/served-router";
+import { NAIVE_CLIENT_SETTING, breakingRule } from "./pitfall-faults";
+
+type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
+type ShopChange = Partial<Switches["shop"]>;
+
+interface Toggle {
+  id: string;
+  label: string;
+  isOn: (s: Switches) => boolean;
+  /** What the switch sets, on and off; the provider's faults only when given. */
+  turn: (on: boolean) => { shop: ShopChange; provider?: Partial<Switches["provider"]> };
+}
+
+interface Pitfall extends Toggle {
+  pitfall: PitfallId;
+  /** Two sentences: the rule it breaks, and what the ledger then shows. */
+  help: string;
+}
+
+/** Turning a rule's switch on puts the order in pitfall mode, breaks that rule alone and arms its fault. */
+const breaking = (pitfall: Exclude<PitfallId, "keys-per-attempt">) => ({
+  isOn: (s: Switches) => s.shop.pitfallMode && s.shop.brokenRule === pitfall,
+  turn: (on: boolean) => (on ? breakingRule(pitfall) : { shop: { brokenRule: null } }),
+});
+
+const PITFALLS: Pitfall[] = [
+  {
+    id: "pitfall-partial-commit",
+    pitfall: "partial-commit",
+    label: "Break: release the key after a partial commit",
+    help: "Breaks the rule that the key is completed in the side effect's own transaction: the charge is written apart, and publishing its event then fails once, which releases the key. The retry charges again.",
+    ...breaking("partial-commit"),
+  },
+  {
+    id: "pitfall-memory-store",
+    pitfall: "memory-store",
+    label: "Break: keys in each instance's memory",
+    help: "Breaks the rule that beyond one process keys live in a shared store with an atomic insert: each instance keeps them in a Map of its own. The reply is lost once, the retry reaches the other instance, and it charges again.",
+    ...breaking("memory-store"),
+  },
+  {
+    id: "pitfall-keys-per-attempt",
+    pitfall: "keys-per-attempt",
+    label: "Break: a new key per attempt",
+    help: "Breaks the rule that the key is made with the intent (the order) and sent on every attempt: this is the naive client, against a charge without run-once. The reply is lost once, and the retry is a new payment.",
+    isOn: (s) => s.shop.naiveClient,
+    turn: (on) => (on ? NAIVE_CLIENT_SETTING : { shop: { naiveClient: false } }),
+  },
+  {
+    id: "pitfall-cached-error",
+    pitfall: "cached-error",
+    label: "Break: cache error responses forever",
+    help: "Breaks the rule that only final outcomes are stored: every error is, the provider's one transient 503 too. Every retry replays that failure, though the card is fine, and nothing is charged.",
+    ...breaking("cached-error"),
+  },
+  {
+    id: "pitfall-unbounded-wait",
+    pitfall: "unbounded-wait",
+    label: "Break: duplicates wait without a bound",
+    help: "Breaks the rule that a duplicate waits at most a bound (5 s), then gets 409 with Retry-After: it waits as long as the execution it found. The first execution is stuck for 20 s, and a duplicate sent meanwhile (Pay in a second tab) gets no answer until it ends.",
+    ...breaking("unbounded-wait"),
+  },
+];
+
+/** The pitfall mode itself, and the faults that only its charge honours: the cure, with the same faults. */
+const SCENE: Array<Toggle & { help: string }> = [
+  {
+    id: "pitfall-mode",
+    label: "Pitfall mode: the key alone guards the charge",
+    help: "Pay runs the lab's pitfall charge: the shop's charge with its other guards off. The provider gets a new key per execution and a paid order is charged again, so only the run-once key stands between a retry and a second charge. With no rule broken, it holds.",
+    isOn: (s) => s.shop.pitfallMode,
+    turn: (on) => ({ shop: on ? { pitfallMode: true } : { pitfallMode: false, brokenRule: null } }),
+  },
+  {
+    id: "pitfall-fail-after-write",
+    label: "Fail after the write (publishing an event)",
+    help: "Pitfall mode only: the next execution writes its charge, then fails to publish its event.",
+    isOn: (s) => s.shop.failuresAfterWrite > 0,
+    turn: (on) => ({ shop: { failuresAfterWrite: on ? 1 : 0 } }),
+  },
+  {
+    id: "pitfall-stuck-execution",
+    label: "Stuck execution (20 s)",
+    help: "Pitfall mode only: the next execution holds its key for 20 s before it calls the provider.",
+    isOn: (s) => s.shop.stuckExecutions > 0,
+    turn: (on) => ({ shop: { stuckExecutions: on ? 1 : 0 } }),
+  },
+];
+
+/**
+ * The guide's "Pitfalls & edge cases", each one switch that breaks its rule
+ * and nothing else, beside the line of the shop that keeps it. Off, the same
+ * faults meet the rule kept: the damage and the cure side by side.
+ */
+export function PitfallSwitches({
+  switches,
+  turn,
+  disabled,
+  behindProxy,
+}: {
+  switches: Switches;
+  turn: (next: Switches) => void;
+  disabled: boolean;
+  behindProxy: boolean;
+}) {
+  const apply = (toggle: Toggle, on: boolean) => {
+    const change = toggle.turn(on);
+    turn({
+      shop: { ...switches.shop, ...change.shop },
+      provider: { ...switches.provider, ...change.provider },
+    });
+  };
+  const row = (toggle: Toggle & { help: string; pitfall?: PitfallId }) => (
+    <li key={toggle.id} data-switch={toggle.id}>
+      <label className="switch">
+        <input
+          type="checkbox"
+          checked={toggle.isOn(switches)}
+          disabled={disabled}
+          aria-describedby={`${toggle.id}-help`}
+          onChange={(event) => apply(toggle, event.target.checked)}
+        />
+        {toggle.label}
+      </label>
+      <p id={`${toggle.id}-help`} className="muted small">
+        {toggle.help}{" "}
+        {toggle.pitfall && (
+          <a href={enforcingLineHref(toggle.pitfall)} data-testid={`${toggle.id}-enforcing`}>
+            The line that enforces it.
+          </a>
+        )}
+      </p>
+      {toggle.pitfall === "memory-store" && !behindProxy && (
+        <p className="alert warning small" data-testid="pitfall-needs-instances">
+          This page is served by one instance, whose Map holds the key: the retry is replayed. Run{" "}
+          <code>INSTANCES=2 npm run demo</code> to put two behind one address.
+        </p>
+      )}
+    </li>
+  );
+  return (
+    <div className="pitfalls" role="group" aria-labelledby="pitfalls-heading" data-testid="pitfalls">
+      <h3 id="pitfalls-heading">Pitfalls of the guide</h3>
+      <ul className="lab-switches">
+        {SCENE.map(row)}
+        {PITFALLS.map(row)}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,216 @@
+import { DEFAULT_RETRY_SETTINGS } from "../app/_trpc/retry-policy";
+import { DEFAULT_RUN_ONCE_SETTINGS } from "../packages/run-once/settings";
+import { LAB, expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import type { Shop } from "./fixtures";
+
+/** The lab's "Pitfalls of the guide" switches, by the label a person clicks. */
+const PITFALLS = {
+  mode: "Pitfall mode: the key alone guards the charge",
+  failAfterWrite: "Fail after the write (publishing an event)",
+  stuckExecution: "Stuck execution (20 s)",
+  partialCommit: "Break: release the key after a partial commit",
+  memoryStore: "Break: keys in each instance's memory",
+  keysPerAttempt: "Break: a new key per attempt",
+  cachedError: "Break: cache error responses forever",
+  unboundedWait: "Break: duplicates wait without a bound",
+} as const;
+
+/** Time for a duplicate's answer beyond the wait bound: a loaded machine's request, not a second bound. */
+const MARGIN_MS = 2_000;
+
+/** Pay once the page pays in pitfall mode: a click before the switch reached it would pay the production way. */
+const payInPitfallMode = (page: Page) => page.getByRole("button", { name: /^Pay in pitfall mode/ }).click();
+
+test.describe("releasing the key after a partial commit", () => {
+  test("broken: publishing fails after the write, the key is released, and the retry charges again", async ({
+    shop,
+    page,
+  }) => {
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    await shop.switchOn(PITFALLS.partialCommit);
+    await payInPitfallMode(page);
+
+    await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
+    await expect(shop.attempts()).toHaveCount(2);
+    await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "unavailable");
+    await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "executed");
+    // The server's own account: the first run released its key though its charge was written; the retry ran again.
+    const rows = page.getByTestId("server-lanes").locator(".lanes-row");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toHaveAttribute("data-decision", "released");
+    await expect(rows.nth(0)).toHaveAttribute("data-status", "503");
+    await expect(rows.nth(1)).toHaveAttribute("data-decision", "executed");
+    await shop.capture("pitfall partial commit, charged twice");
+    await shop.expectLedger(orderId, 2);
+  });
+
+  test("kept: the same failure after the write cannot release a key completed with it", async ({
+    shop,
+    page,
+  }) => {
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    await shop.switchOn(PITFALLS.mode);
+    await shop.switchOn(PITFALLS.failAfterWrite);
+    await payInPitfallMode(page);
+
+    await expect(shop.status()).toContainText("Paid.");
+    await expect(shop.attempts()).toHaveCount(1);
+    await expect(shop.attempts().nth(0)).toHaveAttribute("data-decision", "executed");
+    await shop.expectLedger(orderId, 1);
+  });
+});
+
+test("in-memory store: on one instance the switch says it needs two, and honestly shows no damage", async ({
+  shop,
+  page,
+}) => {
+  // The damage needs two instances behind one address: server/cluster/pitfall-memory-store.test.ts.
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  await shop.switchOn(PITFALLS.memoryStore);
+  await expect(page.getByTestId("pitfall-needs-instances")).toContainText("INSTANCES=2 npm run demo");
+  await payInPitfallMode(page);
+
+  await expect(shop.status()).toContainText("Paid.");
+  await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "replayed");
+  await shop.expectLedger(orderId, 1);
+});
+
+test.describe("keys generated per attempt", () => {
+  test("broken: the naive client's retry carries a new key, and is a second payment", async ({
+    shop,
+    page,
+  }) => {
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    await shop.switchOn(PITFALLS.keysPerAttempt);
+    await expect(page.getByLabel(LAB.naiveClient)).toBeChecked();
+    await page.getByRole("button", { name: /^Pay naively/ }).click();
+
+    await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
+    await shop.expectLedger(orderId, 2);
+  });
+
+  test("kept: the order's key on every attempt, and the retry after the lost reply is replayed", async ({
+    shop,
+  }) => {
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    await shop.switchOn(LAB.dropReply);
+    await shop.payButton().click();
+
+    await expect(shop.status()).toContainText("Paid.");
+    await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "replayed");
+    await shop.expectLedger(orderId, 1);
+  });
+});
+
+test.describe("caching error responses forever", () => {
+  test("broken: the provider's one 503 is stored, every retry replays it, and nothing is ever charged", async ({
+    shop,
+    page,
+    db,
+  }) => {
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    await shop.switchOn(PITFALLS.cachedError);
+    await payInPitfallMode(page);
+
+    const attempts = shop.attempts();
+    await expect(attempts).toHaveCount(DEFAULT_RETRY_SETTINGS.maxAttempts);
+    await expect(attempts.nth(0)).toHaveAttribute("data-decision", "executed");
+    for (let n = 1; n < DEFAULT_RETRY_SETTINGS.maxAttempts; n++) {
+      await expect(attempts.nth(n)).toHaveAttribute("data-outcome", "unavailable");
+      await expect(attempts.nth(n)).toHaveAttribute("data-decision", "replayed");
+    }
+    await expect(shop.status()).not.toContainText("Paid.");
+    expect(await db.charge.count({ where: { orderId } })).toBe(0);
+    expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("PENDING");
+  });
+
+  test("kept: the 503 is not stored, and the retry charges once", async ({ shop, page }) => {
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    await shop.switchOn(PITFALLS.mode);
+    await shop.switchOn(LAB.providerUnavailable);
+    await payInPitfallMode(page);
+
+    await expect(shop.status()).toContainText("Paid.");
+    await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "unavailable");
+    await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "executed");
+    await shop.expectLedger(orderId, 1);
+  });
+});
+
+test.describe("timeouts shorter than execution", () => {
+  // The stuck execution holds its key for 20 s; each test waits for it to end.
+  test.describe.configure({ timeout: 90_000 });
+
+  /** Sends the stuck first request, then its duplicate: the duplicate's answer (null: none within the bound). */
+  async function duplicateOfStuckExecution(shop: Shop, orderId: string) {
+    const paymentKey = await shop.paymentKey();
+    const order = await shop.page.request.get(
+      `/api/trpc/orders.get?input=${encodeURIComponent(JSON.stringify({ orderId }))}`,
+    );
+    const { totalCents } = ((await order.json()) as { result: { data: { totalCents: number } } }).result.data;
+    const body = { orderId, amountCents: totalCents, idempotencyKey: paymentKey };
+    const stuck = shop.page.request.post("/api/trpc/lab.pitfallCharge", { data: body, timeout: 60_000 });
+    await shop.expectKeyInProgress(paymentKey);
+    const startedAt = Date.now();
+    const duplicate = await shop.page.request
+      .post("/api/trpc/lab.pitfallCharge", {
+        data: body,
+        timeout: DEFAULT_RUN_ONCE_SETTINGS.waitMs + MARGIN_MS,
+      })
+      .catch(() => null);
+    const waitedMs = Date.now() - startedAt;
+    return { duplicate, waitedMs, first: await stuck };
+  }
+
+  test("broken: a duplicate of a stuck execution gets no answer within the bound, no 409", async ({
+    shop,
+  }) => {
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    await shop.switchOn(PITFALLS.unboundedWait);
+
+    const { duplicate, waitedMs, first } = await duplicateOfStuckExecution(shop, orderId);
+    expect(duplicate).toBeNull();
+    expect(waitedMs).toBeGreaterThanOrEqual(DEFAULT_RUN_ONCE_SETTINGS.waitMs + MARGIN_MS);
+    expect(first.status()).toBe(200);
+  });
+
+  test("kept: the duplicate gets 409 with Retry-After once the bound runs out", async ({ shop }) => {
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    await shop.switchOn(PITFALLS.mode);
+    await shop.switchOn(PITFALLS.stuckExecution);
+
+    const { duplicate, waitedMs, first } = await duplicateOfStuckExecution(shop, orderId);
+    expect(duplicate?.status()).toBe(409);
+    expect(duplicate?.headers()["retry-after"]).toMatch(/^\d+$/);
+    expect(waitedMs).toBeGreaterThanOrEqual(DEFAULT_RUN_ONCE_SETTINGS.waitMs - 500);
+    expect(first.status()).toBe(200);
+  });
+});
+
+test("each pitfall links to the line of the shop that keeps its rule, marked on the lab's source page", async ({
+  shop,
+  page,
+}) => {
+  await shop.placeOrder({ notebook: 1 });
+  const expected: Record<string, string> = {
+    "pitfall-partial-commit": "store.complete(claim, outcome, context.completedAt(), tx)",
+    "pitfall-memory-store": 'ON CONFLICT ("scope", "path", "key") DO NOTHING',
+    "pitfall-keys-per-attempt": "const paymentKey = newPaymentKey();",
+    "pitfall-cached-error": "FINAL_CODES.has(error.code)",
+    "pitfall-unbounded-wait": "withinWait(inFlight, this.settings.waitMs)",
+  };
+  const hrefs = await Promise.all(
+    Object.keys(expected).map(async (id) => [
+      id,
+      await page.getByTestId(`${id}-enforcing`).getAttribute("href"),
+    ]),
+  );
+  for (const [id, href] of hrefs) {
+    await page.goto(href ?? "");
+    await expect(page.locator("[data-enforcing]")).toContainText(expected[id ?? ""] ?? "");
+    await expect(page.locator("[data-enforcing]")).toBeInViewport();
+  }
+  await shop.capture("source page, the enforcing line marked");
+  expect((await page.request.get("/source/server/env.ts")).status()).toBe(404);
+});

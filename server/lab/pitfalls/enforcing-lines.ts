@@ -1,0 +1,37 @@
+import type { BrokenRule } from "./broken-rule";
+
+/** The guide's pitfalls as the lab shows them: its four broken rules, and the naive client's key per attempt. */
+export type PitfallId = BrokenRule | "keys-per-attempt";
+
+/**
+ * Where the shop keeps each rule the lab breaks: a file and a text found once
+ * in it, whose line the lab's source page marks. A marker, not a line
+ * number, so that edits above it do not move the link.
+ */
+export const ENFORCING_LINES: Record<PitfallId, { path: string; marker: string }> = {
+  "partial-commit": {
+    path: "packages/run-once/execution.ts",
+    marker: "await store.complete(claim, outcome, context.completedAt(), tx)",
+  },
+  "memory-store": {
+    path: "packages/run-once/sql-store.ts",
+    marker: 'ON CONFLICT ("scope", "path", "key") DO NOTHING',
+  },
+  "keys-per-attempt": {
+    path: "server/orders/place-order.ts",
+    marker: "const paymentKey = newPaymentKey();",
+  },
+  "cached-error": {
+    path: "server/trpc/run-once/final-errors.ts",
+    marker: "isFinal: (error) => error instanceof TRPCError && FINAL_CODES.has(error.code)",
+  },
+  "unbounded-wait": {
+    path: "packages/run-once/run-once.ts",
+    marker: "withinWait(inFlight, this.settings.waitMs)",
+  },
+};
+
+/** The lab's source page at the line that enforces the pitfall's rule. */
+export function enforcingLineHref(pitfall: PitfallId): string {
+  return `/source/${ENFORCING_LINES[pitfall].path}?pitfall=${pitfall}#enforcing`;
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Execution } from "~/packages/run-once";
+import type { Db, Tx } from "../../db/client";
+import { DomainError } from "../../errors";
+import { logger } from "../../logger";
+import { findSessionOrder } from "../../orders/order-view";
+import type { PaymentProvider } from "../../payment-provider/payment-provider";
+import { toChargeView } from "../../payments/charge-view";
+import type { ChargeView } from "../../payments/charge-view";
+import { spend } from "../switches";
+import type { BrokenRule } from "./broken-rule";
+
+/** How long a stuck execution holds its key: far past the shop's wait bound (5 s by default). */
+const STUCK_MS = 20_000;
+
+/**
+ * The lab's pitfall charge: the shop's charge with its other guards off, so
+ * that the key is the only thing between a retry and a second charge. The
+ * provider is called once per execution under a key of its own (it cannot
+ * deduplicate a retry), and an order already paid is charged again. Runs
+ * under the run-once core that the order's broken rule picks (see
+ * with-pitfall-core.ts); with none broken, under the shop's own.
+ *
+ * The charge is written inside commit(), that is in the transaction that
+ * completes the key, the provider's answer included, so that the core's final
+ * errors decide whether a provider's failure is stored. With the rule
+ * "partial-commit" broken, it is written in a transaction of its own instead.
+ * Then the payment's event is "published", and the lab's fault can fail it.
+ */
+export async function pitfallCharge(
+  deps: {
+    db: Db;
+    sessionId: string;
+    runOnce: Execution<Tx>;
+    provider: PaymentProvider;
+    brokenRule: BrokenRule | null;
+  },
+  input: { orderId: string; amountCents: number; cardNumber: string },
+): Promise<ChargeView> {
+  const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
+  if (deps.runOnce.key !== order.paymentKey) {
+    throw new DomainError(
+      "PAYMENT_KEY_MISMATCH",
+      "The idempotency key must be the order's current paymentKey.",
+    );
+  }
+  if (input.amountCents !== order.totalCents) {
+    throw new DomainError(
+      "AMOUNT_MISMATCH",
+      `amountCents is ${input.amountCents} but the order's total is ${order.totalCents}.`,
+    );
+  }
+  const card = await deps.provider.saveCard(input.cardNumber);
+  if (await spend(deps.db, order.id, "stuckExecutions")) {
+    logger.warn({ orderId: order.id }, `lab: a pitfall-mode execution is stuck for ${STUCK_MS / 1000} s`);
+    await sleep(STUCK_MS);
+  }
+  const record = async (tx: Tx): Promise<ChargeView> => {
+    const providerKey = `pitfall_${randomUUID()}`;
+    const answer = await deps.provider.charge(
+      { amountCents: order.totalCents, paymentMethodId: card.paymentMethodId, orderId: order.id },
+      providerKey,
+    );
+    if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);
+    const charge = await tx.charge.create({
+      data: {
+        id: answer.charged.id,
+        orderId: order.id,
+        amountCents: answer.charged.amountCents,
+        idempotencyKey: order.paymentKey,
+        providerKey,
+        cardLast4: answer.charged.cardLast4,
+      },
+    });
+    await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });
+    return toChargeView(charge);
+  };
+  const charged =
+    deps.brokenRule === "partial-commit"
+      ? await deps.db.$transaction(record)
+      : await deps.runOnce.commit(record);
+  if (await spend(deps.db, order.id, "failuresAfterWrite")) {
+    throw new Error("Lab fault: the charge was written, then publishing its payment.succeeded event failed.");
+  }
+  return charged;
+}

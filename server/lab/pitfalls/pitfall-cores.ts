@@ -1,0 +1,42 @@
+import { RunOnce, SqlIdempotencyStore } from "~/packages/run-once";
+import type { RunOnceSettings } from "~/packages/run-once";
+import type { Db, Tx } from "../../db/client";
+import { logger } from "../../logger";
+import { trpcFinalErrors } from "../../trpc/run-once/final-errors";
+import type { BrokenRule } from "./broken-rule";
+import { cachingEveryError } from "./caching-every-error";
+import { CompletedAfterHandler } from "./completed-after-handler";
+import { MemoryIdempotencyStore } from "./memory-store";
+
+/** The longest timer Node keeps (24.8 days): no bound, in practice. */
+const UNBOUNDED_WAIT_MS = 2 ** 31 - 1;
+
+/**
+ * The run-once core composed with one broken part per rule, each otherwise as
+ * the shop composes its own (server/run-once.ts): its keys' table, its final
+ * errors, its timing. (On PostgreSQL the store here does without the owner's
+ * session lock, which only speeds up the takeover of a dead owner's key.)
+ */
+function brokenCores(db: Db, settings: RunOnceSettings): Record<BrokenRule, RunOnce<Tx>> {
+  const store = new SqlIdempotencyStore<Tx>(db);
+  const shop = { store, finalErrors: trpcFinalErrors, settings, logger };
+  return {
+    "partial-commit": new CompletedAfterHandler<Tx>(shop),
+    "memory-store": new RunOnce<Tx>({ ...shop, store: new MemoryIdempotencyStore(db) }),
+    "cached-error": new RunOnce<Tx>({ ...shop, finalErrors: cachingEveryError }),
+    "unbounded-wait": new RunOnce<Tx>({ ...shop, settings: { ...settings, waitMs: UNBOUNDED_WAIT_MS } }),
+  };
+}
+
+// One set per database handle, hence per server process: the memory store's Map is this process's.
+const coresOf = new WeakMap<Db, Record<BrokenRule, RunOnce<Tx>>>();
+
+/** This process's core that breaks `rule`. */
+export function brokenCore(db: Db, settings: RunOnceSettings, rule: BrokenRule): RunOnce<Tx> {
+  let cores = coresOf.get(db);
+  if (!cores) {
+    cores = brokenCores(db, settings);
+    coresOf.set(db, cores);
+  }
+  return cores[rule];
+}

@@ -1,0 +1,28 @@
+import type { z } from "zod";
+import { DomainError } from "../../errors";
+import { findSessionOrder } from "../../orders/order-view";
+import { middleware } from "../../trpc/init";
+import type { chargeInput } from "../../trpc/schemas/payments";
+import { readSwitches } from "../switches";
+import { brokenCore } from "./pitfall-cores";
+
+/**
+ * Puts the order's pitfall in front of the run-once middleware: the core that
+ * breaks the order's broken rule stands in for the shop's (ctx.idempotency),
+ * or, with no rule broken, the shop's own stays. Only an order in pitfall mode
+ * is charged this way.
+ */
+export const withPitfallCore = middleware(async ({ ctx, input, next }) => {
+  const { orderId } = input as z.infer<typeof chargeInput>;
+  if (!ctx.sessionId) throw new Error("withPitfallCore needs requireSession before it");
+  const order = await findSessionOrder(ctx.db, ctx.sessionId, orderId);
+  const { pitfallMode, brokenRule } = await readSwitches(ctx.db, order.id);
+  if (!pitfallMode) {
+    throw new DomainError(
+      "PITFALL_MODE_OFF",
+      "This order is not in the lab's pitfall mode: pay it with payments.charge.",
+    );
+  }
+  const idempotency = brokenRule ? brokenCore(ctx.db, ctx.idempotency.settings, brokenRule) : ctx.idempotency;
+  return next({ ctx: { idempotency, brokenRule } });
+});
