@@ -196,7 +196,10 @@ class ServerAnswers {
 }
 
 function runOnceKeyOf(request: Request): string | null {
-  if (request.method() !== "POST" || !/\/api\/trpc\/(payments\.charge|orders\.place)$/.test(request.url())) {
+  if (
+    request.method() !== "POST" ||
+    !/\/api\/trpc\/(payments\.charge|orders\.place|lab\.pitfallCharge)$/.test(request.url())
+  ) {
     return null;
   }
   const body = request.postDataJSON() as { idempotencyKey?: string; submissionKey?: string } | null;

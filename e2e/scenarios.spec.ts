@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import { DEFAULT_RETRY_SETTINGS } from "../app/_trpc/retry-policy";
 import { DESKTOP, PHONE } from "./environment";
 import { LAB, expect, test } from "./fixtures";
 
@@ -25,7 +26,8 @@ const APPROVED_CARD = "4242 4242 4242 4242";
 async function choose(page: Page, id: string) {
   const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
   await page.getByLabel("Try a scenario").selectOption(id);
-  expect((await saved).ok()).toBe(true);
+  const savedResponse = await saved;
+  expect(savedResponse.ok(), await savedResponse.text()).toBe(true);
   await expect(page.getByTestId("scenario-to-do")).toBeVisible();
 }
 
@@ -246,4 +248,97 @@ test("keys per attempt (pitfall): the naive client's retry with a new key charge
   );
   await keep(page, "keys-per-attempt");
   await shop.expectLedger(orderId, 2);
+});
+
+/** Pay once the page pays in pitfall mode: a click before the switches reached it would pay the production way. */
+const payInPitfallMode = (page: Page) => page.getByRole("button", { name: /^Pay in pitfall mode/ }).click();
+
+test("partial commit (pitfall): the key released after the write, and the retry charges again", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  const key = await shop.paymentKey();
+  await choose(page, "partial-commit");
+  await expect(page.getByLabel("Break: release the key after a partial commit")).toBeChecked();
+
+  await payInPitfallMode(page);
+  await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
+  await expect.poll(() => shop.answerStatuses(key)).toEqual([503, 200]);
+  await expect(happened(page)).toHaveText(
+    "What happened: 2 requests reached the server; 2 charges: attempt 1 failed before its key was completed (HTTP 503) and released it, attempt 2 executed.",
+  );
+  await keep(page, "partial-commit");
+  await shop.expectLedger(orderId, 2);
+});
+
+test("keys in memory (pitfall), on one instance: the retry meets the key in the same memory, one charge", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  const key = await shop.paymentKey();
+  await choose(page, "memory-store");
+  await expect(page.getByTestId("pitfall-needs-instances")).toContainText("INSTANCES=2 npm run demo");
+
+  await payInPitfallMode(page);
+  await shop.expectCharged();
+  await shop.expectServerAnswered(key, 2);
+  await expect(happened(page)).toHaveText(
+    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
+  );
+  await keep(page, "memory-store");
+  await shop.expectLedger(orderId, 1);
+});
+
+test("cached errors (pitfall): the provider's one 503 is stored, every retry replays it, nothing is charged", async ({
+  shop,
+  page,
+}) => {
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  const key = await shop.paymentKey();
+  await choose(page, "cached-error");
+  await expect(page.getByLabel("Break: cache error responses forever")).toBeChecked();
+
+  await payInPitfallMode(page);
+  const attempts = DEFAULT_RETRY_SETTINGS.maxAttempts;
+  await expect.poll(() => shop.answerStatuses(key)).toEqual(Array.from({ length: attempts }, () => 503));
+  const replays = Array.from(
+    { length: attempts - 1 },
+    (_, i) => `attempt ${i + 2} replayed the stored failure (HTTP 503)`,
+  );
+  await expect(happened(page)).toHaveText(
+    `What happened: ${attempts} requests reached the server; 0 charges: attempt 1 ran, and its failure (HTTP 503) was stored as the key's outcome, ${replays.join(", ")}.`,
+  );
+  await expect(shop.status()).not.toContainText("Paid.");
+  await keep(page, "cached-error");
+  await shop.expectLedger(orderId, 0);
+});
+
+test("unbounded wait (pitfall): the second tab's duplicate of a stuck execution waits without an answer", async ({
+  shop,
+  page,
+  context,
+}) => {
+  test.slow();
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  await choose(page, "unbounded-wait");
+  const opened = context.waitForEvent("page");
+  await page.getByRole("link", { name: "Open this order in a second tab" }).click();
+  const second = await opened;
+  await expect(second.getByRole("button", { name: /^Pay in pitfall mode/ })).toBeEnabled();
+
+  await payInPitfallMode(page);
+  await expect(shop.status()).toContainText("Processing");
+  const key = await shop.paymentKey();
+  await payInPitfallMode(second);
+  // The browsers give up on their pinned requests (their own timeout) and retry; none is ever told 409.
+  await expect(shop.status()).toContainText("Charged", { timeout: 60_000 });
+  await expect(happened(page)).toHaveText(
+    /^What happened: \d+ requests reached the server; 1 charge: attempt 1's client went away, attempt 2's client went away, .*waited for the one in flight and shared its result\.$/,
+  );
+  await expect(happened(page)).not.toContainText("409");
+  expect(shop.answerStatuses(key)).not.toContain(409);
+  await keep(page, "unbounded-wait");
+  await shop.expectLedger(orderId, 1);
 });

@@ -18,7 +18,7 @@ const DECISION_WORDS: Record<ServerAttempt["decision"], string> = {
   conflict: "still in progress past the wait bound: 409, retry later",
   mismatch: "the key holds another body: 422",
   refused: "refused before any write; the key was released",
-  released: "failed before commit; the key was released",
+  released: "failed before its key was completed; the key was released",
   lease_lost: "ran past its lease; nothing of it was committed",
   abandoned: "the client went away; the execution went on",
 };

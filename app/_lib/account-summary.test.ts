@@ -59,3 +59,22 @@ it("tells the naive client's charges from the ledger: run-once never saw their r
     "No request reached run-once; 2 charges, made by the naive client without run-once, under 2 keys it made itself.",
   );
 });
+
+it("tells a stored failure and its replays as failures, never as results", () => {
+  const cached = [
+    attempt({ status: 503 }),
+    attempt({ decision: "replayed", status: 503 }),
+    attempt({ decision: "replayed", status: 503 }),
+  ];
+  expect(accountSummary(cached, [])).toBe(
+    "3 requests reached the server; 0 charges: attempt 1 ran, and its failure (HTTP 503) was stored as the key's outcome, attempt 2 replayed the stored failure (HTTP 503), attempt 3 replayed the stored failure (HTTP 503).",
+  );
+});
+
+it("says a released key's request failed before its key was completed, not that nothing was written", () => {
+  expect(
+    accountSummary([attempt({ decision: "released", status: 503 }), attempt({})], [charge(), charge()]),
+  ).toBe(
+    "2 requests reached the server; 2 charges: attempt 1 failed before its key was completed (HTTP 503) and released it, attempt 2 executed.",
+  );
+});

@@ -12,8 +12,13 @@ function clause(attempt: ServerAttempt, n: number): string {
   switch (attempt.decision) {
     case "executed":
       if (attempt.status === DECLINED) return `attempt ${n} ran and the card was declined (HTTP 402)`;
+      // Only a final answer should be stored; the lab's "cache errors forever" stores any failure.
+      if (attempt.status >= 400)
+        return `attempt ${n} ran, and its failure (HTTP ${attempt.status}) was stored as the key's outcome`;
       return `attempt ${n} executed${attempt.replyLost ? " and its reply was lost" : ""}`;
     case "replayed":
+      if (attempt.status >= 400 && attempt.status !== DECLINED)
+        return `attempt ${n} replayed the stored failure (HTTP ${attempt.status})`;
       return `attempt ${n} replayed the stored result`;
     case "coalesced":
       return `attempt ${n} waited for the one in flight and shared its result`;
@@ -28,7 +33,7 @@ function clause(attempt: ServerAttempt, n: number): string {
     case "refused":
       return `attempt ${n} was refused (HTTP ${attempt.status}) before any write`;
     case "released":
-      return `attempt ${n} failed before commit (HTTP ${attempt.status}) and released the key`;
+      return `attempt ${n} failed before its key was completed (HTTP ${attempt.status}) and released it`;
     case "lease_lost":
       return `attempt ${n} lost its lease, and nothing of it was committed`;
     case "abandoned":
