@@ -310,7 +310,9 @@ test("cached errors (pitfall): the provider's one 503 is stored, every retry rep
   await expect(happened(page)).toHaveText(
     `What happened: ${attempts} requests reached the server; 0 charges: attempt 1 ran, and its failure (HTTP 503) was stored as the key's outcome, ${replays.join(", ")}.`,
   );
-  await expect(shop.status()).not.toContainText("Paid.");
+  // The page tells the stored failure for what it is, not as a missing answer.
+  await expect(shop.status()).toContainText("The server stored a failure as this key's outcome");
+  await expect(shop.attempts().nth(1)).toContainText("a stored failure, replayed");
   await keep(page, "cached-error");
   await shop.expectLedger(orderId, 0);
 });

@@ -39,6 +39,10 @@ function describe(attempt: Attempt): string {
     case "conflict":
       return "HTTP 409: the key was busy with another attempt";
     case "unavailable":
+      // A server that stores failures (the lab's pitfall) says so in its decision header.
+      if (attempt.decision === "replayed") return `HTTP ${attempt.status}: a stored failure, replayed`;
+      if (attempt.decision === "executed")
+        return `HTTP ${attempt.status}: the server ran it and stored the failure as the key's outcome`;
       return `HTTP ${attempt.status}: the server could not finish, and kept nothing`;
     case "timed_out":
       return "no answer in time: outcome unknown";

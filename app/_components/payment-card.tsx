@@ -23,7 +23,7 @@ export function PaymentCard({
 }) {
   const statusRef = useRef<HTMLDivElement>(null);
   const { progress } = payment;
-  const answered = ["charged", "declined", "refused", "no_answer"].includes(progress.phase);
+  const answered = ["charged", "declined", "refused", "no_answer", "stored_failure"].includes(progress.phase);
 
   useEffect(() => {
     // Move focus to the answer, so a screen reader (and the keyboard) lands on it.

@@ -93,6 +93,14 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
           <strong>The payment was refused:</strong> {progress.message}
         </p>
       );
+    case "stored_failure":
+      return (
+        <p className="alert danger">
+          <strong>The server stored a failure as this key&apos;s outcome:</strong> it answers HTTP{" "}
+          {progress.status} from its store to every attempt with the key, however fine the card is. A server
+          should store only final answers (a charge, a decline).
+        </p>
+      );
     case "no_answer":
       return (
         <p className="alert warning">

@@ -46,7 +46,8 @@ export type PaymentProgress =
   | { phase: "charged"; charge: Charge }
   | { phase: "declined"; reason: string }
   | { phase: "refused"; message: string }
-  | { phase: "no_answer" };
+  | { phase: "no_answer" }
+  | { phase: "stored_failure"; status: number };
 
 /** Outcomes that leave the charge unknown: only the same key, sent again, can tell. */
 const UNKNOWN_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set<AttemptOutcome>([
@@ -97,8 +98,19 @@ export function usePayment(order: PayableOrder, send: SendCharge = sendCharge) {
     attempts,
     pay: (cardNumber: string) => mutation.mutate(cardNumber),
     /** The tab's last attempt never learned its outcome (a reload, a lost answer, no connection). */
-    outcomeUnknown: !mutation.isPending && UNKNOWN_OUTCOMES.has(attempts.at(-1)?.outcome ?? "succeeded"),
+    outcomeUnknown: !mutation.isPending && outcomeUnknown(attempts.at(-1)),
   };
+}
+
+/** A failure the server says it ran or replayed: its stored answer (a server that stores failures), not a missing one. */
+function isStoredFailure(attempt: Attempt): boolean {
+  return (
+    attempt.outcome === "unavailable" && (attempt.decision === "replayed" || attempt.decision === "executed")
+  );
+}
+
+function outcomeUnknown(last: Attempt | undefined): boolean {
+  return last !== undefined && UNKNOWN_OUTCOMES.has(last.outcome) && !isStoredFailure(last);
 }
 
 function progressOf(
@@ -129,9 +141,10 @@ function progressOf(
     if ((error.data as { code?: string } | undefined)?.code === "PAYMENT_REQUIRED") {
       return { phase: "declined", reason: error.message };
     }
-    return isRetryable(describeFailure(error))
-      ? { phase: "no_answer" }
-      : { phase: "refused", message: error.message };
+    if (!isRetryable(describeFailure(error))) return { phase: "refused", message: error.message };
+    const last = attempts.at(-1);
+    if (last && isStoredFailure(last)) return { phase: "stored_failure", status: last.status ?? 503 };
+    return { phase: "no_answer" };
   }
   return { phase: "idle" };
 }
