@@ -57,13 +57,24 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
   /**
    * One statement on the owner's session: the lock, then the insert if it was
    * locked. Skips Prisma: a raw round trip on the hot path of every call.
+   *
+   * Its commit does not wait for the WAL flush (synchronous_commit off, for
+   * this statement's transaction only): the claim is visible to every session
+   * at once, and any later synchronous commit flushes the WAL past it, so it
+   * is durable before the completion (or any write the operation commits on
+   * its way, such as a recovery point) can be. Only a crash of PostgreSQL
+   * itself can lose it, and that crash also ends the owner's session and its
+   * lock, which already lets a retry take the key over at once; an owner that
+   * carries on after the restart finds no claim to complete (LeaseLostError).
    */
   override async claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult> {
     const claim = { id: randomUUID(), token: randomUUID() };
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
     const { locked, claim: won } = await this.#owners.attempt(ownerLockOf(scope), async (client) => {
       const { rows } = await client.query<{ locked: boolean; inserted: number }>(
-        `WITH "lock" AS MATERIALIZED (SELECT pg_try_advisory_lock($1::bigint) AS "locked"),
+        `WITH "lock" AS MATERIALIZED (
+           SELECT pg_try_advisory_lock($1::bigint) AS "locked",
+                  set_config('synchronous_commit', 'off', true) AS "asynchronousCommit"),
          "inserted" AS (
            INSERT INTO "IdempotencyKey"
              ("id", "scope", "path", "key", "fingerprint", "state", "token",
