@@ -70,9 +70,13 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
   override async claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult> {
     const claim = { id: randomUUID(), token: randomUUID() };
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
-    const { locked, claim: won } = await this.#owners.attempt(ownerLockOf(scope), async (client) => {
-      const { rows } = await client.query<{ locked: boolean; inserted: number }>(
-        `WITH "lock" AS MATERIALIZED (
+    const lock = ownerLockOf(scope);
+    const { locked, claim: won } = await this.#owners.attempt(lock, async (client) => {
+      // Named, so each owner session parses and plans it once (a third of its time otherwise); owner
+      // sessions hold session locks, so they never sit behind a transaction pooler that would lose it.
+      const { rows } = await client.query<{ locked: boolean; inserted: number }>({
+        name: "run-once claim",
+        text: `WITH "lock" AS MATERIALIZED (
            SELECT pg_try_advisory_lock($1::bigint) AS "locked",
                   set_config('synchronous_commit', 'off', true) AS "asynchronousCommit"),
          "inserted" AS (
@@ -84,8 +88,8 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
            ON CONFLICT ("scope", "path", "key") DO NOTHING
            RETURNING "id")
          SELECT "locked", (SELECT COUNT(*) FROM "inserted")::int AS "inserted" FROM "lock"`,
-        [
-          ownerLockOf(scope),
+        values: [
+          lock,
           claim.id,
           scope.caller,
           scope.path,
@@ -96,7 +100,7 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
           expiresAt.toISOString(),
           terms.now.toISOString(),
         ],
-      );
+      });
       const row = rows[0]!;
       return { locked: row.locked, claim: row.inserted === 1 ? claim : null };
     });
