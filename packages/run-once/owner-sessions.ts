@@ -105,7 +105,13 @@ export class OwnerSessions {
 
   async #unlockAndReturn(client: pg.PoolClient, lock: string | null, onError: (error: Error) => void) {
     try {
-      if (lock !== null) await client.query("SELECT pg_advisory_unlock($1::bigint)", [lock]);
+      // Named, like the claim: parsed and planned once per session, not once per call.
+      if (lock !== null)
+        await client.query({
+          name: "run-once unlock",
+          text: "SELECT pg_advisory_unlock($1::bigint)",
+          values: [lock],
+        });
       client.off("error", onError);
       client.release();
     } catch (error) {
