@@ -69,6 +69,24 @@ export function successOutcome(data: unknown): StoredOutcome {
 }
 
 /**
+ * Runs commit()'s work and says what its key stores: the work's data, or a
+ * final error it threw (an answer, rethrown once stored); any other error
+ * propagates and rolls the transaction back.
+ */
+export async function outcomeOfWork<T>(
+  work: () => PromiseLike<T>,
+  finalErrors: FinalErrors,
+): Promise<{ data?: T; outcome: StoredOutcome; finalError?: unknown }> {
+  try {
+    const data = await work();
+    return { data, outcome: successOutcome(data) };
+  } catch (error) {
+    if (!finalErrors.isFinal(error)) throw error;
+    return { outcome: { ok: false, error: finalErrors.encode(error) }, finalError: error };
+  }
+}
+
+/**
  * Runs the operation once its key is claimed, and settles the key: completed
  * with what commit() decided, or released. The owner's heartbeat renews its
  * lease until then, and whatever else the claim holds is let go after.
@@ -109,18 +127,10 @@ async function executeAndSettle<Tx>(
       let finalError: unknown;
       const done = await store.transaction(
         async (tx) => {
-          let data: Awaited<ReturnType<typeof work>> | undefined;
-          let outcome: StoredOutcome;
-          try {
-            data = await work(tx);
-            outcome = successOutcome(data);
-          } catch (error) {
-            if (!finalErrors.isFinal(error)) throw error;
-            finalError = error;
-            outcome = { ok: false, error: finalErrors.encode(error) };
-          }
-          const { expiresAt } = await store.complete(claim, outcome, context.completedAt(), tx);
-          return { data, outcome, expiresAt };
+          const worked = await outcomeOfWork(() => work(tx), finalErrors);
+          finalError = worked.finalError;
+          const { expiresAt } = await store.complete(claim, worked.outcome, context.completedAt(), tx);
+          return { data: worked.data, outcome: worked.outcome, expiresAt };
         },
         { maxWaitMs: context.maxWaitMs },
       );

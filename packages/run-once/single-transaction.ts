@@ -1,8 +1,8 @@
 import { CommitMissingError } from "./errors";
-import { successOutcome } from "./execution";
+import { outcomeOfWork } from "./execution";
 import type { Execution, ExecutionContext, Operation } from "./execution";
 import { generationOf } from "./key";
-import type { ClaimTerms, Decision, KeyRecord, KeyScope, RunResult, StoredOutcome } from "./types";
+import type { ClaimTerms, Decision, KeyRecord, KeyScope, RunResult } from "./types";
 
 /** The work's own time in the transaction, past the claim's wait: what an interactive transaction gets by default. */
 const WORK_TIMEOUT_MS = 5_000;
@@ -68,16 +68,8 @@ export async function executeInOneTransaction<Tx>(
             claimed = true;
             const generation = generationOf(claim.claimed.token);
             request.onClaimed?.({ decision: "executed", generation });
-            let data: Awaited<ReturnType<typeof work>> | undefined;
-            let outcome: StoredOutcome;
-            try {
-              data = await work(tx);
-              outcome = successOutcome(data);
-            } catch (error) {
-              if (!finalErrors.isFinal(error)) throw error;
-              finalError = error;
-              outcome = { ok: false, error: finalErrors.encode(error) };
-            }
+            const { data, outcome, finalError: thrown } = await outcomeOfWork(() => work(tx), finalErrors);
+            finalError = thrown;
             // Completed as of the claim, in the same transaction: the retention the claim wrote stays as it
             // is, so the update changes no indexed column and PostgreSQL can make it a HOT update.
             const { expiresAt } = await store.complete(
