@@ -194,7 +194,7 @@ test("each pitfall links to the line of the shop that keeps its rule, marked on 
 }) => {
   await shop.placeOrder({ notebook: 1 });
   const expected: Record<string, string> = {
-    "pitfall-partial-commit": "store.complete(claim, outcome, context.completedAt(), tx)",
+    "pitfall-partial-commit": "store.complete(claim, worked.outcome, context.completedAt(), tx)",
     "pitfall-memory-store": 'ON CONFLICT ("scope", "path", "key") DO NOTHING',
     "pitfall-keys-per-attempt": "const paymentKey = newPaymentKey();",
     "pitfall-cached-error": "FINAL_CODES.has(error.code)",

@@ -11,7 +11,7 @@ export type PitfallId = BrokenRule | "keys-per-attempt";
 export const ENFORCING_LINES: Record<PitfallId, { path: string; marker: string }> = {
   "partial-commit": {
     path: "packages/run-once/execution.ts",
-    marker: "await store.complete(claim, outcome, context.completedAt(), tx)",
+    marker: "await store.complete(claim, worked.outcome, context.completedAt(), tx)",
   },
   "memory-store": {
     path: "packages/run-once/sql-store.ts",
