@@ -13,6 +13,7 @@ import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
 import { PitfallSwitches } from "./pitfall-switches";
 import { ScenarioPicker } from "./scenario-picker";
+import { SLOW_PROVIDER_MS } from "./slow-provider";
 import { StallGuide } from "./stall-guide";
 
 export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
@@ -32,9 +33,6 @@ function countOf(switches: Switches, oneShot: OneShot): number {
   const [side, name] = oneShot.split(".") as ["shop" | "provider", string];
   return (switches[side] as Record<string, number | boolean>)[name] as number;
 }
-
-/** The provider's slow card network (its switch is on or off). */
-const SLOW_PROVIDER_MS = 3_000;
 
 const shop = (s: Switches, change: Partial<Switches["shop"]>): Switches => ({
   ...s,
