@@ -1,36 +1,48 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { createDb } from "~/server/db/client";
-import type { Db, Tx } from "~/server/db/client";
-import { databaseProvider } from "~/server/db/database-url";
+import type { Db } from "~/server/db/client";
 import { createTestDatabase } from "~/testing/test-database";
 import type { TestDatabase } from "~/testing/test-database";
 import { LeaseLostError } from "./errors";
+import { PgDatabase } from "./pg-database";
 import { PostgresIdempotencyStore } from "./postgres-store";
 import { SqlIdempotencyStore } from "./sql-store";
+import type { SqlClient } from "./sql-store";
 import type { Claim, ClaimTerms, KeyRecord } from "./types";
 
 const scope = { caller: "session-1", path: "payments.charge", key: "key-1" };
 const success = { ok: true as const, data: { charged: 1 } };
 
+/** The drivers the store runs on: Prisma on both databases, and node-postgres (PgDatabase) on PostgreSQL. */
+const DRIVERS =
+  inject("databaseTemplates").engine === "postgresql" ? (["prisma", "pg"] as const) : (["prisma"] as const);
+
 let database: TestDatabase;
+/** Prisma, to look at the rows whatever the store writes through. */
 let db: Db;
-let store: SqlIdempotencyStore<Tx>;
+let pgDatabase: PgDatabase | undefined;
+let store: SqlIdempotencyStore<SqlClient>;
 const terms = (now = new Date()): ClaimTerms => ({ fingerprint: "fp", now, leaseMs: 1_000, ttlMs: 60_000 });
 const at = (now = new Date()) => ({ now, ttlMs: 60_000 });
 
-beforeEach(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url);
-  store =
-    databaseProvider(database.url) === "postgresql"
-      ? new PostgresIdempotencyStore<Tx>(db, database.url, { logger: console })
-      : new SqlIdempotencyStore<Tx>(db);
-});
-afterEach(async () => {
-  await store.close();
-  await db.$disconnect();
-  await database.drop();
-});
+function useStoreThrough(driver: (typeof DRIVERS)[number]) {
+  beforeEach(async () => {
+    database = await createTestDatabase();
+    db = createDb(database.url);
+    if (inject("databaseTemplates").engine !== "postgresql") {
+      store = new SqlIdempotencyStore(db);
+      return;
+    }
+    pgDatabase = driver === "pg" ? new PgDatabase(database.url) : undefined;
+    store = new PostgresIdempotencyStore<SqlClient>(pgDatabase ?? db, database.url, { logger: console });
+  });
+  afterEach(async () => {
+    await store.close();
+    await pgDatabase?.end();
+    await db.$disconnect();
+    await database.drop();
+  });
+}
 
 async function claimed(): Promise<Claim> {
   const result = await store.claim(scope, terms());
@@ -44,7 +56,9 @@ async function existing(): Promise<KeyRecord> {
   return result.existing;
 }
 
-describe("SqlIdempotencyStore", () => {
+describe.each(DRIVERS)("SqlIdempotencyStore through %s", (driver) => {
+  useStoreThrough(driver);
+
   it("lets exactly one of many concurrent claims win", async () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => store.claim(scope, terms())));
     expect(results.filter((result) => "claimed" in result)).toHaveLength(1);
