@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { RunOnce, fingerprint } from "../packages/run-once";
-import type { Completion } from "../packages/run-once";
+import { PgDatabase, RunOnce, fingerprint } from "../packages/run-once";
+import type { Completion, SqlClient, SqlDatabase } from "../packages/run-once";
 import { createDb } from "../server/db/client";
-import type { Tx } from "../server/db/client";
+import { databaseProvider } from "../server/db/database-url";
 import { runOnceStoreFor } from "../server/db/run-once-store";
 import { percentile } from "./load";
 
@@ -10,7 +10,11 @@ import { percentile } from "./load";
 export type EngineMode = Extract<Completion, "in-transaction" | "single-transaction">;
 export const ENGINE_MODES: EngineMode[] = ["in-transaction", "single-transaction"];
 
-export interface EngineOverhead {
+/** What the side effect's transaction is written with: Prisma (as the shop does), or node-postgres (PgDatabase). */
+export type SideEffectDriver = "prisma" | "pg";
+export const SIDE_EFFECT_DRIVERS: SideEffectDriver[] = ["prisma", "pg"];
+
+export interface DriverOverhead {
   /** Per mode, every call's latency. */
   withRunOnceMs: Record<EngineMode, number[]>;
   withoutMs: number[];
@@ -18,42 +22,70 @@ export interface EngineOverhead {
   roundRatios: Record<EngineMode, number[]>;
 }
 
+export type EngineOverhead = Partial<Record<SideEffectDriver, DriverOverhead>>;
+
 const QUIET = { warn: () => undefined, error: () => undefined };
 const NO_FINAL_ERRORS = { isFinal: () => false, encode: () => null, decode: () => new Error("never stored") };
 
+/** The side effect, the same statement on either driver. */
+const writeLedgerRow = (tx: SqlClient) =>
+  tx.$executeRaw`INSERT INTO "BenchLedger" ("id", "cents") VALUES (${randomUUID()}, ${1200})`;
+
+interface Side {
+  driver: SideEffectDriver;
+  /** Null for the bare transaction. */
+  mode: EngineMode | null;
+  call: () => Promise<unknown>;
+}
+
+/** The bare transaction and run-once in each mode, with the keys and the side effect on one driver. */
+function sidesOn(driver: SideEffectDriver, db: SqlDatabase<SqlClient>, runOnce: RunOnce<SqlClient>): Side[] {
+  const withRunOnce = (completion: EngineMode) => () =>
+    runOnce.run(
+      {
+        scope: { caller: "bench", path: "ledger", key: randomUUID() },
+        fingerprint: fingerprint("ledger", 1200),
+        completion,
+      },
+      ({ commit }) => commit(writeLedgerRow),
+    );
+  return [
+    ...ENGINE_MODES.map((mode) => ({ driver, mode, call: withRunOnce(mode) })),
+    { driver, mode: null, call: () => db.$transaction(async (tx) => writeLedgerRow(tx)) },
+  ];
+}
+
 /**
  * The engine alone, in this process, with no HTTP and no framework: one
- * side effect (a ledger row, in a Prisma interactive transaction) called one
- * at a time, with run-once in each mode ("in-transaction": a claim that
- * commits on its own, then the transaction with the completion;
- * "single-transaction": the claim, the row and the completion in one
- * transaction) and without it, in rounds whose order reverses every round
- * (ABC CBA), on distinct keys. No server in the way: its constant cost would
+ * side effect (a ledger row, in an interactive transaction) called one at a
+ * time, with run-once in each mode ("in-transaction": a claim that commits
+ * on its own, then the transaction with the completion; "single-transaction":
+ * the claim, the row and the completion in one transaction) and without it,
+ * in rounds whose order reverses every round (ABC CBA), on distinct keys. On
+ * PostgreSQL, all of it twice: through Prisma, and through node-postgres,
+ * where a statement costs a fraction of Prisma's (the keys then go through
+ * the same driver as the side effect: the completion is one of its
+ * transaction's statements). No server in the way: its constant cost would
  * flatter the ratio.
  */
 export async function measureEngineOverhead(
   url: string,
   opts: { rounds: number; perRound: number },
 ): Promise<EngineOverhead> {
-  const db = createDb(url);
-  const { store, watcher } = runOnceStoreFor<Tx>(url, db, QUIET);
-  const runOnce = new RunOnce<Tx>({ store, watcher, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
+  const prisma = createDb(url);
+  const pg = databaseProvider(url) === "postgresql" ? new PgDatabase(url) : null;
+  const databases: Array<[SideEffectDriver, SqlDatabase<SqlClient>]> = [["prisma", prisma]];
+  if (pg) databases.push(["pg", pg]);
+  const engines = databases.map(([driver, db]) => {
+    const { store, watcher } = runOnceStoreFor<SqlClient>(url, db, QUIET);
+    const runOnce = new RunOnce<SqlClient>({ store, watcher, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
+    return { driver, db, runOnce };
+  });
   try {
-    await db.$executeRawUnsafe(
+    await prisma.$executeRawUnsafe(
       `CREATE TABLE IF NOT EXISTS "BenchLedger" ("id" TEXT PRIMARY KEY, "cents" INTEGER NOT NULL)`,
     );
-    const writeLedgerRow = (tx: Tx) =>
-      tx.$executeRaw`INSERT INTO "BenchLedger" ("id", "cents") VALUES (${randomUUID()}, ${1200})`;
-    const without = () => db.$transaction(writeLedgerRow);
-    const withRunOnce = (completion: EngineMode) => () =>
-      runOnce.run(
-        {
-          scope: { caller: "bench", path: "ledger", key: randomUUID() },
-          fingerprint: fingerprint("ledger", 1200),
-          completion,
-        },
-        ({ commit }) => commit(writeLedgerRow),
-      );
+    const sides = engines.flatMap(({ driver, db, runOnce }) => sidesOn(driver, db, runOnce));
     const timed = async (call: () => Promise<unknown>, count: number) => {
       const latencies: number[] = [];
       for (let i = 0; i < count; i++) {
@@ -63,33 +95,36 @@ export async function measureEngineOverhead(
       }
       return latencies;
     };
-    const sides = [
-      ...ENGINE_MODES.map((mode) => ({ mode, call: withRunOnce(mode) })),
-      { mode: null, call: without },
-    ];
     // Warm-up: connections, JIT, the pools of every side.
     for (const side of sides) await timed(side.call, 200);
 
-    const result: EngineOverhead = {
-      withRunOnceMs: { "in-transaction": [], "single-transaction": [] },
-      withoutMs: [],
-      roundRatios: { "in-transaction": [], "single-transaction": [] },
-    };
+    const result: EngineOverhead = {};
+    for (const { driver } of engines)
+      result[driver] = {
+        withRunOnceMs: { "in-transaction": [], "single-transaction": [] },
+        withoutMs: [],
+        roundRatios: { "in-transaction": [], "single-transaction": [] },
+      };
     for (let round = 0; round < opts.rounds; round++) {
       const order = round % 2 === 0 ? sides : [...sides].reverse();
-      const latencies = new Map<EngineMode | null, number[]>();
-      for (const side of order) latencies.set(side.mode, await timed(side.call, opts.perRound));
-      const bare = latencies.get(null)!;
-      result.withoutMs.push(...bare);
-      for (const mode of ENGINE_MODES) {
-        const mine = latencies.get(mode)!;
-        result.withRunOnceMs[mode].push(...mine);
-        result.roundRatios[mode].push(percentile(mine, 50) / percentile(bare, 50));
+      const latencies = new Map<Side, number[]>();
+      for (const side of order) latencies.set(side, await timed(side.call, opts.perRound));
+      for (const { driver } of engines) {
+        const measured = result[driver]!;
+        const of = (mode: EngineMode | null) =>
+          latencies.get(sides.find((side) => side.driver === driver && side.mode === mode)!)!;
+        const bare = of(null);
+        measured.withoutMs.push(...bare);
+        for (const mode of ENGINE_MODES) {
+          measured.withRunOnceMs[mode].push(...of(mode));
+          measured.roundRatios[mode].push(percentile(of(mode), 50) / percentile(bare, 50));
+        }
       }
     }
     return result;
   } finally {
-    await runOnce.close();
-    await db.$disconnect();
+    for (const { runOnce } of engines) await runOnce.close();
+    await pg?.end();
+    await prisma.$disconnect();
   }
 }

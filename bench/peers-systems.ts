@@ -2,8 +2,9 @@
  * The systems the peers bench compares, behind one call: the project's
  * run-once engine on its PostgreSQL store, and two public Node.js
  * idempotency libraries on the local Redis, each with its README's defaults.
- * Every system guards the same side effect: one ledger row, written in a
- * Prisma interactive transaction on the same PostgreSQL database.
+ * Every system guards the same side effect: one ledger row, written in an
+ * interactive transaction on the same PostgreSQL database, through Prisma or
+ * through node-postgres (PgDatabase), the one given to the system.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,13 +15,14 @@ import { Idempotency, IdempotencyError } from "@node-idempotency/core";
 import { RedisStorageAdapter } from "@node-idempotency/storage-adapter-redis";
 import { createClient } from "@redis/client";
 import { RunOnce, fingerprint } from "../packages/run-once";
+import type { SqlClient, SqlDatabase } from "../packages/run-once";
 import { createDb } from "../server/db/client";
-import type { Db, Tx } from "../server/db/client";
+import type { Db } from "../server/db/client";
 import { runOnceStoreFor } from "../server/db/run-once-store";
 import { ROOT } from "../testing/paths";
 
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
-export const LEDGER = "PeerLedger";
+const LEDGER = "PeerLedger";
 const CENTS = 1200;
 
 /** What a handler does: `ok` writes the row; `throw` fails before writing; `hang` writes inside its transaction and never ends. */
@@ -47,16 +49,15 @@ export class HandlerFailed extends Error {
   override name = "HandlerFailed";
 }
 
-const insertRow = (tx: Tx, key: string) =>
-  tx.$executeRawUnsafe(
-    `INSERT INTO "${LEDGER}" ("id", "key", "cents") VALUES ($1, $2, $3)`,
-    randomUUID(),
-    key,
-    CENTS,
-  );
+/** The database a system's side effect is written to, through either driver. */
+export type SideEffectDb = SqlDatabase<SqlClient>;
+
+/** Into LEDGER, written out: a tagged template's values are parameters, never names. */
+const insertRow = (tx: SqlClient, key: string) =>
+  tx.$executeRaw`INSERT INTO "PeerLedger" ("id", "key", "cents") VALUES (${randomUUID()}, ${key}, ${CENTS})`;
 
 /** The side effect's body, inside a transaction; `hang` never resolves (for the SIGKILL case). */
-async function sideEffect(tx: Tx, key: string, behaviour: Behaviour, onExecuting?: () => void) {
+async function sideEffect(tx: SqlClient, key: string, behaviour: Behaviour, onExecuting?: () => void) {
   await insertRow(tx, key);
   if (behaviour === "hang") {
     onExecuting?.();
@@ -80,8 +81,8 @@ export async function executions(db: Db, key: string): Promise<number> {
 }
 
 /** The side effect without idempotency: the baseline every ratio divides by. */
-export function baseline(db: Db): (key: string) => Promise<unknown> {
-  return (key) => db.$transaction((tx) => insertRow(tx, key));
+export function baseline(db: SideEffectDb): (key: string) => Promise<unknown> {
+  return (key) => db.$transaction(async (tx) => insertRow(tx, key));
 }
 
 /** The installed version (not every package exports its package.json). */
@@ -108,11 +109,11 @@ const errorStatus = (error: unknown): string =>
  */
 export function engineSystem(
   url: string,
-  db: Db,
+  db: SideEffectDb,
   completion: "in-transaction" | "single-transaction" = "in-transaction",
 ): System {
-  const { store, watcher } = runOnceStoreFor<Tx>(url, db, QUIET);
-  const runOnce = new RunOnce<Tx>({ store, watcher, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
+  const { store, watcher } = runOnceStoreFor<SqlClient>(url, db, QUIET);
+  const runOnce = new RunOnce<SqlClient>({ store, watcher, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
   const single = completion === "single-transaction";
   return {
     id: single ? "engine-single-transaction" : "engine",
@@ -151,7 +152,7 @@ export function engineSystem(
  * there is no remaining-time context, so it warns on every call; the bench
  * drops that one warning.
  */
-export async function powertoolsSystem(db: Db): Promise<System> {
+export async function powertoolsSystem(db: SideEffectDb): Promise<System> {
   const client = await createClient({ url: REDIS_URL }).connect();
   const persistenceStore = new CachePersistenceLayer({ client });
   const idempotent = makeIdempotent(
@@ -197,7 +198,7 @@ export async function powertoolsSystem(db: Db): Promise<System> {
  * body or, on failure, the error. Default options: no waiting on a request in
  * progress (REQUEST_IN_PROGRESS), 24 h TTL.
  */
-export async function nodeIdempotencySystem(db: Db): Promise<System> {
+export async function nodeIdempotencySystem(db: SideEffectDb): Promise<System> {
   const storage = new RedisStorageAdapter({ url: REDIS_URL });
   await storage.connect();
   const idempotency = new Idempotency(storage);
@@ -258,7 +259,7 @@ export async function redisReachable(): Promise<boolean> {
   }
 }
 
-export async function createSystem(id: System["id"], url: string, db: Db): Promise<System> {
+export async function createSystem(id: System["id"], url: string, db: SideEffectDb): Promise<System> {
   if (id === "engine") return engineSystem(url, db);
   if (id === "engine-single-transaction") return engineSystem(url, db, "single-transaction");
   if (id === "powertools") return powertoolsSystem(db);

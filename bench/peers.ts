@@ -21,17 +21,26 @@ import {
   executions,
   redisReachable,
 } from "./peers-systems";
-import type { Answer, System } from "./peers-systems";
+import type { Answer, SideEffectDb, System } from "./peers-systems";
 import type { Db } from "../server/db/client";
+import { PgDatabase } from "../packages/run-once";
+import { SIDE_EFFECT_DRIVERS } from "./engine-overhead";
+import type { SideEffectDriver } from "./engine-overhead";
 
-export interface PeerResult {
-  id: System["id"];
-  label: string;
+/** A system's median over the bare side effect, on one driver. */
+export interface Overhead {
   ratio: number;
   addedMs: number;
   medianMs: number;
   baselineMs: number;
   roundRatios: number[];
+}
+
+export interface PeerResult {
+  id: System["id"];
+  label: string;
+  /** Per driver of the side effect (and of the engine's keys): the same systems, the same row. */
+  overhead: Record<SideEffectDriver, Overhead>;
   storm: { executions: number; answers: Record<string, number>; lastAnswerMs: number };
   recovery: { recoveredMs: number | null; attempts: number; executions: number; lastStatus: string };
   failure: { first: string; retry: string; executions: number; verdict: string };
@@ -59,39 +68,76 @@ async function timed(call: () => Promise<unknown>, count: number): Promise<numbe
   return latencies;
 }
 
+/** One side of the overhead measurement: a system, or the bare side effect, on one driver. */
+interface Arm {
+  driver: SideEffectDriver;
+  id: System["id"] | "baseline";
+  call: () => Promise<unknown>;
+}
+
 /**
- * (1) Sequential calls on fresh keys. The systems and the bare side effect
- * take turns call by call, in alternating order (ABBA), so that each sees the
- * same load from the rest of this shared machine; each round's medians give
- * its ratio, whose spread shows the noise.
+ * (1) Sequential calls on fresh keys, for every system on each driver. The
+ * systems and the bare side effects take turns call by call, in alternating
+ * order (ABBA), so that each sees the same load from the rest of this shared
+ * machine; each round's medians give its ratio, whose spread shows the noise.
  */
-async function overhead(systems: System[], db: Db, rounds: number, perRound: number) {
-  const bare = baseline(db);
-  const arms: { id: string; call: () => Promise<unknown> }[] = [
-    { id: "baseline", call: () => bare(randomUUID()) },
-    ...systems.map((system) => ({
-      id: system.id,
-      call: async () => {
-        const answer = await system.call(randomUUID(), "ok");
-        if (!answer.ok) throw new Error(`${system.id}: ${answer.status}`);
-      },
-    })),
-  ];
+async function overhead(
+  systems: Record<SideEffectDriver, System[]>,
+  dbs: Record<SideEffectDriver, SideEffectDb>,
+  rounds: number,
+  perRound: number,
+): Promise<Map<Arm, { samples: number[]; roundMedians: number[] }>> {
+  const arms: Arm[] = SIDE_EFFECT_DRIVERS.flatMap((driver) => {
+    const bare = baseline(dbs[driver]);
+    return [
+      { driver, id: "baseline" as const, call: () => bare(randomUUID()) },
+      ...systems[driver].map((system) => ({
+        driver,
+        id: system.id,
+        call: async () => {
+          const answer = await system.call(randomUUID(), "ok");
+          if (!answer.ok) throw new Error(`${system.id} through ${driver}: ${answer.status}`);
+        },
+      })),
+    ];
+  });
   for (const arm of arms) await timed(arm.call, 100); // warm-up
-  const samples = new Map<string, number[]>(arms.map((arm) => [arm.id, []]));
-  const perRoundMedians = new Map<string, number[]>(arms.map((arm) => [arm.id, []]));
+  const measured = new Map(
+    arms.map((arm) => [arm, { samples: [] as number[], roundMedians: [] as number[] }]),
+  );
   for (let round = 0; round < rounds; round++) {
-    const roundSamples = new Map<string, number[]>(arms.map((arm) => [arm.id, []]));
+    const roundSamples = new Map<Arm, number[]>(arms.map((arm) => [arm, []]));
     for (let i = 0; i < perRound; i++) {
       const order = i % 2 === 0 ? arms : [...arms].reverse();
-      for (const arm of order) roundSamples.get(arm.id)!.push(...(await timed(arm.call, 1)));
+      for (const arm of order) roundSamples.get(arm)!.push(...(await timed(arm.call, 1)));
     }
-    for (const [id, latencies] of roundSamples) {
-      samples.get(id)!.push(...latencies);
-      perRoundMedians.get(id)!.push(percentile(latencies, 50));
+    for (const [arm, latencies] of roundSamples) {
+      measured.get(arm)!.samples.push(...latencies);
+      measured.get(arm)!.roundMedians.push(percentile(latencies, 50));
     }
   }
-  return { samples, perRoundMedians };
+  return measured;
+}
+
+/** A system's overhead on one driver, from the arms' samples. */
+function overheadOf(
+  measured: Map<Arm, { samples: number[]; roundMedians: number[] }>,
+  driver: SideEffectDriver,
+  id: System["id"],
+): Overhead {
+  const of = (wanted: Arm["id"]) =>
+    [...measured].find(([arm]) => arm.driver === driver && arm.id === wanted)![1];
+  const mine = of(id);
+  const bare = of("baseline");
+  const medianMs = percentile(mine.samples, 50);
+  const baselineMs = percentile(bare.samples, 50);
+  return {
+    ratio: medianMs / baselineMs,
+    addedMs: medianMs - baselineMs,
+    medianMs,
+    baselineMs,
+    roundRatios: mine.roundMedians.map((median, round) => median / bare.roundMedians[round]!),
+  };
 }
 
 /** (2) `count` concurrent calls with one key, from this process. */
@@ -199,30 +245,26 @@ export async function measurePeers(
     if (!String(args[0]).includes("remaining time")) warn(...args);
   };
   const db = createDb(url);
+  const pg = new PgDatabase(url);
+  const dbs: Record<SideEffectDriver, SideEffectDb> = { prisma: db, pg };
   const engines: System["id"][] = ["engine", "engine-single-transaction"];
   const ids: System["id"][] = redis ? [...engines, "powertools", "node-idempotency"] : engines;
-  const systems: System[] = [];
+  const systems: Record<SideEffectDriver, System[]> = { prisma: [], pg: [] };
   try {
     await createLedger(db);
-    for (const id of ids) systems.push(await createSystem(id, url, db));
-    const { samples, perRoundMedians } = await step("overhead", () =>
-      overhead(systems, db, opts.rounds, opts.perRound),
-    );
-    const baselineMs = percentile(samples.get("baseline")!, 50);
+    for (const driver of SIDE_EFFECT_DRIVERS)
+      for (const id of ids) systems[driver].push(await createSystem(id, url, dbs[driver]));
+    const measured = await step("overhead", () => overhead(systems, dbs, opts.rounds, opts.perRound));
     const results: PeerResult[] = [];
-    for (const system of systems) {
-      const medianMs = percentile(samples.get(system.id)!, 50);
-      const roundRatios = perRoundMedians
-        .get(system.id)!
-        .map((median, round) => median / perRoundMedians.get("baseline")![round]!);
+    // The semantics do not depend on the driver: they are measured on Prisma's, as the shop writes.
+    for (const system of systems.prisma) {
       results.push({
         id: system.id,
         label: system.label,
-        ratio: medianMs / baselineMs,
-        addedMs: medianMs - baselineMs,
-        medianMs,
-        baselineMs,
-        roundRatios,
+        overhead: {
+          prisma: overheadOf(measured, "prisma", system.id),
+          pg: overheadOf(measured, "pg", system.id),
+        },
         storm: await step(`${system.id} storm`, () => storm(system, db, opts.storm)),
         recovery: await step(`${system.id} recovery`, () => recovery(system, db, url, opts.recoveryCapMs)),
         failure: await step(`${system.id} failure`, () => failure(system, db)),
@@ -230,8 +272,9 @@ export async function measurePeers(
     }
     return { redis, results, calls: opts };
   } finally {
-    for (const system of systems)
+    for (const system of [...systems.prisma, ...systems.pg])
       await system.close().catch((error: unknown) => console.error(`peers: closing ${system.id}:`, error));
+    await pg.end();
     await db.$disconnect();
     console.warn = warn;
   }
