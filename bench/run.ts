@@ -20,6 +20,7 @@ import { newSignedSession } from "../testing/signed-session";
 import { apiClient, dataOf } from "../testing/api-client";
 import type { ApiClient } from "../testing/api-client";
 import { ENGINE_MODES, SIDE_EFFECT_DRIVERS, measureEngineOverhead } from "./engine-overhead";
+import { FLOOR_SHAPES, floorOf, measureKeyWriteFloor } from "./key-write-floor";
 import type { EngineMode, SideEffectDriver } from "./engine-overhead";
 import { measureStatementCost } from "./statement-cost";
 import { countersOf, load, percentile } from "./load";
@@ -475,6 +476,21 @@ async function engineOverhead(provider: Provider) {
     met: null,
     how: `SELECT $1 through tx.$executeRaw and through a pg client, ${prismaMs.length} + ${pgMs.length} statements in ${statementRounds} alternating rounds: the single-transaction mode's claim and completion must go through the work's Prisma transaction`,
   });
+  const floorRounds = 8;
+  const floorPerRound = 250;
+  const floor = await measureKeyWriteFloor(url, { rounds: floorRounds, perRound: floorPerRound });
+  for (const shape of FLOOR_SHAPES.filter((shape) => shape !== "bare")) {
+    const { ratio, addedMs, medianMs, bareMs } = floorOf(floor, shape);
+    rows.push({
+      case: `Floor of any key in PostgreSQL, p50: ${shape}, pipelined`,
+      database: label(provider),
+      instances: 1,
+      result: `${ratio.toFixed(2)}×, +${addedMs.toFixed(2)} ms (${medianMs.toFixed(2)} ms vs ${bareMs.toFixed(2)} ms)`,
+      target: "report",
+      met: null,
+      how: `the one-row transaction on pg with the key's writes added and no round trip of theirs (every statement pipelined, BEGIN to COMMIT in one round trip, as the bare side's), ${floorRounds} alternating rounds of ${floorPerRound}: the database's own cost of a key row, under any engine`,
+    });
+  }
 }
 
 /** An order placed through the API with lab switches on it (the lab must be enabled). */
