@@ -382,6 +382,22 @@ describe("run-once: retention", () => {
     expect((await app.db.idempotencyKey.findMany()).map((row) => row.key)).toEqual(["recent"]);
   });
 
+  it("once started, keeps a key just past its retention for one interval, so that it is seen as expired first", async () => {
+    const clock = new FakeClock();
+    const app = await start({ clock, settings: { ttlMs: 10_000 } });
+    await app.probe(call(1, "aged"));
+    app.sweeper.start(60_000);
+    try {
+      clock.advance(10_000 + 1_000);
+      expect(await app.sweeper.sweep()).toBe(0);
+      await expect(app.run(call(1, "aged"))).resolves.toMatchObject({ decision: "expired" });
+      clock.advance(10_000 + 61_000);
+      expect(await app.sweeper.sweep()).toBe(1);
+    } finally {
+      app.sweeper.stop();
+    }
+  });
+
   it("sweeps a claim whose owner never came back once its lease is long over, and not before", async () => {
     const clock = new FakeClock();
     const settings = { leaseMs: 10_000, abandonedGraceMs: 60_000 };

@@ -8,10 +8,17 @@ import type { Logger } from "./types";
  * read, so the sweep only bounds the table by real use; a failed sweep is
  * logged and the next tick tries again. The records of the attempts of a
  * swept key go with it, once the grace has passed since the last.
+ *
+ * Once started, a completed key is kept for one interval past its retention:
+ * a key that has just expired is seen as expired (the grid's last row) until
+ * a later tick, instead of vanishing at a tick that happens to follow its
+ * expiry at once, and the table still holds at most one interval more.
  */
 export class KeySweeper {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
+  /** How long past its retention a completed key is kept: the interval once started. */
+  #expiredGraceMs = 0;
 
   constructor(
     private readonly store: Pick<IdempotencyStore<unknown>, "sweep">,
@@ -27,6 +34,7 @@ export class KeySweeper {
 
   start(intervalMs: number): void {
     if (this.#timer) return;
+    this.#expiredGraceMs = intervalMs;
     this.#timer = setInterval(() => void this.sweep(), intervalMs);
     // The server's own handles keep the process alive; this timer should not.
     this.#timer.unref();
@@ -40,9 +48,10 @@ export class KeySweeper {
   /** One sweep; overlapping ticks share the sweep in progress. */
   sweep(): Promise<number> {
     const now = (this.options.clock ?? (() => new Date()))();
+    const expiredBefore = new Date(now.getTime() - this.#expiredGraceMs);
     const graceStart = new Date(now.getTime() - this.options.abandonedGraceMs);
     this.#running ??= this.store
-      .sweep(now, graceStart)
+      .sweep(expiredBefore, graceStart)
       .then(async (deleted) => {
         await this.options.attempts?.sweep(graceStart);
         if (deleted > 0) this.options.logger.info({ deleted }, "swept idempotency keys");
