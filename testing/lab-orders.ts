@@ -10,7 +10,7 @@ export interface PlacedOrder {
   paymentKey: string;
 }
 
-type Switches = Omit<z.input<typeof setLabSwitchesInput>, "orderId">;
+export type Switches = Omit<z.input<typeof setLabSwitchesInput>, "orderId">;
 
 /** Places an order through the API, with lab switches (the shop's, the provider's) set on it. */
 export async function placeOrderWith(client: ApiClient, switches: Switches = {}): Promise<PlacedOrder> {

@@ -1,0 +1,44 @@
+import { expect } from "vitest";
+import { SERVED_BY_HEADER } from "../server/cluster/proxy-headers";
+import { apiClient } from "./api-client";
+import type { ClusterFixture } from "./fixtures";
+import { chargeBody, placeOrderWith } from "./lab-orders";
+import type { Switches } from "./lab-orders";
+import { newSignedSession } from "./signed-session";
+
+/** How a retry after a lost reply was decided, and what each side charged for the order. */
+export interface LostReplyRetry {
+  decision: string | null;
+  charges: number;
+  providerCharges: number;
+}
+
+/**
+ * Pays an order through the round-robin proxy with the lab dropping the
+ * first reply (the client's connection breaks after the server's commit),
+ * then retries with the same key through the proxy: the retry lands on the
+ * other instance, which the helper checks before it answers.
+ */
+export async function retryAfterLostReply(
+  running: Pick<ClusterFixture, "db" | "providerDb">,
+  proxyUrl: string,
+  opts: { procedure: "payments.charge" | "lab.pitfallCharge"; shop: Switches["shop"] },
+): Promise<LostReplyRetry> {
+  const { cookie } = await newSignedSession(running.db);
+  const client = apiClient(proxyUrl, cookie);
+  const order = await placeOrderWith(client, { shop: { ...opts.shop, dropReplies: 1 } });
+  const lost = await fetch(`${proxyUrl}/api/trpc/${opts.procedure}`, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json" },
+    body: JSON.stringify(chargeBody(order)),
+  });
+  await expect(lost.text()).rejects.toThrow();
+  const retry = await client.post(opts.procedure, chargeBody(order));
+  expect(retry.status).toBe(200);
+  expect(retry.headers.get(SERVED_BY_HEADER)).not.toBe(lost.headers.get(SERVED_BY_HEADER));
+  return {
+    decision: retry.headers.get("Idempotency-Decision"),
+    charges: await running.db.charge.count({ where: { orderId: order.id } }),
+    providerCharges: await running.providerDb.charge.count({ where: { orderRef: order.id } }),
+  };
+}
