@@ -1,4 +1,4 @@
-import { describe, expect } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
 import { test } from "~/testing/fixtures";
@@ -154,12 +154,19 @@ describe("keys in progress", () => {
   test("says that a duplicate which waited for the first execution was coalesced into it", async () => {
     const order = await placeOrder();
     const held = gate();
-    provider.beforeCharge = () => held.opened;
+    const charging = gate();
+    provider.beforeCharge = () => {
+      charging.open();
+      return held.opened;
+    };
+    // A request that has entered run() while the first executes has joined it: run() shares the
+    // execution in flight before its first await.
+    const runs = vi.spyOn(app.services.idempotency, "run");
     const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
     const first = post("payments.charge", body);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await charging.opened;
     const duplicate = post("payments.charge", body);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await expect.poll(() => runs.mock.calls.length).toBe(2);
     held.open();
 
     const [a, b] = await Promise.all([first, duplicate]);
