@@ -154,6 +154,8 @@ export function LabPanel({
   // itself: a controlled checkbox whose state changes later (a cache update is
   // delivered a tick later) is first put back by React, and flickers.
   const [asked, setAsked] = useState<Switches | null>(null);
+  // The chosen scenario's own stall guide stands in for the one under its switch: one countdown, not two.
+  const [guideInScenario, setGuideInScenario] = useState(false);
   const update = useMutation(
     trpc.lab.setSwitches.mutationOptions({
       // A read of the switches still in flight would land after the answer and undo it.
@@ -182,7 +184,11 @@ export function LabPanel({
         Fault lab <span className="badge">demo controls</span>
       </h2>
       <p className="muted small">Switches for this order only, honoured by the server.</p>
-      <ScenarioPicker {...{ order, attempts, paying, behindProxy, turn }} switches={current ?? undefined} />
+      <ScenarioPicker
+        {...{ order, attempts, paying, behindProxy, turn }}
+        switches={current ?? undefined}
+        onChoose={(scenario) => setGuideInScenario(scenario?.help === "stall-guide")}
+      />
       {current && (
         <ul className="lab-switches">
           {TOGGLES.map((toggle) => {
@@ -209,7 +215,7 @@ export function LabPanel({
                 <p id={`${toggle.id}-help`} className="muted small">
                   {toggle.help}
                 </p>
-                {toggle.oneShot === "shop.stallsBetweenHops" && on && (
+                {toggle.oneShot === "shop.stallsBetweenHops" && on && !guideInScenario && (
                   <StallGuide
                     attempts={attempts}
                     providerDelayMs={current.provider.delayMs}

@@ -27,12 +27,15 @@ export function ScenarioPicker({
   behindProxy,
   switches,
   turn,
+  onChoose,
 }: PaymentView & {
   behindProxy: boolean;
   /** The lab's switches as the panel shows them; undefined until read. */
   switches: Switches | undefined;
   /** Sets the switches through the lab panel, as its own checkboxes do. */
   turn: (next: Switches) => void;
+  /** Told which scenario is chosen (null: none), so that the panel does not repeat what the scenario shows. */
+  onChoose: (scenario: Scenario | null) => void;
 }) {
   const trpc = useTRPC();
   // A choice before React runs would be lost: the picker waits for it, as the switches do.
@@ -44,8 +47,13 @@ export function ScenarioPicker({
 
   const choose = (id: string) => {
     const scenario = SCENARIOS.find((candidate) => candidate.id === id);
-    if (!scenario || !switches) return setChosen(null);
+    if (!scenario || !switches) {
+      setChosen(null);
+      onChoose(null);
+      return;
+    }
     setChosen({ scenario, earlierRequests: requests.length });
+    onChoose(scenario);
     turn(switchesFor(scenario, switches));
   };
 
