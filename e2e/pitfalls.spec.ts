@@ -29,6 +29,7 @@ test.describe("releasing the key after a partial commit", () => {
   }) => {
     const orderId = await shop.placeOrder({ notebook: 1 });
     await shop.switchOn(PITFALLS.partialCommit);
+    await expect(page.getByTestId("pitfall-fail-after-write-state")).toHaveText("armed for the next attempt");
     await payInPitfallMode(page);
 
     await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
@@ -41,6 +42,8 @@ test.describe("releasing the key after a partial commit", () => {
     await expect(rows.nth(0)).toHaveAttribute("data-decision", "released");
     await expect(rows.nth(0)).toHaveAttribute("data-status", "503");
     await expect(rows.nth(1)).toHaveAttribute("data-decision", "executed");
+    // The one-shot fault says which attempt it broke.
+    await expect(page.getByTestId("pitfall-fail-after-write-state")).toHaveText("spent on attempt 1");
     await shop.capture("pitfall partial commit, charged twice");
     await shop.expectLedger(orderId, 2);
   });

@@ -11,28 +11,15 @@ import type { LabAppRouter } from "~/server/trpc/served-router";
 import type { Attempt } from "~/app/_trpc/attempt-log";
 import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
+import { ONE_SHOTS, countOf } from "./one-shots";
+import type { OneShot } from "./one-shots";
+import { OneShotState } from "./one-shot-state";
 import { PitfallSwitches } from "./pitfall-switches";
 import { ScenarioPicker } from "./scenario-picker";
 import { SLOW_PROVIDER_MS } from "./slow-provider";
 import { StallGuide } from "./stall-guide";
 
 export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
-
-/** The switches each attempt spends one unit of, at the shop or at the provider. */
-const ONE_SHOTS = [
-  "shop.dropReplies",
-  "shop.failuresBeforeCommit",
-  "shop.stallsBetweenHops",
-  "provider.dropReplies",
-  "provider.unavailable",
-  "provider.timeouts",
-] as const;
-type OneShot = (typeof ONE_SHOTS)[number];
-
-function countOf(switches: Switches, oneShot: OneShot): number {
-  const [side, name] = oneShot.split(".") as ["shop" | "provider", string];
-  return (switches[side] as Record<string, number | boolean>)[name] as number;
-}
 
 const shop = (s: Switches, change: Partial<Switches["shop"]>): Switches => ({
   ...s,
@@ -201,17 +188,12 @@ export function LabPanel({
                     type="checkbox"
                     checked={on}
                     disabled={paying || !hydrated}
-                    aria-describedby={`${toggle.id}-state ${toggle.id}-help`}
+                    aria-describedby={`${toggle.oneShot ? `${toggle.id}-state ` : ""}${toggle.id}-help`}
                     onChange={(event) => turn(toggle.turn(current, event.target.checked))}
                   />
                   {toggle.label}
                 </label>
-                <p id={`${toggle.id}-state`} className="switch-state" data-testid={`${toggle.id}-state`}>
-                  {toggle.oneShot && on && <span className="badge armed">armed for the next attempt</span>}
-                  {toggle.oneShot && !on && spentOn !== undefined && (
-                    <span className="badge spent">spent on attempt {spentOn}</span>
-                  )}
-                </p>
+                {toggle.oneShot && <OneShotState id={toggle.id} on={on} spentOn={spentOn} />}
                 <p id={`${toggle.id}-help`} className="muted small">
                   {toggle.help}
                 </p>
@@ -230,6 +212,7 @@ export function LabPanel({
       {current && (
         <PitfallSwitches
           switches={current}
+          spentOn={spent.on}
           turn={turn}
           disabled={paying || !hydrated}
           behindProxy={behindProxy}

@@ -4,6 +4,8 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { enforcingLineHref } from "~/server/lab/pitfalls/enforcing-lines";
 import type { PitfallId } from "~/server/lab/pitfalls/enforcing-lines";
 import type { LabAppRouter } from "~/server/trpc/served-router";
+import { OneShotState } from "./one-shot-state";
+import type { OneShot } from "./one-shots";
 import { NAIVE_CLIENT_SETTING, breakingRule } from "./pitfall-faults";
 
 type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
@@ -15,6 +17,8 @@ interface Toggle {
   isOn: (s: Switches) => boolean;
   /** What the switch sets, on and off; the provider's faults only when given. */
   turn: (on: boolean) => { shop: ShopChange; provider?: Partial<Switches["provider"]> };
+  /** The fault it arms for one attempt, whose state (armed, spent) it shows. */
+  oneShot?: OneShot;
 }
 
 interface Pitfall extends Toggle {
@@ -81,6 +85,7 @@ const SCENE: Array<Toggle & { help: string }> = [
     id: "pitfall-fail-after-write",
     label: "Fail after the write (publishing an event)",
     help: "Pitfall mode only: the next execution writes its charge, then fails to publish its event.",
+    oneShot: "shop.failuresAfterWrite",
     isOn: (s) => s.shop.failuresAfterWrite > 0,
     turn: (on) => ({ shop: { failuresAfterWrite: on ? 1 : 0 } }),
   },
@@ -88,6 +93,7 @@ const SCENE: Array<Toggle & { help: string }> = [
     id: "pitfall-stuck-execution",
     label: "Stuck execution (20 s)",
     help: "Pitfall mode only: the next execution holds its key for 20 s before it calls the provider.",
+    oneShot: "shop.stuckExecutions",
     isOn: (s) => s.shop.stuckExecutions > 0,
     turn: (on) => ({ shop: { stuckExecutions: on ? 1 : 0 } }),
   },
@@ -100,11 +106,14 @@ const SCENE: Array<Toggle & { help: string }> = [
  */
 export function PitfallSwitches({
   switches,
+  spentOn,
   turn,
   disabled,
   behindProxy,
 }: {
   switches: Switches;
+  /** The attempt that spent each one-shot fault, until it is armed again. */
+  spentOn: Partial<Record<OneShot, number>>;
   turn: (next: Switches) => void;
   disabled: boolean;
   behindProxy: boolean;
@@ -123,11 +132,14 @@ export function PitfallSwitches({
           type="checkbox"
           checked={toggle.isOn(switches)}
           disabled={disabled}
-          aria-describedby={`${toggle.id}-help`}
+          aria-describedby={`${toggle.oneShot ? `${toggle.id}-state ` : ""}${toggle.id}-help`}
           onChange={(event) => apply(toggle, event.target.checked)}
         />
         {toggle.label}
       </label>
+      {toggle.oneShot && (
+        <OneShotState id={toggle.id} on={toggle.isOn(switches)} spentOn={spentOn[toggle.oneShot]} />
+      )}
       <p id={`${toggle.id}-help`} className="muted small">
         {toggle.help}{" "}
         {toggle.pitfall && (
