@@ -34,7 +34,7 @@ export type { IdempotencyStore, KeyWatcher } from "./store";
 export { SqlIdempotencyStore } from "./sql-store";
 export type { SqlClient, SqlDatabase } from "./sql-store";
 export { PostgresIdempotencyStore } from "./postgres-store";
-export { PgDatabase, PgTransaction } from "./pg-database";
+export { PgDatabase, PgTransaction, TransactionAbortedError, TransactionTimeoutError } from "./pg-database";
 export { PollingKeyWatcher } from "./key-watcher";
 export { PostgresKeyWatcher } from "./postgres-key-watcher";
 export { KeySweeper } from "./sweeper";

@@ -6,7 +6,7 @@ import { createTestDatabase } from "~/testing/test-database";
 import type { TestDatabase } from "~/testing/test-database";
 import type { Completion } from "./execution";
 import { fingerprint } from "./fingerprint";
-import { PgDatabase, TransactionAbortedError } from "./pg-database";
+import { PgDatabase, TransactionAbortedError, TransactionTimeoutError } from "./pg-database";
 import type { PgTransaction } from "./pg-database";
 import { PostgresIdempotencyStore } from "./postgres-store";
 import { PostgresKeyWatcher } from "./postgres-key-watcher";
@@ -73,15 +73,30 @@ describe("PgDatabase", () => {
     expect(await rows()).toBe(0);
   });
 
-  it("rolls back a transaction still open past its timeout", async () => {
+  it("ends a transaction still open past its timeout: its statement cancelled, its locks let go, all of it rolled back", async () => {
+    const startedAt = performance.now();
     const stuck = pg.$transaction(
       async (tx) => {
         await tx.$executeRaw`INSERT INTO "Ledger" ("id", "key") VALUES ('late', 'k')`;
-        await tx.$executeRaw`SELECT pg_sleep(1)`;
+        await tx.$executeRaw`SELECT pg_sleep(5)`;
       },
       { timeout: 200 },
     );
-    await expect(stuck).rejects.toThrow("past its timeout");
+    await expect(stuck).rejects.toBeInstanceOf(TransactionTimeoutError);
+    // The same row again: it would wait on the uncommitted one while the sleep went on.
+    await prisma.$executeRaw`INSERT INTO "Ledger" ("id", "key") VALUES ('late', 'k')`;
+    expect(performance.now() - startedAt).toBeLessThan(2_500);
+    expect(await rows()).toBe(1);
+  });
+
+  it("refuses a statement of a transaction that is over, which would run on a connection given back", async () => {
+    let kept: PgTransaction | undefined;
+    await pg.$transaction(async (tx) => {
+      kept = tx;
+    });
+    await expect(kept!.$executeRaw`INSERT INTO "Ledger" ("id", "key") VALUES ('after', 'k')`).rejects.toThrow(
+      "This transaction is over",
+    );
     expect(await rows()).toBe(0);
   });
 
