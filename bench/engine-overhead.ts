@@ -5,14 +5,11 @@ import { createDb } from "../server/db/client";
 import { databaseProvider } from "../server/db/database-url";
 import { runOnceStoreFor } from "../server/db/run-once-store";
 import { percentile } from "./load";
+import type { SideEffectDriver } from "./side-effect-driver";
 
 /** The engine's two ways of completing a key that this case compares with the bare transaction. */
 export type EngineMode = Extract<Completion, "in-transaction" | "single-transaction">;
 export const ENGINE_MODES: EngineMode[] = ["in-transaction", "single-transaction"];
-
-/** What the side effect's transaction is written with: Prisma (as the shop does), or node-postgres (PgDatabase). */
-export type SideEffectDriver = "prisma" | "pg";
-export const SIDE_EFFECT_DRIVERS: SideEffectDriver[] = ["prisma", "pg"];
 
 export interface DriverOverhead {
   /** Per mode, every call's latency. */

@@ -3,8 +3,8 @@ import path from "node:path";
 import * as vega from "vega";
 import { compile } from "vega-lite";
 import type { TopLevelSpec } from "vega-lite";
-import { SIDE_EFFECT_DRIVERS } from "./engine-overhead";
-import type { SideEffectDriver } from "./engine-overhead";
+import { SIDE_EFFECT_DRIVERS } from "./side-effect-driver";
+import type { SideEffectDriver } from "./side-effect-driver";
 import type { Overhead, PeerResult, PeersRun } from "./peers";
 import type { Row } from "./report";
 

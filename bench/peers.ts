@@ -24,8 +24,8 @@ import {
 import type { Answer, SideEffectDb, System } from "./peers-systems";
 import type { Db } from "../server/db/client";
 import { PgDatabase } from "../packages/run-once";
-import { SIDE_EFFECT_DRIVERS } from "./engine-overhead";
-import type { SideEffectDriver } from "./engine-overhead";
+import { SIDE_EFFECT_DRIVERS } from "./side-effect-driver";
+import type { SideEffectDriver } from "./side-effect-driver";
 
 /** A system's median over the bare side effect, on one driver. */
 export interface Overhead {

@@ -224,7 +224,7 @@ export function LabPanel({
   );
 }
 
-interface OneShotState {
+interface SpentState {
   /** Switches known to be armed and not yet seen spent. */
   armed: ReadonlySet<OneShot>;
   /** The attempt that spent each switch, until it is armed again. */
@@ -239,7 +239,7 @@ interface OneShotState {
 function useSpentSwitches(orderId: string, switches: Switches | undefined, attempts: readonly Attempt[]) {
   const trpc = useLabTRPC();
   const queryClient = useQueryClient();
-  const [state, setState] = useState<OneShotState>(() => ({ armed: armedIn(switches), on: {} }));
+  const [state, setState] = useState<SpentState>(() => ({ armed: armedIn(switches), on: {} }));
   const lastEnded = attempts.filter((attempt) => attempt.endedAt !== null).at(-1)?.number;
 
   useEffect(() => {

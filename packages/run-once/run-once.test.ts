@@ -435,8 +435,10 @@ describe("run-once: retention", () => {
     const log = { info: vi.fn(), error: vi.fn() };
     let fail = true;
     const store = {
-      sweep: (now: Date, abandonedBefore: Date) =>
-        fail ? Promise.reject(new Error("disk full")) : app.runOnceStore.sweep(now, abandonedBefore),
+      sweep: (expiredBefore: Date, abandonedBefore: Date) =>
+        fail
+          ? Promise.reject(new Error("disk full"))
+          : app.runOnceStore.sweep(expiredBefore, abandonedBefore),
     };
     const flaky = new KeySweeper(store, { abandonedGraceMs: 60_000, logger: log });
     await expect(flaky.sweep()).resolves.toBe(0);

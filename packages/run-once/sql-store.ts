@@ -147,10 +147,10 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
       UPDATE "IdempotencyKey" SET "replayCount" = "replayCount" + ${count} WHERE "id" = ${id}`;
   }
 
-  async sweep(now: Date, abandonedBefore: Date): Promise<number> {
+  async sweep(expiredBefore: Date, abandonedBefore: Date): Promise<number> {
     return this.db.$executeRaw`
       DELETE FROM "IdempotencyKey"
-      WHERE ("state" = 'COMPLETED' AND "expiresAt" < ${now})
+      WHERE ("state" = 'COMPLETED' AND "expiresAt" < ${expiredBefore})
          OR ("state" = 'IN_PROGRESS' AND "lockedUntil" < ${abandonedBefore})`;
   }
 

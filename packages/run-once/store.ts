@@ -69,10 +69,11 @@ export interface IdempotencyStore<Tx> {
   release(claim: Claim): Promise<boolean>;
   countReplays(id: string, count: number): Promise<void>;
   /**
-   * Deletes completed keys past their retention, and claims whose owner never
-   * came back, once their lease ended before `abandonedBefore`; returns how many.
+   * Deletes completed keys whose retention ended before `expiredBefore`, and
+   * claims whose owner never came back, once their lease ended before
+   * `abandonedBefore`; returns how many.
    */
-  sweep(now: Date, abandonedBefore: Date): Promise<number>;
+  sweep(expiredBefore: Date, abandonedBefore: Date): Promise<number>;
   /** The given keys of one caller and operation, as an application shows them; absent keys are left out. */
   view(caller: string, path: string, keys: string[]): Promise<KeyView[]>;
   /** How all of a caller's keys stand, on every operation. */

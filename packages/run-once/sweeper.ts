@@ -17,7 +17,7 @@ import type { Logger } from "./types";
 export class KeySweeper {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
-  /** How long past its retention a completed key is kept: the interval once started. */
+  /** How long past its retention a completed key is kept: the interval while started, none otherwise. */
   #expiredGraceMs = 0;
 
   constructor(
@@ -43,6 +43,7 @@ export class KeySweeper {
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#expiredGraceMs = 0;
   }
 
   /** One sweep; overlapping ticks share the sweep in progress. */

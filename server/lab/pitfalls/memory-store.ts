@@ -90,12 +90,12 @@ export class MemoryIdempotencyStore implements IdempotencyStore<Tx> {
     return Promise.resolve();
   }
 
-  sweep(now: Date, abandonedBefore: Date): Promise<number> {
+  sweep(expiredBefore: Date, abandonedBefore: Date): Promise<number> {
     let swept = 0;
     for (const [id, key] of this.#keys) {
       const gone =
         key.state === "COMPLETED"
-          ? key.expiresAt.getTime() <= now.getTime()
+          ? key.expiresAt.getTime() < expiredBefore.getTime()
           : key.lockedUntil.getTime() < abandonedBefore.getTime();
       if (gone && this.#keys.delete(id)) swept++;
     }
