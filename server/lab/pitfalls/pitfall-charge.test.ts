@@ -65,10 +65,14 @@ describe("partial commit: a failure after the write", () => {
     startApp,
   }) => {
     const app = await startApp({ lab: true });
-    const { pay, charges } = await pitfallOrder([app], { brokenRule: null, failuresAfterWrite: 1 });
+    const { order, pay, charges } = await pitfallOrder([app], { brokenRule: null, failuresAfterWrite: 1 });
     expect(await pay()).toEqual([200, "executed"]);
     expect(await pay()).toEqual([200, "replayed"]);
     expect(await charges()).toBe(1);
+    // The attempt is settled with the charge: the ledger shows it succeeded, not open.
+    expect(
+      await app.services.db.paymentAttempt.findUniqueOrThrow({ where: { key: order.paymentKey } }),
+    ).toMatchObject({ status: "SUCCEEDED", cardLast4: "4242", settledBy: "client" });
   });
 });
 

@@ -74,6 +74,16 @@ export async function pitfallCharge(
       },
     });
     await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });
+    // The order's attempt is settled with its charge, so the ledger does not show a paid order's attempt open.
+    await tx.paymentAttempt.update({
+      where: { key: order.paymentKey },
+      data: {
+        status: "SUCCEEDED",
+        cardLast4: answer.charged.cardLast4,
+        settledBy: "client",
+        settledAt: new Date(),
+      },
+    });
     return toChargeView(charge);
   };
   const charged =
