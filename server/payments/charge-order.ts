@@ -149,7 +149,8 @@ async function openNextAttempt(
   await updateCurrentOrder(tx, order, { paymentKey: nextKey });
 }
 
-function settleAttempt(
+/** Records how an attempt ended, on the attempt's row, in the transaction that records its charge or decline. */
+export function settleAttempt(
   tx: Tx,
   key: string,
   outcome: { status: "DECLINED" | "SUCCEEDED"; cardLast4: string; declineReason?: string; settledBy: string },

@@ -6,6 +6,7 @@ import { DomainError } from "../../errors";
 import { logger } from "../../logger";
 import { findSessionOrder } from "../../orders/order-view";
 import type { PaymentProvider } from "../../payment-provider/payment-provider";
+import { settleAttempt } from "../../payments/charge-order";
 import { toChargeView } from "../../payments/charge-view";
 import type { ChargeView } from "../../payments/charge-view";
 import { spend } from "../switches";
@@ -75,14 +76,10 @@ export async function pitfallCharge(
     });
     await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });
     // The order's attempt is settled with its charge, so the ledger does not show a paid order's attempt open.
-    await tx.paymentAttempt.update({
-      where: { key: order.paymentKey },
-      data: {
-        status: "SUCCEEDED",
-        cardLast4: answer.charged.cardLast4,
-        settledBy: "client",
-        settledAt: new Date(),
-      },
+    await settleAttempt(tx, order.paymentKey, {
+      status: "SUCCEEDED",
+      cardLast4: answer.charged.cardLast4,
+      settledBy: "client",
     });
     return toChargeView(charge);
   };
