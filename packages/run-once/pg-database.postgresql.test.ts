@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "~/server/db/client";
+import { gate } from "~/testing/gate";
 import type { Db } from "~/server/db/client";
 import { createTestDatabase } from "~/testing/test-database";
 import type { TestDatabase } from "~/testing/test-database";
@@ -98,6 +99,56 @@ describe("PgDatabase", () => {
       "This transaction is over",
     );
     expect(await rows()).toBe(0);
+  });
+
+  it("pipelines a single transaction: the work starts before its claim's answer, and a claim that loses fails what the work sent", async () => {
+    const [owner, duplicate] = [0, 1].map(() => {
+      const store = new PostgresIdempotencyStore<PgTransaction>(pg, database.url, { logger: QUIET });
+      return new RunOnce<PgTransaction>({ store, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
+    });
+    const request = {
+      scope: { caller: "c", path: "ledger", key: "k" },
+      fingerprint: fingerprint("ledger", 1),
+      completion: "single-transaction" as const,
+    };
+    const insertRow = (tx: PgTransaction, id: string) =>
+      tx.$executeRaw`INSERT INTO "Ledger" ("id", "key") VALUES (${id}, ${"k"})`;
+    try {
+      const held = gate();
+      let claimed = false;
+      const first = owner!.run(request, ({ commit }) =>
+        commit(async (tx) => {
+          await insertRow(tx, "the owner's row");
+          claimed = true;
+          await held.opened;
+          return "the owner's";
+        }),
+      );
+      await expect.poll(() => claimed).toBe(true);
+      let started = false;
+      let refusal: unknown;
+      const second = duplicate!.run(request, ({ commit }) =>
+        commit(async (tx) => {
+          started = true;
+          refusal = await insertRow(tx, "the duplicate's row").catch((error: unknown) => error);
+          return "the duplicate's";
+        }),
+      );
+      // The duplicate's claim waits on the owner's uncommitted one, and its work has already begun.
+      await expect.poll(() => started).toBe(true);
+
+      held.open();
+      await expect(first).resolves.toMatchObject({ decision: "executed", outcome: { data: "the owner's" } });
+      await expect(second).resolves.toMatchObject({ decision: "replayed", outcome: { data: "the owner's" } });
+      // Refused by PostgreSQL: the claim's failed insert aborted the duplicate's transaction before it.
+      expect(refusal).toMatchObject({ code: "25P02" });
+      expect(await prisma.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Ledger"`).toEqual([
+        { id: "the owner's row" },
+      ]);
+    } finally {
+      await owner!.close();
+      await duplicate!.close();
+    }
   });
 
   it.each<Completion>(["in-transaction", "single-transaction"])(

@@ -87,12 +87,16 @@ export class PgTransaction implements SqlClient {
 /**
  * A PostgreSQL database on node-postgres, in the shape the stores take
  * (SqlDatabase): for operations whose side effects are written with pg rather
- * than Prisma. Each statement is a named (prepared) statement and costs one
- * round trip: through Prisma, the same statement costs several times as much
- * in the client, and run-once's completion is a statement in the side
- * effect's transaction on every call.
+ * than Prisma. Each statement is a named (prepared) statement: through
+ * Prisma, the same statement costs several times as much in the client, and
+ * run-once's completion is a statement in the side effect's transaction on
+ * every call. Its connections are in pg's pipeline mode: a statement is sent
+ * at once, without waiting for the answers before it, and answers come in
+ * order, so statements sent together share one round trip.
  */
 export class PgDatabase implements SqlDatabase<PgTransaction> {
+  /** See SqlDatabase.pipelined: a transaction whose statement failed rejects (TransactionAbortedError). */
+  readonly pipelined = true;
   readonly #pool: pg.Pool;
   readonly #url: string;
   readonly #names = new StatementNames();
@@ -101,6 +105,7 @@ export class PgDatabase implements SqlDatabase<PgTransaction> {
     this.#url = url;
     this.#pool = new pg.Pool({
       connectionString: url,
+      pipeline: true,
       max: options.max ?? 10,
       application_name: options.name ?? "run-once",
       connectionTimeoutMillis: options.connectionWaitMs ?? DEFAULT_CONNECTION_WAIT_MS,
@@ -144,9 +149,10 @@ export class PgDatabase implements SqlDatabase<PgTransaction> {
       tx.end();
       expired = this.#cancelAndRollBack(client);
     }, timeoutMs);
+    // Not awaited: the work's first statement goes out with it, and fails if it did.
+    const begun = client.query("BEGIN");
     try {
-      await client.query("BEGIN");
-      const result = await work(tx);
+      const [result] = await Promise.all([work(tx), begun]);
       clearTimeout(timer);
       if (expired) throw new TransactionTimeoutError(timeoutMs);
       // A transaction that a failed statement aborted answers COMMIT with a rollback, not an error.

@@ -4,7 +4,7 @@ import { KeyInProgressError } from "./errors";
 import { OwnerSessions, ownerLockOf } from "./owner-sessions";
 import { retryAfterSeconds } from "./promises";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
-import { SqlIdempotencyStore, leaseAndRetention, readKey } from "./sql-store";
+import { SqlIdempotencyStore, leaseAndRetention } from "./sql-store";
 import type { SqlClient, SqlDatabase } from "./sql-store";
 import type { Claim, ClaimResult, ClaimTerms, KeyRecord, KeyScope, Logger } from "./types";
 
@@ -13,6 +13,8 @@ export const KEY_SETTLED_CHANNEL = "idempotency_key_settled";
 
 /** PostgreSQL's lock_not_available: a statement waited past its lock_timeout. */
 const LOCK_TIMEOUT_CODE = "55P03";
+/** PostgreSQL's unique_violation: the claim's insert found the key. */
+const UNIQUE_VIOLATION_CODE = "23505";
 
 /** How long a claim waits before trying again when the key's lock is held but its row is gone (a moment's state). */
 const LOCKED_ABSENT_RETRY_MS = 5;
@@ -120,22 +122,24 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
    * bounded and the database wakes it the moment the owner's transaction ends.
    * A dead owner's transaction rolls back when its connection closes, which
    * also ends the wait. No advisory lock: the transaction is the owner's life.
+   * No ON CONFLICT: a claim that finds a key fails, and with it the
+   * transaction, so on a pipelined connection the work's statements sent
+   * behind it change nothing.
    */
   override async claimWithin(
     tx: Tx,
     scope: KeyScope,
     terms: ClaimTerms,
     maxWaitMs: number,
-  ): Promise<ClaimResult> {
+  ): Promise<Claim | null> {
     const claim = { id: randomUUID(), token: randomUUID() };
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
     // lock_timeout 0 means no bound at all, so at least 1 ms.
     const lockTimeout = `${Math.max(1, Math.ceil(maxWaitMs))}ms`;
-    let rows: Array<{ inserted: number }>;
     try {
       // The CTEs order the three steps: keep the session's lock_timeout, bound it, insert; the outer
       // query restores it only once the insert has finished (it reads the count of inserted rows).
-      rows = await tx.$queryRaw<Array<{ inserted: number }>>`
+      await tx.$queryRaw`
         WITH "previous" AS MATERIALIZED (SELECT current_setting('lock_timeout') AS "lockTimeout"),
         "bounded" AS MATERIALIZED (SELECT set_config('lock_timeout', ${lockTimeout}, true) FROM "previous"),
         "inserted" AS (
@@ -145,18 +149,16 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
           SELECT ${claim.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
                  ${claim.token}, ${lockedUntil}, ${expiresAt}, 0, ${terms.now}
           FROM "bounded"
-          ON CONFLICT ("scope", "path", "key") DO NOTHING
           RETURNING "id")
         SELECT "counted"."inserted", set_config('lock_timeout', "previous"."lockTimeout", true) AS "restored"
         FROM "previous", (SELECT COUNT(*)::int AS "inserted" FROM "inserted") AS "counted"`;
+      return claim;
     } catch (error) {
-      if (isLockTimeout(error)) throw new KeyInProgressError(retryAfterSeconds(0));
+      const code = postgresCodeOf(error);
+      if (code === UNIQUE_VIOLATION_CODE) return null;
+      if (code === LOCK_TIMEOUT_CODE) throw new KeyInProgressError(retryAfterSeconds(0));
       throw error;
     }
-    if (rows[0]?.inserted === 1) return { claimed: claim };
-    // A new statement, a new snapshot: it sees the claim the insert waited for, once committed.
-    const existing = await readKey(tx, scope);
-    return existing ? { existing } : this.claimWithin(tx, scope, terms, maxWaitMs);
   }
 
   /** Wins only with the key's lock, so only from an owner that is gone (or a key that settled, which it then leaves). */
@@ -234,13 +236,10 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
 }
 
 /** The driver's error code, as pg throws it or as Prisma wraps it (meta.driverAdapterError.cause). */
-function isLockTimeout(error: unknown): boolean {
+function postgresCodeOf(error: unknown): unknown {
   const wrapped = error as {
     code?: unknown;
     meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
   };
-  return (
-    wrapped.code === LOCK_TIMEOUT_CODE ||
-    wrapped.meta?.driverAdapterError?.cause?.originalCode === LOCK_TIMEOUT_CODE
-  );
+  return wrapped.meta?.driverAdapterError?.cause?.originalCode ?? wrapped.code;
 }

@@ -19,9 +19,9 @@ export interface SingleTransactionRequest {
   onClaimed?: (claim: { decision: Decision; generation: string }) => void;
 }
 
-/** Rolls the transaction back when its claim finds a committed key: the attempt stops, and the grid takes over. */
+/** Rolls the transaction back when its claim finds a committed key: the attempt stops, and the key is read. */
 class KeyFoundError extends Error {
-  constructor(readonly record: KeyRecord) {
+  constructor() {
     super("The key is held by a committed claim: this attempt stops, and its outcome or state answers.");
     this.name = "KeyFoundError";
   }
@@ -36,6 +36,11 @@ class KeyFoundError extends Error {
  * needed while it is held. What the operation does before commit() runs
  * before the claim, so it must only read: it runs again for a duplicate or a
  * retry whose claim then finds the key.
+ *
+ * On a pipelined store the work starts before the claim's answer, its
+ * statements queued behind the claim's, and the completion goes with the
+ * COMMIT: a lost claim fails the transaction, so what the work sent changes
+ * nothing, and the work's first answer comes after the claim's.
  */
 export async function executeInOneTransaction<Tx>(
   context: ExecutionContext<Tx>,
@@ -43,60 +48,78 @@ export async function executeInOneTransaction<Tx>(
   operation: Operation<Tx, unknown>,
 ): Promise<SingleTransactionAttempt> {
   const { store, finalErrors } = context;
+  const claimWithin = store.claimWithin?.bind(store);
+  if (!claimWithin)
+    throw new Error('completion "single-transaction" needs a store in the work\'s database (claimWithin)');
   let committed: RunResult | undefined;
   let found: KeyRecord | undefined;
   let failedCommit: { failure: unknown; claimed: boolean } | undefined;
+
+  /** One transaction: the claim, the work and the completion; KeyFoundError if the claim finds a key. */
+  const attempt = <T>(work: (tx: Tx) => PromiseLike<T>, onClaim: () => void) => {
+    const waitMs = Math.max(0, request.deadline - context.clock().getTime());
+    return store.transaction(
+      async (tx) => {
+        const terms = request.terms();
+        const claiming = claimWithin(tx, request.scope, terms, waitMs).then((claim) => {
+          if (!claim) return null;
+          onClaim();
+          request.onClaimed?.({ decision: "executed", generation: generationOf(claim.token) });
+          return claim;
+        });
+        let working: ReturnType<typeof outcomeOfWork<T>> | undefined;
+        if (store.pipelined) {
+          // Its statements queue behind the claim's; wait for both, so it has ended before the rollback.
+          working = outcomeOfWork(() => work(tx), finalErrors);
+          await Promise.allSettled([claiming, working]);
+        }
+        const claim = await claiming;
+        if (!claim) throw new KeyFoundError();
+        const worked = await (working ?? outcomeOfWork(() => work(tx), finalErrors));
+        // Completed as of the claim, in the same transaction: the retention the claim wrote stays as it
+        // is, so the update changes no indexed column and PostgreSQL can make it a HOT update.
+        const completing = store.complete(claim, worked.outcome, { now: terms.now, ttlMs: terms.ttlMs }, tx);
+        // Pipelined, the COMMIT goes out behind the completion, and the transaction rejects if it failed
+        // (it cannot find no row: the claim is this transaction's own, uncommitted).
+        if (store.pipelined) void completing.catch(() => undefined);
+        else await completing;
+        return { worked, claim, completing };
+      },
+      // Open long enough for the claim to wait its whole bound and the work to run after it.
+      { maxWaitMs: context.maxWaitMs, timeoutMs: waitMs + WORK_TIMEOUT_MS },
+    );
+  };
+
   const execution: Execution<Tx> = {
     key: request.scope.key,
     fingerprint: request.fingerprint,
     commit: async (work) => {
       if (committed || found || failedCommit)
         throw new Error("commit() completes the key, so it runs once per execution");
-      let finalError: unknown;
       let claimed = false;
       try {
-        const waitMs = Math.max(0, request.deadline - context.clock().getTime());
-        const done = await store.transaction(
-          async (tx) => {
-            const terms = request.terms();
-            if (!store.claimWithin)
-              throw new Error(
-                'completion "single-transaction" needs a store in the work\'s database (claimWithin)',
-              );
-            const claim = await store.claimWithin(tx, request.scope, terms, waitMs);
-            if ("existing" in claim) throw new KeyFoundError(claim.existing);
-            claimed = true;
-            const generation = generationOf(claim.claimed.token);
-            request.onClaimed?.({ decision: "executed", generation });
-            const { data, outcome, finalError: thrown } = await outcomeOfWork(() => work(tx), finalErrors);
-            finalError = thrown;
-            // Completed as of the claim, in the same transaction: the retention the claim wrote stays as it
-            // is, so the update changes no indexed column and PostgreSQL can make it a HOT update.
-            const { expiresAt } = await store.complete(
-              claim.claimed,
-              outcome,
-              { now: terms.now, ttlMs: terms.ttlMs },
-              tx,
-            );
-            const result: RunResult = {
-              keyId: claim.claimed.id,
-              outcome,
+        for (;;) {
+          try {
+            const { worked, claim, completing } = await attempt(work, () => (claimed = true));
+            const { expiresAt } = await completing;
+            committed = {
+              keyId: claim.id,
+              outcome: worked.outcome,
               decision: "executed",
-              generation,
+              generation: generationOf(claim.token),
               expiresAt,
             };
-            return { data, result };
-          },
-          // Open long enough for the claim to wait its whole bound and the work to run after it.
-          { maxWaitMs: context.maxWaitMs, timeoutMs: waitMs + WORK_TIMEOUT_MS },
-        );
-        committed = done.result;
-        if (finalError !== undefined) throw finalError;
-        return done.data as Awaited<ReturnType<typeof work>>;
+            if (worked.finalError !== undefined) throw worked.finalError;
+            return worked.data as Awaited<ReturnType<typeof work>>;
+          } catch (error) {
+            if (!(error instanceof KeyFoundError)) throw error;
+            found = (await store.read(request.scope)) ?? undefined;
+            if (found) throw error;
+            // The key that stopped the claim is gone already (released, or swept): claim it afresh.
+          }
+        }
       } catch (error) {
-        if (committed) throw error;
-        if (error instanceof KeyFoundError) found = error.record;
-        else failedCommit = { failure: error, claimed };
+        if (!committed && !found) failedCommit = { failure: error, claimed };
         throw error;
       }
     },

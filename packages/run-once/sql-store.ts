@@ -22,6 +22,8 @@ export interface SqlClient {
 /** A database that can also run an interactive transaction, as PrismaClient does. */
 export interface SqlDatabase<Tx extends SqlClient> extends SqlClient {
   $transaction<T>(work: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T>;
+  /** A transaction's statements are pipelined, as IdempotencyStore.pipelined says (PgDatabase; not Prisma). */
+  readonly pipelined?: boolean;
 }
 
 interface KeyRow {
@@ -63,11 +65,12 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
    * claim can be uncommitted meanwhile, and the insert wins or finds a
    * committed key.
    */
-  async claimWithin(tx: Tx, scope: KeyScope, terms: ClaimTerms, maxWaitMs: number): Promise<ClaimResult> {
-    const claimed = await insertClaim(tx, scope, terms);
-    if (claimed) return { claimed };
-    const existing = await readKey(tx, scope);
-    return existing ? { existing } : this.claimWithin(tx, scope, terms, maxWaitMs);
+  claimWithin(tx: Tx, scope: KeyScope, terms: ClaimTerms, _maxWaitMs: number): Promise<Claim | null> {
+    return insertClaim(tx, scope, terms);
+  }
+
+  get pipelined(): boolean {
+    return this.db.pipelined === true;
   }
 
   read(scope: KeyScope): Promise<KeyRecord | null> {

@@ -31,11 +31,23 @@ export interface IdempotencyStore<Tx> {
    * in, so that no other process sees the claim before it commits, and a
    * crash rolls it back with the work. Waits at most `maxWaitMs` for another
    * transaction's uncommitted claim of the same key to end, then throws
-   * KeyInProgressError; returns the committed key that holds the scope
-   * otherwise. Only a store in the work's own database can: one without it
-   * (a store in memory or in another database) serves the other completions.
+   * KeyInProgressError. Null: a committed key holds the scope; the caller
+   * rolls `tx` back and reads the key outside it (on PostgreSQL the failed
+   * insert has aborted `tx`, so the statements queued behind it fail too).
+   * Sends its one statement before it returns. Only a store in the work's own
+   * database can: one without it (a store in memory or in another database)
+   * serves the other completions.
    */
-  claimWithin?(tx: Tx, scope: KeyScope, terms: ClaimTerms, maxWaitMs: number): Promise<ClaimResult>;
+  claimWithin?(tx: Tx, scope: KeyScope, terms: ClaimTerms, maxWaitMs: number): Promise<Claim | null>;
+  /**
+   * True when `tx`'s statements are pipelined (PgDatabase): each is sent
+   * without waiting for the answers before it, they are answered in order, and
+   * the transaction rejects rather than commits if one of them failed. The
+   * single-transaction completion then sends the claim, the work's statements
+   * and the completion with the COMMIT without waiting on each: a call costs
+   * the round trips of the same transaction without run-once.
+   */
+  readonly pipelined?: boolean;
   read(scope: KeyScope): Promise<KeyRecord | null>;
   /**
    * Re-claims a key whose owner is gone (its lease ran out or, where the store
