@@ -115,7 +115,7 @@ export async function writePeersSection(run: PeersRun, directory: string): Promi
     },
     mark: "bar",
     encoding: {
-      y: { field: "system", type: "nominal", title: null, sort: null, axis: { labelLimit: 320 } },
+      y: { field: "system", type: "nominal", title: null, sort: null, axis: { labelLimit: 400 } },
       yOffset: { field: "driver", type: "nominal" },
       color: { field: "driver", type: "nominal", title: "side effect through" },
       x: { field: "added", type: "quantitative", title: "added p50 (ms)" },
