@@ -6,6 +6,7 @@ import type { Db } from "~/server/db/client";
 import { createTestDatabase } from "~/testing/test-database";
 import type { TestDatabase } from "~/testing/test-database";
 import type { Completion } from "./execution";
+import { LeaseLostError } from "./errors";
 import { fingerprint } from "./fingerprint";
 import { PgDatabase, TransactionAbortedError, TransactionTimeoutError } from "./pg-database";
 import type { PgTransaction } from "./pg-database";
@@ -148,6 +149,32 @@ describe("PgDatabase", () => {
     } finally {
       await owner!.close();
       await duplicate!.close();
+    }
+  });
+
+  it("fails a pipelined single transaction whose completion finds no key row: nothing of the work commits", async () => {
+    const store = new PostgresIdempotencyStore<PgTransaction>(pg, database.url, { logger: QUIET });
+    const runOnce = new RunOnce<PgTransaction>({ store, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
+    try {
+      const run = runOnce.run(
+        {
+          scope: { caller: "c", path: "ledger", key: "k" },
+          fingerprint: fingerprint("ledger", 1),
+          completion: "single-transaction",
+        },
+        ({ commit }) =>
+          commit(async (tx) => {
+            await tx.$executeRaw`INSERT INTO "Ledger" ("id", "key") VALUES (${"the row"}, ${"k"})`;
+            // The work takes the key's row from under its own claim: the completion that follows finds none.
+            await tx.$executeRaw`DELETE FROM "IdempotencyKey" WHERE "key" = ${"k"}`;
+            return "written";
+          }),
+      );
+      await expect(run).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await rows()).toBe(0);
+      expect(await prisma.idempotencyKey.count()).toBe(0);
+    } finally {
+      await runOnce.close();
     }
   });
 

@@ -92,7 +92,8 @@ export class PgTransaction implements SqlClient {
  * run-once's completion is a statement in the side effect's transaction on
  * every call. Its connections are in pg's pipeline mode: a statement is sent
  * at once, without waiting for the answers before it, and answers come in
- * order, so statements sent together share one round trip.
+ * order, so statements sent together share one round trip (the
+ * single-transaction completion sends its claim with the work's statements).
  */
 export class PgDatabase implements SqlDatabase<PgTransaction> {
   /** See SqlDatabase.pipelined: a transaction whose statement failed rejects (TransactionAbortedError). */
@@ -149,10 +150,10 @@ export class PgDatabase implements SqlDatabase<PgTransaction> {
       tx.end();
       expired = this.#cancelAndRollBack(client);
     }, timeoutMs);
-    // Not awaited: the work's first statement goes out with it, and fails if it did.
-    const begun = client.query("BEGIN");
     try {
-      const [result] = await Promise.all([work(tx), begun]);
+      // Awaited, though pipelined: statements sent behind a BEGIN that failed would run and commit one by one.
+      await client.query("BEGIN");
+      const result = await work(tx);
       clearTimeout(timer);
       if (expired) throw new TransactionTimeoutError(timeoutMs);
       // A transaction that a failed statement aborted answers COMMIT with a rollback, not an error.

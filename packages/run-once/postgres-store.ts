@@ -1,20 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { KeyInProgressError } from "./errors";
+import { KeyInProgressError, LeaseLostError } from "./errors";
 import { OwnerSessions, ownerLockOf } from "./owner-sessions";
 import { retryAfterSeconds } from "./promises";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
 import { SqlIdempotencyStore, leaseAndRetention } from "./sql-store";
 import type { SqlClient, SqlDatabase } from "./sql-store";
-import type { Claim, ClaimResult, ClaimTerms, KeyRecord, KeyScope, Logger } from "./types";
+import type { Claim, ClaimResult, ClaimTerms, KeyRecord, KeyScope, Logger, StoredOutcome } from "./types";
 
 /** The channel on which a settled key (completed or released) announces its id. */
 export const KEY_SETTLED_CHANNEL = "idempotency_key_settled";
 
 /** PostgreSQL's lock_not_available: a statement waited past its lock_timeout. */
 const LOCK_TIMEOUT_CODE = "55P03";
-/** PostgreSQL's unique_violation: the claim's insert found the key. */
-const UNIQUE_VIOLATION_CODE = "23505";
+/** PostgreSQL's division_by_zero: how the pipelined claim and completion fail when they find no row. */
+const NONE_CODE = "22012";
 
 /** How long a claim waits before trying again when the key's lock is held but its row is gone (a moment's state). */
 const LOCKED_ABSENT_RETRY_MS = 5;
@@ -122,9 +122,8 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
    * bounded and the database wakes it the moment the owner's transaction ends.
    * A dead owner's transaction rolls back when its connection closes, which
    * also ends the wait. No advisory lock: the transaction is the owner's life.
-   * No ON CONFLICT: a claim that finds a key fails, and with it the
-   * transaction, so on a pipelined connection the work's statements sent
-   * behind it change nothing.
+   * On a pipelined database, a claim that finds the key also fails the
+   * transaction, so the work's statements sent behind it change nothing.
    */
   override async claimWithin(
     tx: Tx,
@@ -136,10 +135,12 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
     // lock_timeout 0 means no bound at all, so at least 1 ms.
     const lockTimeout = `${Math.max(1, Math.ceil(maxWaitMs))}ms`;
+    let rows: Array<{ inserted: number }>;
     try {
       // The CTEs order the three steps: keep the session's lock_timeout, bound it, insert; the outer
       // query restores it only once the insert has finished (it reads the count of inserted rows).
-      await tx.$queryRaw`
+      // ON CONFLICT rather than a failed insert: a replay leaves no dead row and takes no transaction id.
+      rows = await tx.$queryRaw<Array<{ inserted: number }>>`
         WITH "previous" AS MATERIALIZED (SELECT current_setting('lock_timeout') AS "lockTimeout"),
         "bounded" AS MATERIALIZED (SELECT set_config('lock_timeout', ${lockTimeout}, true) FROM "previous"),
         "inserted" AS (
@@ -149,16 +150,60 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
           SELECT ${claim.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
                  ${claim.token}, ${lockedUntil}, ${expiresAt}, 0, ${terms.now}
           FROM "bounded"
+          ON CONFLICT ("scope", "path", "key") DO NOTHING
           RETURNING "id")
-        SELECT "counted"."inserted", set_config('lock_timeout', "previous"."lockTimeout", true) AS "restored"
+        SELECT "counted"."inserted", set_config('lock_timeout', "previous"."lockTimeout", true) AS "restored",
+               -- Pipelined, none inserted fails the statement (a division by zero: plain SQL has no RAISE).
+               1 / CASE WHEN ${this.pipelined}::boolean THEN "counted"."inserted" ELSE 1 END AS "failsWhenNone"
         FROM "previous", (SELECT COUNT(*)::int AS "inserted" FROM "inserted") AS "counted"`;
-      return claim;
     } catch (error) {
       const code = postgresCodeOf(error);
-      if (code === UNIQUE_VIOLATION_CODE) return null;
+      if (code === NONE_CODE) return null;
       if (code === LOCK_TIMEOUT_CODE) throw new KeyInProgressError(retryAfterSeconds(0));
       throw error;
     }
+    return rows[0]?.inserted === 1 ? claim : null;
+  }
+
+  /** See IdempotencyStore.pipelined: the claim and the completion then fail their transaction themselves. */
+  get pipelined(): boolean {
+    return this.db.pipelined === true;
+  }
+
+  /**
+   * On a pipelined database the single transaction's COMMIT goes out before
+   * the completion's answer, so a completion that finds no row (its row
+   * changed by the work itself, or a lost lease) fails its transaction on the
+   * server too: the side effect can then never commit without its key's
+   * completion. Otherwise as the shared completion (SqlIdempotencyStore).
+   */
+  override async complete(
+    claim: Claim,
+    outcome: StoredOutcome,
+    at: { now: Date; ttlMs: number },
+    tx?: Tx,
+  ): Promise<{ expiresAt: Date }> {
+    if (!tx || !this.pipelined) return super.complete(claim, outcome, at, tx);
+    const expiresAt = new Date(at.now.getTime() + at.ttlMs);
+    let rows: Array<{ awaited: boolean | null }>;
+    try {
+      rows = await tx.$queryRaw<Array<{ awaited: boolean | null }>>`
+        WITH "completed" AS (
+          UPDATE "IdempotencyKey"
+          SET "state" = 'COMPLETED', "outcome" = ${JSON.stringify(outcome)},
+              "completedAt" = ${at.now}, "expiresAt" = ${expiresAt}
+          WHERE "id" = ${claim.id} AND "token" = ${claim.token} AND "state" = 'IN_PROGRESS'
+          RETURNING "awaited")
+        SELECT (SELECT bool_or("awaited") FROM "completed") AS "awaited",
+               -- None completed fails the statement (a division by zero: plain SQL has no RAISE).
+               1 / (SELECT COUNT(*)::int FROM "completed") AS "failsWhenNone"`;
+    } catch (error) {
+      if (postgresCodeOf(error) === NONE_CODE) throw new LeaseLostError();
+      throw error;
+    }
+    // Two commits only: a single transaction's claim was never seen, so no waiter asked to be told.
+    if (rows[0]?.awaited === true) await this.announceSettled(claim.id, tx);
+    return { expiresAt };
   }
 
   /** Wins only with the key's lock, so only from an owner that is gone (or a key that settled, which it then leaves). */

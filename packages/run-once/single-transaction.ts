@@ -1,4 +1,4 @@
-import { CommitMissingError } from "./errors";
+import { CommitMissingError, LeaseLostError } from "./errors";
 import { outcomeOfWork } from "./execution";
 import type { Execution, ExecutionContext, Operation } from "./execution";
 import { generationOf } from "./key";
@@ -39,8 +39,13 @@ class KeyFoundError extends Error {
  *
  * On a pipelined store the work starts before the claim's answer, its
  * statements queued behind the claim's, and the completion goes with the
- * COMMIT: a lost claim fails the transaction, so what the work sent changes
- * nothing, and the work's first answer comes after the claim's.
+ * COMMIT. The store's claim and completion fail the transaction when they find
+ * no row, so a lost claim has every statement the work sent refused, and a
+ * completion cannot miss its key. The work's code still runs for a lost claim
+ * (the refusals are its statements' answers), and again in a later attempt
+ * if the key it lost to is gone by the time it is read. The connection
+ * answers the claim before the work's statements, but the work's code may
+ * resume before onClaimed is called.
  */
 export async function executeInOneTransaction<Tx>(
   context: ExecutionContext<Tx>,
@@ -56,14 +61,17 @@ export async function executeInOneTransaction<Tx>(
   let failedCommit: { failure: unknown; claimed: boolean } | undefined;
 
   /** One transaction: the claim, the work and the completion; KeyFoundError if the claim finds a key. */
-  const attempt = <T>(work: (tx: Tx) => PromiseLike<T>, onClaim: () => void) => {
+  const attempt = <T>(
+    work: (tx: Tx) => PromiseLike<T>,
+    on: { claimed: () => void; completing: (completion: Promise<unknown>) => void },
+  ) => {
     const waitMs = Math.max(0, request.deadline - context.clock().getTime());
     return store.transaction(
       async (tx) => {
         const terms = request.terms();
         const claiming = claimWithin(tx, request.scope, terms, waitMs).then((claim) => {
           if (!claim) return null;
-          onClaim();
+          on.claimed();
           request.onClaimed?.({ decision: "executed", generation: generationOf(claim.token) });
           return claim;
         });
@@ -79,8 +87,8 @@ export async function executeInOneTransaction<Tx>(
         // Completed as of the claim, in the same transaction: the retention the claim wrote stays as it
         // is, so the update changes no indexed column and PostgreSQL can make it a HOT update.
         const completing = store.complete(claim, worked.outcome, { now: terms.now, ttlMs: terms.ttlMs }, tx);
-        // Pipelined, the COMMIT goes out behind the completion, and the transaction rejects if it failed
-        // (it cannot find no row: the claim is this transaction's own, uncommitted).
+        on.completing(completing);
+        // Pipelined, the COMMIT goes out behind the completion, and the transaction rejects if it failed.
         if (store.pipelined) void completing.catch(() => undefined);
         else await completing;
         return { worked, claim, completing };
@@ -97,10 +105,15 @@ export async function executeInOneTransaction<Tx>(
       if (committed || found || failedCommit)
         throw new Error("commit() completes the key, so it runs once per execution");
       let claimed = false;
+      let completion: Promise<unknown> | undefined;
+      const on = {
+        claimed: () => (claimed = true),
+        completing: (sent: Promise<unknown>) => (completion = sent),
+      };
       try {
         for (;;) {
           try {
-            const { worked, claim, completing } = await attempt(work, () => (claimed = true));
+            const { worked, claim, completing } = await attempt(work, on);
             const { expiresAt } = await completing;
             committed = {
               keyId: claim.id,
@@ -119,8 +132,15 @@ export async function executeInOneTransaction<Tx>(
           }
         }
       } catch (error) {
-        if (!committed && !found) failedCommit = { failure: error, claimed };
-        throw error;
+        // A completion that lost its key says more than the rolled-back COMMIT that followed it.
+        const lost = await completion?.then(
+          () => undefined,
+          (completionError: unknown) =>
+            completionError instanceof LeaseLostError ? completionError : undefined,
+        );
+        const failure = committed ? error : (lost ?? error);
+        if (!committed && !found) failedCommit = { failure, claimed };
+        throw failure;
       }
     },
   };

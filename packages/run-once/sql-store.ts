@@ -69,10 +69,6 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
     return insertClaim(tx, scope, terms);
   }
 
-  get pipelined(): boolean {
-    return this.db.pipelined === true;
-  }
-
   read(scope: KeyScope): Promise<KeyRecord | null> {
     return readKey(this.db, scope);
   }
