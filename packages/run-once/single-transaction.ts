@@ -59,19 +59,19 @@ export async function executeInOneTransaction<Tx>(
   let committed: RunResult | undefined;
   let found: KeyRecord | undefined;
   let failedCommit: { failure: unknown; claimed: boolean } | undefined;
+  let claimed = false;
+  /** The completion once sent: pipelined, its failure is known only after the COMMIT's. */
+  let completion: Promise<unknown> | undefined;
 
   /** One transaction: the claim, the work and the completion; KeyFoundError if the claim finds a key. */
-  const attempt = <T>(
-    work: (tx: Tx) => PromiseLike<T>,
-    on: { claimed: () => void; completing: (completion: Promise<unknown>) => void },
-  ) => {
+  const attempt = <T>(work: (tx: Tx) => PromiseLike<T>) => {
     const waitMs = Math.max(0, request.deadline - context.clock().getTime());
     return store.transaction(
       async (tx) => {
         const terms = request.terms();
         const claiming = claimWithin(tx, request.scope, terms, waitMs).then((claim) => {
           if (!claim) return null;
-          on.claimed();
+          claimed = true;
           request.onClaimed?.({ decision: "executed", generation: generationOf(claim.token) });
           return claim;
         });
@@ -87,7 +87,7 @@ export async function executeInOneTransaction<Tx>(
         // Completed as of the claim, in the same transaction: the retention the claim wrote stays as it
         // is, so the update changes no indexed column and PostgreSQL can make it a HOT update.
         const completing = store.complete(claim, worked.outcome, { now: terms.now, ttlMs: terms.ttlMs }, tx);
-        on.completing(completing);
+        completion = completing;
         // Pipelined, the COMMIT goes out behind the completion, and the transaction rejects if it failed.
         if (store.pipelined) void completing.catch(() => undefined);
         else await completing;
@@ -104,16 +104,10 @@ export async function executeInOneTransaction<Tx>(
     commit: async (work) => {
       if (committed || found || failedCommit)
         throw new Error("commit() completes the key, so it runs once per execution");
-      let claimed = false;
-      let completion: Promise<unknown> | undefined;
-      const on = {
-        claimed: () => (claimed = true),
-        completing: (sent: Promise<unknown>) => (completion = sent),
-      };
       try {
         for (;;) {
           try {
-            const { worked, claim, completing } = await attempt(work, on);
+            const { worked, claim, completing } = await attempt(work);
             const { expiresAt } = await completing;
             committed = {
               keyId: claim.id,

@@ -202,7 +202,7 @@ async function insertClaim(client: SqlClient, scope: KeyScope, terms: ClaimTerms
   return inserted.length === 1 ? claimed : null;
 }
 
-export async function readKey(client: SqlClient, scope: KeyScope): Promise<KeyRecord | null> {
+async function readKey(client: SqlClient, scope: KeyScope): Promise<KeyRecord | null> {
   const rows = await client.$queryRaw<KeyRow[]>`
     SELECT "id", "fingerprint", "state", "token", "lockedUntil", "expiresAt", "outcome"
     FROM "IdempotencyKey"

@@ -32,8 +32,8 @@ export interface IdempotencyStore<Tx> {
    * crash rolls it back with the work. Waits at most `maxWaitMs` for another
    * transaction's uncommitted claim of the same key to end, then throws
    * KeyInProgressError. Null: a committed key holds the scope; the caller
-   * rolls `tx` back and reads the key outside it (on PostgreSQL the failed
-   * insert has aborted `tx`, so the statements queued behind it fail too).
+   * rolls `tx` back and reads the key outside it (on a pipelined store the
+   * claim has also failed `tx`, so the statements queued behind it fail too).
    * Sends its one statement before it returns. Only a store in the work's own
    * database can: one without it (a store in memory or in another database)
    * serves the other completions.
@@ -42,7 +42,9 @@ export interface IdempotencyStore<Tx> {
   /**
    * True when `tx`'s statements are pipelined (PgDatabase): each is sent
    * without waiting for the answers before it, they are answered in order, and
-   * the transaction rejects rather than commits if one of them failed. The
+   * the transaction rejects rather than commits if one of them failed; the
+   * claim within it and the completion in it then fail `tx` themselves when
+   * they find no row. The
    * single-transaction completion then sends the claim, the work's statements
    * and the completion with the COMMIT without waiting on each: a call costs
    * the round trips of the same transaction without run-once.
