@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { PgDatabase, RunOnce, fingerprint } from "../packages/run-once";
-import type { Completion, SqlClient, SqlDatabase } from "../packages/run-once";
+import { PgDatabase } from "run-once/sql";
+import { RunOnce, fingerprint } from "run-once";
+import type { Completion } from "run-once";
+import type { SqlClient, SqlDatabase } from "run-once/sql";
 import { createDb } from "../server/db/client";
 import { databaseProvider } from "../server/db/database-url";
 import { runOnceStoreFor } from "../server/db/run-once-store";

@@ -14,8 +14,8 @@ import { CachePersistenceLayer } from "@aws-lambda-powertools/idempotency/cache"
 import { Idempotency, IdempotencyError } from "@node-idempotency/core";
 import { RedisStorageAdapter } from "@node-idempotency/storage-adapter-redis";
 import { createClient } from "@redis/client";
-import { RunOnce, fingerprint } from "../packages/run-once";
-import type { SqlClient, SqlDatabase } from "../packages/run-once";
+import { RunOnce, fingerprint } from "run-once";
+import type { SqlClient, SqlDatabase } from "run-once/sql";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
 import { runOnceStoreFor } from "../server/db/run-once-store";

@@ -23,7 +23,7 @@ import {
 } from "./peers-systems";
 import type { Answer, SideEffectDb, System } from "./peers-systems";
 import type { Db } from "../server/db/client";
-import { PgDatabase } from "../packages/run-once";
+import { PgDatabase } from "run-once/sql";
 import { SIDE_EFFECT_DRIVERS } from "./side-effect-driver";
 import type { SideEffectDriver } from "./side-effect-driver";
 

@@ -1,5 +1,5 @@
 import { DEFAULT_RETRY_SETTINGS } from "../app/_trpc/retry-policy";
-import { DEFAULT_RUN_ONCE_SETTINGS } from "../packages/run-once/settings";
+import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
 import { LAB, expect, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 import type { Shop } from "./fixtures";

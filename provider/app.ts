@@ -10,11 +10,11 @@ import {
   KEY_EXPIRES_HEADER,
   KEY_RULE,
   REPLAYED_HEADER,
-  fingerprint,
   isValidKey,
   keyFromHeader,
-} from "../packages/run-once";
-import type { RunOnce, RunResult } from "../packages/run-once";
+} from "run-once/http";
+import { fingerprint } from "run-once";
+import type { RunOnce, RunResult } from "run-once";
 import { lostReply } from "../server/http/lost-reply";
 import type { ProviderDb, ProviderTx } from "./db/client";
 import { ProviderError, asProviderError, cardDeclined, invalidRequest } from "./errors";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_RUN_ONCE_SETTINGS } from "../packages/run-once";
+import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
 import {
   PROVIDER_DEFAULT_DATABASE_URL,
   PROVIDER_DEFAULT_PORT,

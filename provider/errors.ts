@@ -4,8 +4,8 @@ import {
   KeyInProgressError,
   KeyReusedError,
   LeaseLostError,
-} from "../packages/run-once";
-import type { FinalErrors } from "../packages/run-once";
+} from "run-once";
+import type { FinalErrors } from "run-once";
 
 /** An error answer in Stripe's shape, `{ error: { type, code, message } }`, with its HTTP status. */
 export class ProviderError extends Error {

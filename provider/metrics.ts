@@ -1,6 +1,6 @@
 import { Counter, Registry } from "prom-client";
-import { RUN_ONCE_OUTCOMES } from "../packages/run-once";
-import type { RunOnceEvent, RunOnceObserver } from "../packages/run-once";
+import { RUN_ONCE_OUTCOMES } from "run-once";
+import type { RunOnceEvent, RunOnceObserver } from "run-once";
 
 /**
  * The provider's Prometheus metrics: how its run-once requests ended, and how

@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { KeySweeper, RunOnce } from "../packages/run-once";
-import type { RunOnceSettings } from "../packages/run-once";
+import { KeySweeper } from "run-once/sql";
+import { RunOnce } from "run-once";
+import type { RunOnceSettings } from "run-once";
 import { runOnceStoreFor } from "../server/db/run-once-store";
 import { logger } from "../server/logger";
 import { createProviderApp } from "./app";

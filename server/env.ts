@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_RUN_ONCE_SETTINGS } from "../packages/run-once";
+import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
 import { PROVIDER_DEFAULT_PORT } from "../provider/defaults";
 
 /** The embedded default: a SQLite file in the checkout, so the demo needs no setup. */

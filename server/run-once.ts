@@ -1,5 +1,6 @@
-import { AttemptRecorder, KeySweeper, RunOnce, SqlAttemptJournal } from "~/packages/run-once";
-import type { RunOnceObserver, RunOnceSettings } from "~/packages/run-once";
+import { AttemptRecorder, KeySweeper, SqlAttemptJournal } from "run-once/sql";
+import { RunOnce } from "run-once";
+import type { RunOnceObserver, RunOnceSettings } from "run-once";
 import type { Db, Tx } from "./db/client";
 import { runOnceStoreFor } from "./db/run-once-store";
 import { logger } from "./logger";

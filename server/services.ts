@@ -1,5 +1,6 @@
-import { allOf } from "~/packages/run-once";
-import type { KeySweeper, RunOnceSettings } from "~/packages/run-once";
+import { allOf } from "run-once";
+import type { KeySweeper } from "run-once/sql";
+import type { RunOnceSettings } from "run-once";
 import { createDb } from "./db/client";
 import { resolveDatabaseUrl } from "./db/database-url";
 import { env, labEnabled } from "./env";

@@ -1,14 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  KeySweeper,
-  PostgresIdempotencyStore,
-  PostgresKeyWatcher,
-  RunOnce,
-  SqlIdempotencyStore,
-  fingerprint,
-} from "~/packages/run-once";
-import type { FinalErrors, IdempotencyStore, RunOnceSettings, RunResult } from "~/packages/run-once";
+import { KeySweeper, PostgresIdempotencyStore, PostgresKeyWatcher, SqlIdempotencyStore } from "run-once/sql";
+import { RunOnce, fingerprint } from "run-once";
+import type { FinalErrors, IdempotencyStore, RunOnceSettings, RunResult } from "run-once";
 import { createDb } from "../server/db/client";
 import type { Db, Tx } from "../server/db/client";
 import { databaseProvider } from "../server/db/database-url";

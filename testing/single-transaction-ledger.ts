@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { fingerprint } from "~/packages/run-once";
-import type { Operation, RunResult } from "~/packages/run-once";
+import { fingerprint } from "run-once";
+import type { Operation, RunResult } from "run-once";
 import type { Tx } from "../server/db/client";
 import { ROOT } from "./paths";
 import { CALLER, createRunOnceHarness } from "./run-once-harness";

@@ -6,7 +6,7 @@
  * Usage: tsx single-transaction-worker.ts <json args>
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { RunOnce } from "../packages/run-once";
+import { RunOnce } from "run-once";
 import { createDb } from "../server/db/client";
 import type { Tx } from "../server/db/client";
 import { runOnceStoreFor } from "../server/db/run-once-store";

@@ -1,4 +1,4 @@
-import type { RunOnceSettings } from "~/packages/run-once";
+import type { RunOnceSettings } from "run-once";
 import { seedCatalog } from "../server/catalog/seed-catalog";
 import { HttpPaymentProvider } from "../server/payment-provider/http-payment-provider";
 import { createServices } from "../server/services";

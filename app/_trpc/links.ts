@@ -1,7 +1,7 @@
 import { TRPCClientError, httpBatchLink, httpLink, loggerLink, retryLink, splitLink } from "@trpc/client";
 import type { Operation, TRPCLink } from "@trpc/client";
 // The core's browser-safe entry: its index also brings the database stores.
-import { DECISION_HEADER } from "~/packages/run-once/http-headers";
+import { DECISION_HEADER } from "run-once/http";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { SERVER_DECISIONS } from "./attempt-log";
 import type { AttemptAnswer, AttemptRecorder, ServerDecision } from "./attempt-log";

@@ -1,5 +1,6 @@
-import { PostgresIdempotencyStore, PostgresKeyWatcher, SqlIdempotencyStore } from "../../packages/run-once";
-import type { IdempotencyStore, KeyWatcher, Logger, SqlClient, SqlDatabase } from "../../packages/run-once";
+import { PostgresIdempotencyStore, PostgresKeyWatcher, SqlIdempotencyStore } from "run-once/sql";
+import type { IdempotencyStore, KeyWatcher, Logger } from "run-once";
+import type { SqlClient, SqlDatabase } from "run-once/sql";
 import { databaseProvider } from "./database-url";
 
 /**

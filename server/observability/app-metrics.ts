@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { RUN_ONCE_OUTCOMES } from "~/packages/run-once";
-import type { RunOnceEvent, RunOnceObserver, RunOnceOutcome } from "~/packages/run-once";
+import { RUN_ONCE_OUTCOMES } from "run-once";
+import type { RunOnceEvent, RunOnceObserver, RunOnceOutcome } from "run-once";
 
 /**
  * Prometheus metrics, per process (each instance is scraped on its own): the

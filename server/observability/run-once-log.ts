@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../logger";
-import type { RunOnceEvent, RunOnceObserver } from "~/packages/run-once";
+import type { RunOnceEvent, RunOnceObserver } from "run-once";
 
 /** Keys and session ids are secrets of their callers: logs carry a short hash, enough to correlate. */
 export function redact(value: string): string {

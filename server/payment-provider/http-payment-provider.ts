@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { IDEMPOTENCY_KEY_HEADER } from "~/packages/run-once";
+import { IDEMPOTENCY_KEY_HEADER } from "run-once/http";
 import { decideRetry, parseRetryAfter } from "~/app/_trpc/retry-policy";
 import type { AttemptFailure, RetrySettings } from "~/app/_trpc/retry-policy";
 import { ProviderUnavailableError } from "./payment-provider";

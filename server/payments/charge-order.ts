@@ -1,4 +1,4 @@
-import type { Execution } from "~/packages/run-once";
+import type { Execution } from "run-once";
 import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
 import { findSessionOrder } from "../orders/order-view";

@@ -1,5 +1,5 @@
-import { KeyInProgressError } from "~/packages/run-once";
-import type { Logger, RunOnce } from "~/packages/run-once";
+import { KeyInProgressError } from "run-once";
+import type { Logger, RunOnce } from "run-once";
 import type { Db, Tx } from "../db/client";
 import type { AppMetrics } from "../observability/app-metrics";
 import type { PaymentProvider } from "../payment-provider/payment-provider";

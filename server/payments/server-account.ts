@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import type { AttemptRecord, Json, KeyView } from "~/packages/run-once";
+import type { AttemptRecord } from "run-once/sql";
+import type { Json, KeyView } from "run-once";
 import type { Context } from "../trpc/context";
 import { findSessionOrder } from "../orders/order-view";
 import type {

@@ -1,4 +1,5 @@
-import type { AttemptJournal, AttemptRecorder, RunOnce } from "~/packages/run-once";
+import type { AttemptJournal, AttemptRecorder } from "run-once/sql";
+import type { RunOnce } from "run-once";
 import type { Db, Tx } from "../db/client";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
 import type { AppMetrics } from "../observability/app-metrics";

@@ -1,5 +1,7 @@
-import { RunOnce, SqlIdempotencyStore, fingerprint } from "..";
-import type { FinalErrors, SqlClient, SqlDatabase } from "..";
+import { RunOnce, fingerprint } from "run-once";
+import { SqlIdempotencyStore } from "run-once/sql";
+import type { FinalErrors } from "run-once";
+import type { SqlClient, SqlDatabase } from "run-once/sql";
 
 export class Declined extends Error {}
 const finalErrors: FinalErrors = {

@@ -1,4 +1,4 @@
-import type { FinalErrors } from "~/packages/run-once";
+import type { FinalErrors } from "run-once";
 import { asTrpcError } from "../../trpc/run-once/errors";
 import { trpcFinalErrors } from "../../trpc/run-once/final-errors";
 

@@ -1,5 +1,5 @@
-import { RunOnce } from "~/packages/run-once";
-import type { Operation, RunRequest } from "~/packages/run-once";
+import { RunOnce } from "run-once";
+import type { Operation, RunRequest } from "run-once";
 
 /**
  * The pitfall "releasing the key after a partial commit": the shop's core,

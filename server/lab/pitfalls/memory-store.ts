@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { LeaseLostError } from "~/packages/run-once";
+import { LeaseLostError } from "run-once";
 import type {
   Claim,
   ClaimResult,
@@ -9,9 +9,9 @@ import type {
   KeyScope,
   KeyTally,
   KeyView,
-  SqlDatabase,
   StoredOutcome,
-} from "~/packages/run-once";
+} from "run-once";
+import type { SqlDatabase } from "run-once/sql";
 import type { Tx } from "../../db/client";
 
 interface MemoryKey extends KeyRecord {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Execution } from "~/packages/run-once";
+import type { Execution } from "run-once";
 import type { Db, Tx } from "../../db/client";
 import { DomainError } from "../../errors";
 import { logger } from "../../logger";

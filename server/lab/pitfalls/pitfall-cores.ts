@@ -1,5 +1,6 @@
-import { RunOnce, SqlIdempotencyStore } from "~/packages/run-once";
-import type { RunOnceSettings } from "~/packages/run-once";
+import { RunOnce } from "run-once";
+import { SqlIdempotencyStore } from "run-once/sql";
+import type { RunOnceSettings } from "run-once";
 import type { Db, Tx } from "../../db/client";
 import { logger } from "../../logger";
 import { trpcFinalErrors } from "../../trpc/run-once/final-errors";

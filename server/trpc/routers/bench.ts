@@ -1,5 +1,5 @@
-import { AttemptRecorder } from "~/packages/run-once";
-import type { Execution } from "~/packages/run-once";
+import { AttemptRecorder } from "run-once/sql";
+import type { Execution } from "run-once";
 import type { Tx } from "../../db/client";
 import { logger } from "../../logger";
 import { chargeOrder } from "../../payments/charge-order";

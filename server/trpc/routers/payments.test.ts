@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { fingerprint } from "~/packages/run-once";
+import { fingerprint } from "run-once";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { newSessionId } from "../../session";
 import { ControllableProvider } from "~/testing/controllable-provider";

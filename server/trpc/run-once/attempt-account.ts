@@ -1,7 +1,8 @@
 import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import { KeyReusedError } from "~/packages/run-once";
-import type { AttemptRecord, Decision, FoundKeyState, RunOnceOutcome, RunResult } from "~/packages/run-once";
+import { KeyReusedError } from "run-once";
+import type { AttemptRecord, FoundKeyState } from "run-once/sql";
+import type { Decision, RunOnceOutcome, RunResult } from "run-once";
 import { ReasonedError } from "../reasoned-error";
 
 /** The response header that names the server's record of this request, so the lab and the page can point at it. */

@@ -6,7 +6,7 @@ import {
   KeyInProgressError,
   KeyReusedError,
   LeaseLostError,
-} from "~/packages/run-once";
+} from "run-once";
 import { ReasonedError } from "../reasoned-error";
 
 /** The idempotency reasons and their codes, in one table: the adapter's own, and the core's errors. */

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import type { FinalErrors, Json } from "~/packages/run-once";
+import type { FinalErrors, Json } from "run-once";
 import { DomainError, isDomainErrorReason } from "../../errors";
 import { ReasonedError } from "../reasoned-error";
 

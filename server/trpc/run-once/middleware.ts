@@ -7,12 +7,11 @@ import {
   KEY_EXPIRES_HEADER,
   KEY_RULE,
   REPLAYED_HEADER,
-  RunOnceError,
-  fingerprint,
   isValidKey,
   keyFromHeader,
-} from "~/packages/run-once";
-import type { Completion, Decision, Execution, Json, RunOnceOutcome, RunResult } from "~/packages/run-once";
+} from "run-once/http";
+import { RunOnceError, fingerprint } from "run-once";
+import type { Completion, Decision, Execution, Json, RunOnceOutcome, RunResult } from "run-once";
 import type { Tx } from "../../db/client";
 import type { HttpExchange } from "../context";
 import { middleware } from "../init";

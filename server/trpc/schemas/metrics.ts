@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RUN_ONCE_OUTCOMES } from "~/packages/run-once";
+import { RUN_ONCE_OUTCOMES } from "run-once";
 
 export const runOnceMetricsOutput = z.object({
   outcomes: z.record(z.enum(RUN_ONCE_OUTCOMES), z.number()),

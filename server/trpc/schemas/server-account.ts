@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RUN_ONCE_OUTCOMES } from "~/packages/run-once";
+import { RUN_ONCE_OUTCOMES } from "run-once";
 import { orderIdSchema } from "./orders";
 
 export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
