@@ -4,15 +4,7 @@ import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
-import {
-  DECISION_HEADER,
-  IDEMPOTENCY_KEY_HEADER,
-  KEY_EXPIRES_HEADER,
-  KEY_RULE,
-  REPLAYED_HEADER,
-  isValidKey,
-  keyFromHeader,
-} from "run-once/http";
+import { IDEMPOTENCY_HEADERS, KEY_RULE, keyFromHeader, resultHeaders } from "run-once/http";
 import { fingerprint } from "run-once";
 import type { RunOnce, RunResult } from "run-once";
 import { lostReply } from "../server/http/lost-reply";
@@ -109,12 +101,12 @@ export function createProviderApp(deps: ProviderDeps): Hono<Env> {
   app.post("/v1/charges", zValidator("json", chargeRequest, refuseInvalid), async (c) => {
     const account = c.get("account");
     const request = c.req.valid("json");
-    const rawKey = c.req.header(IDEMPOTENCY_KEY_HEADER);
+    const rawKey = c.req.header(IDEMPOTENCY_HEADERS.key);
     const key = rawKey === undefined ? undefined : keyFromHeader(rawKey);
-    if (key !== undefined && !isValidKey(key)) {
+    if (key === null) {
       return errorReply(
         c,
-        invalidRequest("idempotency_key_invalid", `Invalid ${IDEMPOTENCY_KEY_HEADER}: ${KEY_RULE}.`),
+        invalidRequest("idempotency_key_invalid", `Invalid ${IDEMPOTENCY_HEADERS.key}: ${KEY_RULE.message}.`),
       );
     }
     try {
@@ -228,9 +220,7 @@ async function createCharge(
 
 /** A run-once result as HTTP: the outcome, what was decided, whether it was replayed, and until when the key is kept. */
 function runOnceReply(c: Context<Env>, runOnce: RunOnce<ProviderTx>, result: RunResult): Response {
-  c.header(DECISION_HEADER, result.decision);
-  if (result.decision === "replayed" || result.decision === "coalesced") c.header(REPLAYED_HEADER, "true");
-  c.header(KEY_EXPIRES_HEADER, result.expiresAt.toUTCString());
+  for (const [name, value] of Object.entries(resultHeaders(result))) c.header(name, value);
   try {
     return c.json(runOnce.unwrap(result) as object);
   } catch (storedError) {

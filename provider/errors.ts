@@ -1,10 +1,4 @@
-import {
-  CallerGoneError,
-  CommitMissingError,
-  KeyInProgressError,
-  KeyReusedError,
-  LeaseLostError,
-} from "run-once";
+import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "run-once";
 import type { FinalErrors } from "run-once";
 
 /** An error answer in Stripe's shape, `{ error: { type, code, message } }`, with its HTTP status. */
@@ -75,8 +69,6 @@ export function asProviderError(error: unknown): ProviderError {
     return new ProviderError(409, "idempotency_error", "lease_lost", error.message, 1);
   if (error instanceof CallerGoneError)
     return new ProviderError(499, "api_error", "client_closed_request", error.message);
-  if (error instanceof CommitMissingError)
-    return new ProviderError(500, "api_error", "internal", error.message);
   return new ProviderError(
     503,
     "api_error",

@@ -33,7 +33,7 @@ export async function startProvider(opts: {
 }): Promise<RunningProvider> {
   const db = createProviderDb(opts.databaseUrl);
   const metrics = new ProviderMetrics();
-  const { store, watcher } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger);
+  const { store, watcher, close: closeStore } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger);
   const runOnce = new RunOnce<ProviderTx>({
     store,
     watcher,
@@ -59,7 +59,7 @@ export async function startProvider(opts: {
     async close() {
       sweeper.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await runOnce.close();
+      await closeStore();
       await db.$disconnect();
     },
   };

@@ -1,4 +1,3 @@
-import { allOf } from "run-once";
 import type { KeySweeper } from "run-once/sql";
 import type { RunOnceSettings } from "run-once";
 import { createDb } from "./db/client";
@@ -12,7 +11,7 @@ import { RunOnceLog } from "./observability/run-once-log";
 import { HttpPaymentProvider } from "./payment-provider/http-payment-provider";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
 import { PaymentCompleter } from "./payments/payment-completer";
-import { createRunOnce } from "./run-once";
+import { createRunOnce } from "./run-once/create-run-once";
 import { loadServerSecret, secretLoader } from "./server-secret";
 import { MutationThrottle } from "./throttle/mutation-throttle";
 import type { ThrottleSettings } from "./throttle/mutation-throttle";
@@ -46,13 +45,16 @@ export function createServices(opts: {
 }): AppServices {
   const metrics = new AppMetrics();
   const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
-  const { runOnce, sweeper, journal, recorder } = createRunOnce({
+  const log = new RunOnceLog(logger);
+  const shopRunOnce = createRunOnce({
     databaseUrl: opts.databaseUrl,
     db,
-    settings: opts.settings,
-    observer: allOf(new RunOnceLog(logger), metrics),
+    // The lab ages keys in the table, so every duplicate reads the table rather than this process's memory.
+    settings: { ...opts.settings, ...(opts.lab ? { recentOutcomesMs: 0 } : {}) },
+    observer: { observe: (event) => [log, metrics].forEach((observer) => observer.observe(event)) },
     clock: opts.clock,
   });
+  const { runOnce, sweeper, journal, recorder } = shopRunOnce;
   const http = opts.providerOverride ?? new HttpPaymentProvider(opts.provider);
   const provider = opts.lab ? new LabProvider(db, http, opts.provider) : http;
   const completer = new PaymentCompleter({
@@ -69,6 +71,7 @@ export function createServices(opts: {
     provider,
     idempotency: runOnce,
     attempts: { recorder, journal, instance: opts.instance ?? instanceName(undefined) },
+    replays: shopRunOnce.replays,
     fingerprintSecret: secretLoader(() => loadServerSecret(db, "fingerprint", opts.fingerprintSecret)),
     metrics,
     throttle: opts.throttle ? new MutationThrottle(db, opts.throttle) : null,
@@ -78,8 +81,7 @@ export function createServices(opts: {
     async close() {
       sweeper.stop();
       completer.stop();
-      await runOnce.close();
-      await recorder.flush();
+      await shopRunOnce.close();
       await db.$disconnect();
     },
   };

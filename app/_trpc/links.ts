@@ -1,7 +1,7 @@
 import { TRPCClientError, httpBatchLink, httpLink, loggerLink, retryLink, splitLink } from "@trpc/client";
 import type { Operation, TRPCLink } from "@trpc/client";
 // The core's browser-safe entry: its index also brings the database stores.
-import { DECISION_HEADER } from "run-once/http";
+import { IDEMPOTENCY_HEADERS } from "run-once/http";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { SERVER_DECISIONS } from "./attempt-log";
 import type { AttemptAnswer, AttemptRecorder, ServerDecision } from "./attempt-log";
@@ -167,7 +167,7 @@ function attemptAnswer(result: unknown): AttemptAnswer {
 
 /** The server's word for what it did; none for a procedure without run-once (the lab's naive charge). */
 function decisionOf(response: Response | undefined): ServerDecision | null {
-  const value = response?.headers.get(DECISION_HEADER);
+  const value = response?.headers.get(IDEMPOTENCY_HEADERS.decision);
   return SERVER_DECISIONS.find((decision) => decision === value) ?? null;
 }
 

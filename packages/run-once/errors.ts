@@ -1,3 +1,5 @@
+import type { RunOnceOutcome } from "./outcomes";
+
 /**
  * The core's own failures, each with a machine-readable reason. An
  * integration maps them to its protocol in one place (the tRPC adapter to
@@ -5,11 +7,14 @@
  */
 export abstract class RunOnceError extends Error {
   abstract readonly reason: string;
+  /** How the request ended, as the observer hears it. */
+  abstract readonly outcome: RunOnceOutcome;
 }
 
 /** A duplicate waited its bound for an execution in progress: retry with the same key after `retryAfterSeconds`. */
 export class KeyInProgressError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_KEY_IN_PROGRESS";
+  readonly outcome = "conflict";
 
   constructor(readonly retryAfterSeconds: number) {
     super(
@@ -22,6 +27,7 @@ export class KeyInProgressError extends RunOnceError {
 /** The key was used with another request body: one key names one operation. */
 export class KeyReusedError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_KEY_REUSED";
+  readonly outcome = "mismatch";
 
   /** The state the key was found in: the grid's row that refused it. */
   constructor(readonly keyState: "in_progress" | "completed") {
@@ -35,6 +41,7 @@ export class KeyReusedError extends RunOnceError {
 /** This execution outlived its lease and another took the key over: nothing of it was committed. */
 export class LeaseLostError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_LEASE_LOST";
+  readonly outcome = "lease_lost";
 
   constructor() {
     super(
@@ -47,6 +54,7 @@ export class LeaseLostError extends RunOnceError {
 /** The caller stopped waiting (its client went away); the execution goes on and its outcome is stored. */
 export class CallerGoneError extends RunOnceError {
   readonly reason = "CALLER_GONE";
+  readonly outcome = "abandoned";
 
   constructor() {
     super("The client went away; the operation continues and its outcome will be replayed.");
@@ -57,15 +65,15 @@ export class CallerGoneError extends RunOnceError {
 /**
  * A programming error: the operation returned without calling commit(), so
  * its side effects would not be tied to the key's completion. Nothing is
- * stored and the key is released. Opt in with `completion: "after-handler"`
- * where that is meant.
+ * stored and the key is released.
  */
 export class CommitMissingError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_COMMIT_MISSING";
+  readonly outcome = "released";
 
   constructor() {
     super(
-      'The operation returned without calling commit(): its side effects would not commit with the key. Call commit(), or run it with completion: "after-handler".',
+      "The operation returned without calling commit(): its side effects would not commit with the key. Call commit().",
     );
     this.name = "CommitMissingError";
   }

@@ -1,7 +1,8 @@
 import { CommitMissingError } from "./errors";
 import { startHeartbeat } from "./heartbeat";
 import type { IdempotencyStore } from "./store";
-import type { Claim, Decision, Json, Logger, RunResult, StoredOutcome } from "./types";
+import type { Decision } from "./outcomes";
+import type { Claim, Json, Logger, RunResult, StoredOutcome } from "./types";
 import { generationOf } from "./key";
 
 /** What an operation gets while it runs under its claimed key. */
@@ -10,6 +11,10 @@ export interface Execution<Tx> {
   key: string;
   /** The request's fingerprint: what an operation that records how to resume itself runs a recovery under. */
   fingerprint: string;
+  /** How this request came to run it: an absent key, an expired one, or one whose owner was gone. */
+  decision: Extract<Decision, "executed" | "expired" | "taken_over">;
+  /** The key's generation, as logs and pages show it: its owner token's first characters. */
+  generation: string;
   /**
    * Runs `work` in a database transaction that also completes the key with
    * work's result, so the side effect and the completion commit together or
@@ -23,21 +28,6 @@ export interface Execution<Tx> {
 }
 
 export type Operation<Tx, T> = (execution: Execution<Tx>) => Promise<T>;
-
-/**
- * How the key is completed. "in-transaction" (the default): only through
- * commit(); an operation that returns without calling it fails with
- * CommitMissingError, because completing the key apart from the side effect
- * reopens the window the key exists to close (a crash between the two leaves
- * a side effect whose key a retry can claim again). "after-handler": the
- * operation's result is stored once it returns, for operations with no local
- * side effect to join (a call to a service that is idempotent itself).
- * "single-transaction": the claim joins the completion in commit()'s
- * transaction (one commit per call instead of two), for operations whose
- * only side effect is what commit() writes in the key's database and which
- * only read before it (see single-transaction.ts).
- */
-export type Completion = "in-transaction" | "after-handler" | "single-transaction";
 
 /** Which errors are answers, and how they are stored and rebuilt: given by the integration. */
 export interface FinalErrors {
@@ -64,7 +54,7 @@ export interface ExecutionContext<Tx> {
 }
 
 /** Data as it travels: plain JSON, so the first answer and every replay are byte-identical. */
-export function successOutcome(data: unknown): StoredOutcome {
+function successOutcome(data: unknown): StoredOutcome {
   return { ok: true, data: data === undefined ? null : (JSON.parse(JSON.stringify(data)) as Json) };
 }
 
@@ -73,7 +63,7 @@ export function successOutcome(data: unknown): StoredOutcome {
  * final error it threw (an answer, rethrown once stored); any other error
  * propagates and rolls the transaction back.
  */
-export async function outcomeOfWork<T>(
+async function outcomeOfWork<T>(
   work: () => PromiseLike<T>,
   finalErrors: FinalErrors,
 ): Promise<{ data?: T; outcome: StoredOutcome; finalError?: unknown }> {
@@ -94,9 +84,9 @@ export async function outcomeOfWork<T>(
 export async function execute<Tx>(
   context: ExecutionContext<Tx>,
   claim: Claim,
-  request: { key: string; fingerprint: string; completion: Completion },
+  request: { key: string; fingerprint: string },
   operation: Operation<Tx, unknown>,
-  decision: Decision,
+  decision: Execution<Tx>["decision"],
 ): Promise<RunResult> {
   const stopHeartbeat = startHeartbeat(context.store, claim, context, context.logger);
   try {
@@ -113,15 +103,18 @@ export async function execute<Tx>(
 async function executeAndSettle<Tx>(
   context: ExecutionContext<Tx>,
   claim: Claim,
-  request: { key: string; fingerprint: string; completion: Completion },
+  request: { key: string; fingerprint: string },
   operation: Operation<Tx, unknown>,
-  decision: Decision,
+  decision: Execution<Tx>["decision"],
 ): Promise<RunResult> {
   const { store, finalErrors } = context;
+  const generation = generationOf(claim.token);
   let committed: { outcome: StoredOutcome; expiresAt: Date } | undefined;
   const execution: Execution<Tx> = {
     key: request.key,
     fingerprint: request.fingerprint,
+    decision,
+    generation,
     commit: async (work) => {
       if (committed) throw new Error("commit() completes the key, so it runs once per execution");
       let finalError: unknown;
@@ -140,22 +133,16 @@ async function executeAndSettle<Tx>(
     },
   };
 
-  let returned: { data: unknown } | undefined;
+  let returned = false;
   let thrown: unknown;
   try {
-    returned = { data: await operation(execution) };
+    await operation(execution);
+    returned = true;
   } catch (error) {
     thrown = error;
   }
   // Once committed, the stored outcome is the answer, whatever the operation did afterwards.
-  const generation = generationOf(claim.token);
   if (committed) return { keyId: claim.id, decision, generation, ...committed };
-
-  if (returned && request.completion === "after-handler") {
-    const outcome = successOutcome(returned.data);
-    const { expiresAt } = await store.complete(claim, outcome, context.completedAt());
-    return { keyId: claim.id, outcome, decision, generation, expiresAt };
-  }
 
   // Nothing was committed, so nothing was decided: a refusal before any write
   // (a wrong amount, an unknown order) and a crash alike release the key, and

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fastCheckSettings } from "~/testing/fast-check-settings";
+import { fastCheckSettings } from "./test-support/fast-check-settings";
 import { fingerprint } from "./fingerprint";
 import type { Json } from "./types";
 

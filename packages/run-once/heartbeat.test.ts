@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from "vitest";
-import { gate } from "~/testing/gate";
-import { createRunOnceHarness, settle } from "~/testing/run-once-harness";
-import type { RunOnceHarness } from "~/testing/run-once-harness";
+import { gate } from "./test-support/gate";
+import { createRunOnceHarness, settle } from "./test-support/harness";
+import type { RunOnceHarness } from "./test-support/harness";
 
 let apps: RunOnceHarness[] = [];
 afterEach(async () => {
@@ -35,8 +35,7 @@ it("keeps a slow owner's key for as long as it works, past many leases: one exec
   const [a, b] = await Promise.all([first, second]);
   expect(b).toEqual(a);
   expect(owner.executions + waiter.executions).toBe(1);
-  const row = await owner.db.idempotencyKey.findFirstOrThrow();
-  expect(row.state).toBe("COMPLETED");
+  expect((await owner.keys())[0]?.state).toBe("COMPLETED");
 });
 
 it("stops renewing once the owner dies, so its lease runs out and a retry takes the key over", async () => {

@@ -1,20 +1,43 @@
+import type { RunResult } from "./types";
+
 /**
- * The HTTP vocabulary of idempotency keys, shared by servers and clients:
- * the request header of the IETF draft, Stripe's replay marker, and what the
+ * The HTTP vocabulary of idempotency keys, shared by servers and clients: the
+ * request header of the IETF draft, Stripe's replay marker, and what the
  * server decided and for how long it keeps the key.
  */
-export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
-/** "true" on an answer that did not execute: a stored outcome (replayed) or a shared one (coalesced). */
-export const REPLAYED_HEADER = "Idempotent-Replayed";
-/** What the server decided: executed, replayed, coalesced, taken_over or expired. */
-export const DECISION_HEADER = "Idempotency-Decision";
-/** Until when the key is retained, as an HTTP date: a retry after it runs again. */
-export const KEY_EXPIRES_HEADER = "Idempotency-Key-Expires";
+export const IDEMPOTENCY_HEADERS = {
+  key: "Idempotency-Key",
+  /** "true" on an answer that did not execute: a stored outcome (replayed) or a shared one (coalesced). */
+  replayed: "Idempotent-Replayed",
+  /** What the server decided: executed, replayed, coalesced, taken_over or expired. */
+  decision: "Idempotency-Decision",
+  /** Until when the key is retained, as an HTTP date: a retry after it runs again. */
+  expires: "Idempotency-Key-Expires",
+} as const;
 
-/** The Idempotency-Key header's value: bare, as most APIs send it, or an RFC 8941 string ("..."), as the draft writes it. */
-export function keyFromHeader(value: string): string {
+/** 1 to 255 printable ASCII characters, as the IETF Idempotency-Key draft and Stripe allow. */
+export const KEY_RULE = {
+  pattern: /^[\x20-\x7E]{1,255}$/,
+  message: "an idempotency key is 1 to 255 printable ASCII characters (space to ~)",
+} as const;
+
+/**
+ * The Idempotency-Key header's key: bare, as most APIs send it, or an RFC 8941
+ * string ("..."), as the draft writes it. Null if it breaks KEY_RULE.
+ */
+export function keyFromHeader(value: string): string | null {
   const trimmed = value.trim();
-  return trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')
-    ? trimmed.slice(1, -1)
-    : trimmed;
+  const key =
+    trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
+  return KEY_RULE.pattern.test(key) ? key : null;
+}
+
+/** What an answer tells the client of its key: the decision, whether it was replayed, and until when it is kept. */
+export function resultHeaders(result: Pick<RunResult, "decision" | "expiresAt">): Record<string, string> {
+  const answered = result.decision === "replayed" || result.decision === "coalesced";
+  return {
+    [IDEMPOTENCY_HEADERS.decision]: result.decision,
+    ...(answered ? { [IDEMPOTENCY_HEADERS.replayed]: "true" } : {}),
+    [IDEMPOTENCY_HEADERS.expires]: result.expiresAt.toUTCString(),
+  };
 }

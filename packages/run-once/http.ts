@@ -1,9 +1,2 @@
 /** The HTTP side of idempotency keys, shared by servers and browsers: no database, no Node.js module. */
-export {
-  DECISION_HEADER,
-  IDEMPOTENCY_KEY_HEADER,
-  KEY_EXPIRES_HEADER,
-  REPLAYED_HEADER,
-  keyFromHeader,
-} from "./http-headers";
-export { KEY_PATTERN, KEY_RULE, isValidKey } from "./key";
+export { IDEMPOTENCY_HEADERS, KEY_RULE, keyFromHeader, resultHeaders } from "./http-headers";

@@ -14,17 +14,17 @@ interface InFlight {
  */
 export class InProcessDuplicates {
   readonly #inFlight = new Map<string, InFlight>();
-  readonly #recent = new RecentOutcomes();
+  readonly #recent: RecentOutcomes;
+
+  constructor(recentOutcomesMs: number) {
+    this.#recent = new RecentOutcomes(recentOutcomesMs);
+  }
 
   /** A recent outcome of this key, if this process settled or read one. */
   recent(id: string, fingerprint: string, now: number): RunResult | undefined {
     const remembered = this.#recent.get(id, now);
     if (remembered && remembered.fingerprint !== fingerprint) throw new KeyReusedError("completed");
     return remembered?.result;
-  }
-
-  forget(id: string): void {
-    this.#recent.forget(id);
   }
 
   isInFlight(id: string): boolean {

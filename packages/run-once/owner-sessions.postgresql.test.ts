@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from "vitest";
-import { gate } from "~/testing/gate";
-import { createRunOnceHarness, settle } from "~/testing/run-once-harness";
-import type { RunOnceHarness } from "~/testing/run-once-harness";
+import { gate } from "./test-support/gate";
+import { createRunOnceHarness, settle } from "./test-support/harness";
+import type { RunOnceHarness } from "./test-support/harness";
 import { KeyInProgressError, LeaseLostError } from "./errors";
 
 let apps: RunOnceHarness[] = [];

@@ -1,8 +1,8 @@
 import pg from "pg";
 import { afterEach, expect, it } from "vitest";
-import { gate } from "~/testing/gate";
-import { createRunOnceHarness, settle } from "~/testing/run-once-harness";
-import type { RunOnceHarness } from "~/testing/run-once-harness";
+import { gate } from "./test-support/gate";
+import { createRunOnceHarness, settle } from "./test-support/harness";
+import type { RunOnceHarness } from "./test-support/harness";
 import { KeyInProgressError } from "./errors";
 
 let apps: RunOnceHarness[] = [];

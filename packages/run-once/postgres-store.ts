@@ -1,20 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { KeyInProgressError, LeaseLostError } from "./errors";
 import { OwnerSessions, ownerLockOf } from "./owner-sessions";
-import { retryAfterSeconds } from "./promises";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
-import { SqlIdempotencyStore, leaseAndRetention } from "./sql-store";
+import { STORED_STATE, SqlIdempotencyStore, leaseAndRetention } from "./sql-store";
 import type { SqlClient, SqlDatabase } from "./sql-store";
-import type { Claim, ClaimResult, ClaimTerms, KeyRecord, KeyScope, Logger, StoredOutcome } from "./types";
+import type { Claim, ClaimTerms, KeyRecord, KeyScope, Logger } from "./types";
 
 /** The channel on which a settled key (completed or released) announces its id. */
 export const KEY_SETTLED_CHANNEL = "idempotency_key_settled";
-
-/** PostgreSQL's lock_not_available: a statement waited past its lock_timeout. */
-const LOCK_TIMEOUT_CODE = "55P03";
-/** PostgreSQL's division_by_zero: how the pipelined claim and completion fail when they find no row. */
-const NONE_CODE = "22012";
 
 /** How long a claim waits before trying again when the key's lock is held but its row is gone (a moment's state). */
 const LOCKED_ABSENT_RETRY_MS = 5;
@@ -69,7 +62,10 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
    * lock, which already lets a retry take the key over at once; an owner that
    * carries on after the restart finds no claim to complete (LeaseLostError).
    */
-  override async claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult> {
+  override async claim(
+    scope: KeyScope,
+    terms: ClaimTerms,
+  ): Promise<{ claimed: Claim } | { existing: KeyRecord }> {
     const claim = { id: randomUUID(), token: randomUUID() };
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
     const lock = ownerLockOf(scope);
@@ -84,8 +80,8 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
          "inserted" AS (
            INSERT INTO "IdempotencyKey"
              ("id", "scope", "path", "key", "fingerprint", "state", "token",
-              "lockedUntil", "expiresAt", "replayCount", "createdAt")
-           SELECT $2, $3, $4, $5, $6, 'IN_PROGRESS', $7, $8::timestamp, $9::timestamp, 0, $10::timestamp
+              "lockedUntil", "expiresAt", "createdAt")
+           SELECT $2, $3, $4, $5, $6, 'IN_PROGRESS', $7, $8::timestamp, $9::timestamp, $10::timestamp
            FROM "lock" WHERE "locked"
            ON CONFLICT ("scope", "path", "key") DO NOTHING
            RETURNING "id")
@@ -114,98 +110,6 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
     return this.claim(scope, terms);
   }
 
-  /**
-   * One statement in the operation's transaction: an insert that waits on
-   * another transaction's uncommitted claim of the key until it commits or
-   * rolls back, under a lock_timeout of `maxWaitMs` set around the insert only
-   * (the work's own statements keep the session's), so a duplicate's wait is
-   * bounded and the database wakes it the moment the owner's transaction ends.
-   * A dead owner's transaction rolls back when its connection closes, which
-   * also ends the wait. No advisory lock: the transaction is the owner's life.
-   * On a pipelined database, a claim that finds the key also fails the
-   * transaction, so the work's statements sent behind it change nothing.
-   */
-  override async claimWithin(
-    tx: Tx,
-    scope: KeyScope,
-    terms: ClaimTerms,
-    maxWaitMs: number,
-  ): Promise<Claim | null> {
-    const claim = { id: randomUUID(), token: randomUUID() };
-    const { lockedUntil, expiresAt } = leaseAndRetention(terms);
-    // lock_timeout 0 means no bound at all, so at least 1 ms.
-    const lockTimeout = `${Math.max(1, Math.ceil(maxWaitMs))}ms`;
-    let rows: Array<{ inserted: number }>;
-    try {
-      // The CTEs order the three steps: keep the session's lock_timeout, bound it, insert; the outer
-      // query restores it only once the insert has finished (it reads the count of inserted rows).
-      // ON CONFLICT rather than a failed insert: a replay leaves no dead row and takes no transaction id.
-      rows = await tx.$queryRaw<Array<{ inserted: number }>>`
-        WITH "previous" AS MATERIALIZED (SELECT current_setting('lock_timeout') AS "lockTimeout"),
-        "bounded" AS MATERIALIZED (SELECT set_config('lock_timeout', ${lockTimeout}, true) FROM "previous"),
-        "inserted" AS (
-          INSERT INTO "IdempotencyKey"
-            ("id", "scope", "path", "key", "fingerprint", "state", "token",
-             "lockedUntil", "expiresAt", "replayCount", "createdAt")
-          SELECT ${claim.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
-                 ${claim.token}, ${lockedUntil}, ${expiresAt}, 0, ${terms.now}
-          FROM "bounded"
-          ON CONFLICT ("scope", "path", "key") DO NOTHING
-          RETURNING "id")
-        SELECT "counted"."inserted", set_config('lock_timeout', "previous"."lockTimeout", true) AS "restored",
-               -- Pipelined, none inserted fails the statement (a division by zero: plain SQL has no RAISE).
-               1 / CASE WHEN ${this.pipelined}::boolean THEN "counted"."inserted" ELSE 1 END AS "failsWhenNone"
-        FROM "previous", (SELECT COUNT(*)::int AS "inserted" FROM "inserted") AS "counted"`;
-    } catch (error) {
-      const code = postgresCodeOf(error);
-      if (code === NONE_CODE) return null;
-      if (code === LOCK_TIMEOUT_CODE) throw new KeyInProgressError(retryAfterSeconds(0));
-      throw error;
-    }
-    return rows[0]?.inserted === 1 ? claim : null;
-  }
-
-  /** See IdempotencyStore.pipelined: the claim and the completion then fail their transaction themselves. */
-  get pipelined(): boolean {
-    return this.db.pipelined === true;
-  }
-
-  /**
-   * On a pipelined database the single transaction's COMMIT goes out before
-   * the completion's answer, so a completion that finds no row (its row
-   * changed by the work itself, or a lost lease) fails its transaction on the
-   * server too: the side effect can then never commit without its key's
-   * completion. Otherwise as the shared completion (SqlIdempotencyStore).
-   */
-  override async complete(
-    claim: Claim,
-    outcome: StoredOutcome,
-    at: { now: Date; ttlMs: number },
-    tx?: Tx,
-  ): Promise<{ expiresAt: Date }> {
-    if (!tx || !this.pipelined) return super.complete(claim, outcome, at, tx);
-    const expiresAt = new Date(at.now.getTime() + at.ttlMs);
-    let rows: Array<{ awaited: boolean | null }>;
-    try {
-      rows = await tx.$queryRaw<Array<{ awaited: boolean | null }>>`
-        WITH "completed" AS (
-          UPDATE "IdempotencyKey"
-          SET "state" = 'COMPLETED', "outcome" = ${JSON.stringify(outcome)},
-              "completedAt" = ${at.now}, "expiresAt" = ${expiresAt}
-          WHERE "id" = ${claim.id} AND "token" = ${claim.token} AND "state" = 'IN_PROGRESS'
-          RETURNING "awaited")
-        SELECT (SELECT bool_or("awaited") FROM "completed") AS "awaited",
-               -- None completed fails the statement (a division by zero: plain SQL has no RAISE).
-               1 / (SELECT COUNT(*)::int FROM "completed") AS "failsWhenNone"`;
-    } catch (error) {
-      if (postgresCodeOf(error) === NONE_CODE) throw new LeaseLostError();
-      throw error;
-    }
-    // Two commits only: a single transaction's claim was never seen, so no waiter asked to be told.
-    if (rows[0]?.awaited === true) await this.announceSettled(claim.id, tx);
-    return { expiresAt };
-  }
-
   /** Wins only with the key's lock, so only from an owner that is gone (or a key that settled, which it then leaves). */
   override async takeOver(scope: KeyScope, existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null> {
     const token = randomUUID();
@@ -216,7 +120,7 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
          "taken" AS (
            UPDATE "IdempotencyKey"
            SET "token" = $2, "fingerprint" = $3, "state" = 'IN_PROGRESS',
-               "outcome" = NULL, "completedAt" = NULL, "replayCount" = 0, "awaited" = false,
+               "outcome" = NULL, "completedAt" = NULL, "awaited" = false,
                "lockedUntil" = $4::timestamp, "expiresAt" = $5::timestamp
            FROM "lock"
            WHERE "lock"."locked" AND "id" = $6 AND "token" = $7 AND "state" = $8
@@ -230,7 +134,7 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
           expiresAt.toISOString(),
           existing.id,
           existing.token,
-          existing.state,
+          STORED_STATE[existing.state],
         ],
       );
       const row = rows[0]!;
@@ -255,9 +159,11 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
     return this.#owners.release(claim);
   }
 
-  override close(): Promise<void> {
+  /** Closes the owners' sessions. */
+  close(): Promise<void> {
     return this.#owners.close();
   }
+
   /**
    * Records that a process waits on this generation of the key (its token), so
    * that its completion notifies. False if the key is no longer the one read.
@@ -278,13 +184,4 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
   protected override async announceSettled(keyId: string, tx?: Tx): Promise<void> {
     await (tx ?? this.db).$executeRaw`SELECT pg_notify(${KEY_SETTLED_CHANNEL}, ${keyId})`;
   }
-}
-
-/** The driver's error code, as pg throws it or as Prisma wraps it (meta.driverAdapterError.cause). */
-function postgresCodeOf(error: unknown): unknown {
-  const wrapped = error as {
-    code?: unknown;
-    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
-  };
-  return wrapped.meta?.driverAdapterError?.cause?.originalCode ?? wrapped.code;
 }

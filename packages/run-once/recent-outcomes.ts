@@ -17,8 +17,8 @@ export class RecentOutcomes {
   readonly #entries = new Map<string, Remembered>();
 
   constructor(
+    private readonly windowMs: number,
     private readonly capacity = 10_000,
-    private readonly windowMs = 60_000,
   ) {}
 
   get(id: string, now: number): Remembered | undefined {
@@ -28,12 +28,9 @@ export class RecentOutcomes {
     return undefined;
   }
 
-  forget(id: string): void {
-    this.#entries.delete(id);
-  }
-
   remember(id: string, fingerprint: string, result: RunResult, now: number): void {
     this.#entries.delete(id);
+    if (this.windowMs <= 0) return;
     this.#entries.set(id, {
       fingerprint,
       result,

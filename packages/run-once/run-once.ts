@@ -1,27 +1,16 @@
-import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "./errors";
+import { KeyInProgressError, KeyReusedError, RunOnceError } from "./errors";
 import { execute } from "./execution";
-import type { Completion, ExecutionContext, FinalErrors, Operation } from "./execution";
+import type { Execution, ExecutionContext, FinalErrors, Operation } from "./execution";
 import { InProcessDuplicates } from "./in-process";
 import { generationOf, scopeId } from "./key";
 import { PollingKeyWatcher } from "./key-watcher";
-import type { RunOnceObserver, RunOnceOutcome } from "./observer";
+import type { RunOnceObserver } from "./observer";
+import type { RunOnceOutcome } from "./outcomes";
 import { abandonable, retryAfterSeconds, withinWait } from "./promises";
-import { ReplayCounter } from "./replay-counter";
-import { executeInOneTransaction } from "./single-transaction";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
 import type { RunOnceSettings } from "./settings";
 import type { IdempotencyStore, KeyWatcher } from "./store";
-import type {
-  ClaimTerms,
-  Decision,
-  Json,
-  KeyRecord,
-  KeyScope,
-  KeyTally,
-  KeyView,
-  Logger,
-  RunResult,
-} from "./types";
+import type { ClaimTerms, Json, KeyRecord, KeyScope, Logger, RunResult } from "./types";
 
 export interface RunOnceOptions<Tx> {
   store: IdempotencyStore<Tx>;
@@ -41,15 +30,6 @@ export interface RunRequest {
   fingerprint: string;
   /** The caller's request signal: aborting it stops the caller's wait, never the shared execution. */
   signal?: AbortSignal;
-  completion?: Completion;
-  /**
-   * Told when this request claims the key and runs the operation, and how
-   * (executed, taken_over, expired): what a failure of the run then says of
-   * the key it found. Duplicates that join an execution are never told.
-   */
-  onClaimed?: (claim: { decision: Decision; generation: string }) => void;
-  /** Told how this request ended, in the observer's words (a failure too: conflict, released...). */
-  onEnded?: (outcome: RunOnceOutcome) => void;
 }
 
 const SILENT: Pick<Logger, "warn" | "error"> = { warn: () => undefined, error: () => undefined };
@@ -74,8 +54,7 @@ export class RunOnce<Tx> {
   readonly #observer: RunOnceObserver | undefined;
   readonly #logger: Pick<Logger, "warn" | "error">;
   readonly #clock: () => Date;
-  readonly #local = new InProcessDuplicates();
-  readonly #replays: ReplayCounter;
+  readonly #local: InProcessDuplicates;
 
   constructor(options: RunOnceOptions<Tx>) {
     this.settings = { ...DEFAULT_RUN_ONCE_SETTINGS, ...options.settings };
@@ -85,7 +64,7 @@ export class RunOnce<Tx> {
     this.#observer = options.observer;
     this.#logger = options.logger ?? SILENT;
     this.#clock = options.clock ?? (() => new Date());
-    this.#replays = new ReplayCounter(this.#store, this.#logger);
+    this.#local = new InProcessDuplicates(this.settings.recentOutcomesMs);
   }
 
   /**
@@ -98,10 +77,8 @@ export class RunOnce<Tx> {
     const startedAt = performance.now();
     const id = scopeId(request.scope);
     const joined = this.#local.isInFlight(id);
-    const observe = (outcome: RunOnceOutcome) => {
-      request.onEnded?.(outcome);
+    const observe = (outcome: RunOnceOutcome) =>
       this.#observer?.observe({ scope: request.scope, outcome, durationMs: performance.now() - startedAt });
-    };
     try {
       const result = await this.#run(id, request, operation);
       observe(result.decision);
@@ -118,59 +95,12 @@ export class RunOnce<Tx> {
     throw this.#finalErrors.decode(result.outcome.error);
   }
 
-  /**
-   * A caller's keys on one operation, as an application shows them: keys past
-   * their retention count as absent, unless `includeExpired` (a page that
-   * draws the key's lifecycle shows them as expired until they are swept).
-   */
-  async view(
-    caller: string,
-    path: string,
-    keys: string[],
-    { includeExpired = false }: { includeExpired?: boolean } = {},
-  ): Promise<KeyView[]> {
-    const now = this.#clock().getTime();
-    const views = await this.#store.view(caller, path, keys);
-    if (includeExpired) return views;
-    return views.filter((view) => view.state === "in_progress" || view.expiresAt.getTime() > now);
-  }
-
-  /**
-   * Forgets what this process remembers of a key's outcome: for a key whose
-   * row was changed outside the core (the fault lab ages one past its
-   * retention), so that the next request reads the store.
-   */
-  forget(scope: KeyScope): void {
-    this.#local.forget(scopeId(scope));
-  }
-
-  /** How all of a caller's keys stand (replays written so far; see flushReplayCounts). */
-  tally(caller: string): Promise<KeyTally> {
-    return this.#store.tally(caller);
-  }
-
-  /** Writes the replay counts gathered in memory now (they are written within 5 s anyway). */
-  flushReplayCounts(): Promise<void> {
-    return this.#replays.flush();
-  }
-
-  /** Writes what is pending and closes the watcher's and the store's own connections. */
-  async close(): Promise<void> {
-    await this.#replays.flush();
-    await this.#watcher.close();
-    await this.#store.close();
-  }
-
   async #run(id: string, request: RunRequest, operation: Operation<Tx, unknown>): Promise<RunResult> {
     const recent = this.#local.recent(id, request.fingerprint, this.#clock().getTime());
-    if (recent) {
-      this.#replays.add(recent.keyId);
-      return { ...recent, decision: "replayed" };
-    }
+    if (recent) return { ...recent, decision: "replayed" };
     const inFlight = this.#local.inFlight(id, request.fingerprint);
     if (inFlight) {
       const shared = await abandonable(withinWait(inFlight, this.settings.waitMs), request.signal);
-      this.#replays.add(shared.keyId);
       return { ...shared, decision: "coalesced" };
     }
     const settled = this.#local.share(
@@ -187,15 +117,6 @@ export class RunOnce<Tx> {
     const deadline = this.#clock().getTime() + this.settings.waitMs;
     let record: KeyRecord | null = null;
     for (let attempt = 0; ; attempt++) {
-      if (!record && request.completion === "single-transaction") {
-        const attempt = await executeInOneTransaction(
-          this.#context(),
-          { ...request, terms: () => this.#terms(request), deadline },
-          operation,
-        );
-        if ("result" in attempt) return attempt.result;
-        record = attempt.existing;
-      }
       if (!record) {
         const claim = await this.#store.claim(request.scope, this.#terms(request));
         if ("claimed" in claim) return this.#execute(request, claim.claimed, operation, "executed");
@@ -203,16 +124,14 @@ export class RunOnce<Tx> {
       }
 
       const now = this.#clock().getTime();
-      if (record.state === "COMPLETED" && record.expiresAt.getTime() <= now) {
+      if (record.state === "completed" && record.expiresAt.getTime() <= now) {
         const claim = await this.#store.takeOver(request.scope, record, this.#terms(request));
         if (claim) return this.#execute(request, claim, operation, "expired");
         record = null;
         continue;
       }
-      if (record.fingerprint !== request.fingerprint)
-        throw new KeyReusedError(record.state === "COMPLETED" ? "completed" : "in_progress");
-      if (record.state === "COMPLETED" && record.outcome) {
-        this.#replays.add(record.id);
+      if (record.fingerprint !== request.fingerprint) throw new KeyReusedError(record.state);
+      if (record.state === "completed" && record.outcome) {
         return {
           keyId: record.id,
           outcome: record.outcome,
@@ -247,17 +166,12 @@ export class RunOnce<Tx> {
     request: RunRequest,
     claim: { id: string; token: string },
     operation: Operation<Tx, unknown>,
-    decision: Decision,
+    decision: Execution<Tx>["decision"],
   ): Promise<RunResult> {
-    request.onClaimed?.({ decision, generation: generationOf(claim.token) });
     return execute(
       this.#context(),
       claim,
-      {
-        key: request.scope.key,
-        fingerprint: request.fingerprint,
-        completion: request.completion ?? "in-transaction",
-      },
+      { key: request.scope.key, fingerprint: request.fingerprint },
       operation,
       decision,
     );
@@ -286,10 +200,7 @@ export class RunOnce<Tx> {
 
   /** How a failed request ended, for logs and metrics; a joiner shares the failure it joined. */
   #outcomeOfFailure(error: unknown, joined: boolean): RunOnceOutcome {
-    if (error instanceof KeyInProgressError) return "conflict";
-    if (error instanceof KeyReusedError) return "mismatch";
-    if (error instanceof LeaseLostError) return "lease_lost";
-    if (error instanceof CallerGoneError) return "abandoned";
+    if (error instanceof RunOnceError) return error.outcome;
     if (joined) return "coalesced";
     return this.#finalErrors.isFinal(error) ? "refused" : "released";
   }

@@ -24,6 +24,12 @@ export interface RunOnceSettings {
    * the sweeper deletes it: long enough for a late retry to take it over.
    */
   abandonedGraceMs: number;
+  /**
+   * How long this process answers a completed key's duplicates from memory,
+   * within its retention (the tail of a retry storm costs no query); 0: every
+   * duplicate reads the store, for keys changed outside the core.
+   */
+  recentOutcomesMs: number;
 }
 
 export const DEFAULT_RUN_ONCE_SETTINGS: RunOnceSettings = {
@@ -31,4 +37,5 @@ export const DEFAULT_RUN_ONCE_SETTINGS: RunOnceSettings = {
   ttlMs: 24 * 60 * 60 * 1000,
   waitMs: 5_000,
   abandonedGraceMs: 10 * 60 * 1000,
+  recentOutcomesMs: 60_000,
 };

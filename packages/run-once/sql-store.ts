@@ -1,17 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { LeaseLostError } from "./errors";
 import type { IdempotencyStore } from "./store";
-import type {
-  Claim,
-  ClaimResult,
-  ClaimTerms,
-  KeyRecord,
-  KeyScope,
-  KeyState,
-  KeyTally,
-  KeyView,
-  StoredOutcome,
-} from "./types";
+import type { Claim, ClaimTerms, KeyRecord, KeyScope, KeyState, StoredOutcome } from "./types";
 
 /** What the store needs of a database handle: Prisma's raw-query methods, or anything of the same shape. */
 export interface SqlClient {
@@ -22,14 +12,18 @@ export interface SqlClient {
 /** A database that can also run an interactive transaction, as PrismaClient does. */
 export interface SqlDatabase<Tx extends SqlClient> extends SqlClient {
   $transaction<T>(work: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T>;
-  /** A transaction's statements are pipelined, as IdempotencyStore.pipelined says (PgDatabase; not Prisma). */
-  readonly pipelined?: boolean;
 }
+
+/** The column's values: the table's enum, as Prisma's schemas write it. */
+export const STORED_STATE = { in_progress: "IN_PROGRESS", completed: "COMPLETED" } as const satisfies Record<
+  KeyState,
+  string
+>;
 
 interface KeyRow {
   id: string;
   fingerprint: string;
-  state: KeyState;
+  state: (typeof STORED_STATE)[KeyState];
   token: string;
   lockedUntil: unknown;
   expiresAt: unknown;
@@ -50,23 +44,13 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
   constructor(protected readonly db: SqlDatabase<Tx>) {}
 
   /** ON CONFLICT DO NOTHING turns a duplicate into an empty answer rather than an error. */
-  async claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult> {
+  async claim(scope: KeyScope, terms: ClaimTerms): Promise<{ claimed: Claim } | { existing: KeyRecord }> {
     const claimed = await insertClaim(this.db, scope, terms);
     if (claimed) return { claimed };
     const existing = await this.read(scope);
     // The holder vanished between our insert and this read (released or
     // swept): the key is absent again, so claim it afresh.
     return existing ? { existing } : this.claim(scope, terms);
-  }
-
-  /**
-   * The insert is the transaction's first write, so it takes SQLite's one
-   * write lock (waiting up to the busy timeout, not `maxWaitMs`): no other
-   * claim can be uncommitted meanwhile, and the insert wins or finds a
-   * committed key.
-   */
-  claimWithin(tx: Tx, scope: KeyScope, terms: ClaimTerms, _maxWaitMs: number): Promise<Claim | null> {
-    return insertClaim(tx, scope, terms);
   }
 
   read(scope: KeyScope): Promise<KeyRecord | null> {
@@ -83,9 +67,9 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
     const taken = await this.db.$executeRaw`
       UPDATE "IdempotencyKey"
       SET "token" = ${token}, "fingerprint" = ${terms.fingerprint}, "state" = 'IN_PROGRESS',
-          "outcome" = NULL, "completedAt" = NULL, "replayCount" = 0, "awaited" = false,
+          "outcome" = NULL, "completedAt" = NULL, "awaited" = false,
           "lockedUntil" = ${lockedUntil}, "expiresAt" = ${expiresAt}
-      WHERE "id" = ${existing.id} AND "token" = ${existing.token} AND "state" = ${existing.state}`;
+      WHERE "id" = ${existing.id} AND "token" = ${existing.token} AND "state" = ${STORED_STATE[existing.state]}`;
     return taken === 1 ? { id: existing.id, token } : null;
   }
 
@@ -98,8 +82,6 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
 
   async relinquish(_claim: Claim): Promise<void> {}
 
-  async close(): Promise<void> {}
-
   transaction<T>(
     work: (tx: Tx) => Promise<T>,
     options: { maxWaitMs: number; timeoutMs?: number },
@@ -111,10 +93,10 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
     claim: Claim,
     outcome: StoredOutcome,
     at: { now: Date; ttlMs: number },
-    tx?: Tx,
+    tx: Tx,
   ): Promise<{ expiresAt: Date }> {
     const expiresAt = new Date(at.now.getTime() + at.ttlMs);
-    const rows = await (tx ?? this.db).$queryRaw<Array<{ awaited: unknown }>>`
+    const rows = await tx.$queryRaw<Array<{ awaited: unknown }>>`
       UPDATE "IdempotencyKey"
       SET "state" = 'COMPLETED', "outcome" = ${JSON.stringify(outcome)},
           "completedAt" = ${at.now}, "expiresAt" = ${expiresAt}
@@ -141,49 +123,11 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
    */
   protected async announceSettled(_keyId: string, _tx?: Tx): Promise<void> {}
 
-  async countReplays(id: string, count: number): Promise<void> {
-    await this.db.$executeRaw`
-      UPDATE "IdempotencyKey" SET "replayCount" = "replayCount" + ${count} WHERE "id" = ${id}`;
-  }
-
   async sweep(expiredBefore: Date, abandonedBefore: Date): Promise<number> {
     return this.db.$executeRaw`
       DELETE FROM "IdempotencyKey"
       WHERE ("state" = 'COMPLETED' AND "expiresAt" < ${expiredBefore})
          OR ("state" = 'IN_PROGRESS' AND "lockedUntil" < ${abandonedBefore})`;
-  }
-
-  async tally(caller: string): Promise<KeyTally> {
-    const rows = await this.db.$queryRaw<Array<{ state: KeyState; keys: unknown; replays: unknown }>>`
-      SELECT "state", COUNT(*) AS "keys", COALESCE(SUM("replayCount"), 0) AS "replays"
-      FROM "IdempotencyKey" WHERE "scope" = ${caller} GROUP BY "state"`;
-    const of = (state: KeyState) => rows.find((row) => row.state === state);
-    return {
-      inProgress: Number(of("IN_PROGRESS")?.keys ?? 0),
-      completed: Number(of("COMPLETED")?.keys ?? 0),
-      replays: rows.reduce((sum, row) => sum + Number(row.replays), 0),
-    };
-  }
-
-  /** A caller's keys on one operation are few (those of its last day), so all are read and filtered here. */
-  async view(caller: string, path: string, keys: string[]): Promise<KeyView[]> {
-    if (keys.length === 0) return [];
-    const wanted = new Set(keys);
-    const rows = await this.db.$queryRaw<
-      Array<{ key: string; state: KeyState; replayCount: unknown; lockedUntil: unknown; expiresAt: unknown }>
-    >`
-      SELECT "key", "state", "replayCount", "lockedUntil", "expiresAt"
-      FROM "IdempotencyKey"
-      WHERE "scope" = ${caller} AND "path" = ${path}`;
-    return rows
-      .filter((row) => wanted.has(row.key))
-      .map((row) => ({
-        key: row.key,
-        state: row.state === "COMPLETED" ? "completed" : "in_progress",
-        replayCount: Number(row.replayCount),
-        lockedUntil: toDate(row.lockedUntil),
-        expiresAt: toDate(row.expiresAt),
-      }));
   }
 }
 
@@ -193,10 +137,10 @@ async function insertClaim(client: SqlClient, scope: KeyScope, terms: ClaimTerms
   const inserted = await client.$queryRaw<Array<{ id: string }>>`
     INSERT INTO "IdempotencyKey"
       ("id", "scope", "path", "key", "fingerprint", "state", "token",
-       "lockedUntil", "expiresAt", "replayCount", "createdAt")
+       "lockedUntil", "expiresAt", "createdAt")
     VALUES
       (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
-       ${claimed.token}, ${lockedUntil}, ${expiresAt}, 0, ${terms.now})
+       ${claimed.token}, ${lockedUntil}, ${expiresAt}, ${terms.now})
     ON CONFLICT ("scope", "path", "key") DO NOTHING
     RETURNING "id"`;
   return inserted.length === 1 ? claimed : null;
@@ -230,7 +174,7 @@ function toRecord(row: KeyRow): KeyRecord {
   return {
     id: row.id,
     fingerprint: row.fingerprint,
-    state: row.state,
+    state: row.state === STORED_STATE.completed ? "completed" : "in_progress",
     token: row.token,
     lockedUntil: toDate(row.lockedUntil),
     expiresAt: toDate(row.expiresAt),

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { gate } from "~/testing/gate";
-import { fastCheckSettings } from "~/testing/fast-check-settings";
-import { Declined, FakeClock, createRunOnceHarness } from "~/testing/run-once-harness";
-import type { ProbeBehaviour, RunOnceHarness } from "~/testing/run-once-harness";
+import { gate } from "./test-support/gate";
+import { fastCheckSettings } from "./test-support/fast-check-settings";
+import { Declined, FakeClock, createRunOnceHarness } from "./test-support/harness";
+import type { ProbeBehaviour, RunOnceHarness } from "./test-support/harness";
 import { KeyInProgressError, KeyReusedError } from "./errors";
 
 /**

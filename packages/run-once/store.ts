@@ -1,13 +1,7 @@
-import type {
-  Claim,
-  ClaimResult,
-  ClaimTerms,
-  KeyRecord,
-  KeyScope,
-  KeyTally,
-  KeyView,
-  StoredOutcome,
-} from "./types";
+import type { Claim, ClaimTerms, KeyRecord, KeyScope, StoredOutcome } from "./types";
+
+/** The store contract, the subpath `run-once/store`: what a store of your own implements. */
+export type { Claim, ClaimTerms, KeyRecord } from "./types";
 
 /**
  * Persistence of idempotency keys. Every transition is one atomic statement
@@ -23,33 +17,8 @@ export interface IdempotencyStore<Tx> {
    * the lease tells, and takeOver() is tried once it ran out.
    */
   readonly detectsDeadOwners: boolean;
-  /** Inserts an IN_PROGRESS key, or returns the key that already holds the scope. */
-  claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult>;
-  /**
-   * The claim of completion "single-transaction": inserts an IN_PROGRESS key
-   * inside `tx`, the transaction the operation's work and completion then run
-   * in, so that no other process sees the claim before it commits, and a
-   * crash rolls it back with the work. Waits at most `maxWaitMs` for another
-   * transaction's uncommitted claim of the same key to end, then throws
-   * KeyInProgressError. Null: a committed key holds the scope; the caller
-   * rolls `tx` back and reads the key outside it (on a pipelined store the
-   * claim has also failed `tx`, so the statements queued behind it fail too).
-   * Sends its one statement before it returns. Only a store in the work's own
-   * database can: one without it (a store in memory or in another database)
-   * serves the other completions.
-   */
-  claimWithin?(tx: Tx, scope: KeyScope, terms: ClaimTerms, maxWaitMs: number): Promise<Claim | null>;
-  /**
-   * True when `tx`'s statements are pipelined (PgDatabase): each is sent
-   * without waiting for the answers before it, they are answered in order, and
-   * the transaction rejects rather than commits if one of them failed; the
-   * claim within it and the completion in it then fail `tx` themselves when
-   * they find no row. The
-   * single-transaction completion then sends the claim, the work's statements
-   * and the completion with the COMMIT without waiting on each: a call costs
-   * the round trips of the same transaction without run-once.
-   */
-  readonly pipelined?: boolean;
+  /** Inserts an in-progress key, or returns the key that already holds the scope. */
+  claim(scope: KeyScope, terms: ClaimTerms): Promise<{ claimed: Claim } | { existing: KeyRecord }>;
   read(scope: KeyScope): Promise<KeyRecord | null>;
   /**
    * Re-claims a key whose owner is gone (its lease ran out or, where the store
@@ -70,30 +39,23 @@ export interface IdempotencyStore<Tx> {
     options: { maxWaitMs: number; timeoutMs?: number },
   ): Promise<T>;
   /**
-   * Marks the key COMPLETED with its outcome, inside `tx` when given (the
-   * operation's own transaction). Throws LeaseLostError if the key has a new owner.
+   * Marks the key completed with its outcome, inside `tx` (the operation's own
+   * transaction). Throws LeaseLostError if the key has a new owner.
    */
   complete(
     claim: Claim,
     outcome: StoredOutcome,
     at: { now: Date; ttlMs: number },
-    tx?: Tx,
+    tx: Tx,
   ): Promise<{ expiresAt: Date }>;
   /** Deletes the key (back to absent) if the claim still owns it. */
   release(claim: Claim): Promise<boolean>;
-  countReplays(id: string, count: number): Promise<void>;
   /**
    * Deletes completed keys whose retention ended before `expiredBefore`, and
    * claims whose owner never came back, once their lease ended before
    * `abandonedBefore`; returns how many.
    */
   sweep(expiredBefore: Date, abandonedBefore: Date): Promise<number>;
-  /** The given keys of one caller and operation, as an application shows them; absent keys are left out. */
-  view(caller: string, path: string, keys: string[]): Promise<KeyView[]>;
-  /** How all of a caller's keys stand, on every operation. */
-  tally(caller: string): Promise<KeyTally>;
-  /** Closes the connections the store holds of its own. */
-  close(): Promise<void>;
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { AttemptJournal } from "./attempt-journal";
 import type { IdempotencyStore } from "./store";
 import type { Logger } from "./types";
 
@@ -6,8 +5,7 @@ import type { Logger } from "./types";
  * Deletes keys past their retention, and claims whose owner never came back
  * once their lease is long over, on a timer. Expiry is also checked on every
  * read, so the sweep only bounds the table by real use; a failed sweep is
- * logged and the next tick tries again. The records of the attempts of a
- * swept key go with it, once the grace has passed since the last.
+ * logged and the next tick tries again.
  *
  * Once started, a completed key is kept for one interval past its retention:
  * a key that has just expired is seen as expired (the grid's last row) until
@@ -25,8 +23,6 @@ export class KeySweeper {
     private readonly options: {
       /** How long past its lease an abandoned claim is kept (RunOnceSettings.abandonedGraceMs). */
       abandonedGraceMs: number;
-      /** The server's account of attempts, swept with the keys (see AttemptJournal.sweep). */
-      attempts?: Pick<AttemptJournal, "sweep">;
       logger: Pick<Logger, "info" | "error">;
       clock?: () => Date;
     },
@@ -53,8 +49,7 @@ export class KeySweeper {
     const graceStart = new Date(now.getTime() - this.options.abandonedGraceMs);
     this.#running ??= this.store
       .sweep(expiredBefore, graceStart)
-      .then(async (deleted) => {
-        await this.options.attempts?.sweep(graceStart);
+      .then((deleted) => {
         if (deleted > 0) this.options.logger.info({ deleted }, "swept idempotency keys");
         return deleted;
       })

@@ -1,4 +1,4 @@
-/** The shared vocabulary of the run-once core: leaf types only, so that no module imports another for a type. */
+import type { Decision } from "./outcomes";
 
 /** Where a key lives: the same key from another caller or operation is another key. */
 export interface KeyScope {
@@ -10,7 +10,8 @@ export interface KeyScope {
   key: string;
 }
 
-export type KeyState = "IN_PROGRESS" | "COMPLETED";
+/** A stored key's state, the grid's middle rows; a key not stored (or past its retention) is absent. */
+export type KeyState = "in_progress" | "completed";
 
 /** Plain JSON: what a stored outcome is made of, so that every replay is byte-identical to the first answer. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -46,16 +47,6 @@ export interface ClaimTerms {
   ttlMs: number;
 }
 
-export type ClaimResult = { claimed: Claim } | { existing: KeyRecord };
-
-/** What the server decided for one request that got an outcome. */
-export type Decision =
-  | "executed" // claimed an absent key and ran the operation
-  | "replayed" // found the key completed and returned its stored outcome
-  | "coalesced" // joined an execution in flight in this process and shared its outcome
-  | "taken_over" // found a key in progress whose lease had run out, took it and ran
-  | "expired"; // found a completed key past its retention, treated it as absent and ran
-
 export interface RunResult {
   keyId: string;
   outcome: StoredOutcome;
@@ -64,25 +55,6 @@ export interface RunResult {
   generation: string;
   /** Until when the key is retained and replayed. */
   expiresAt: Date;
-}
-
-/** A key as an application shows it: its state, how often it was replayed, and its deadlines. */
-export interface KeyView {
-  key: string;
-  state: "in_progress" | "completed";
-  replayCount: number;
-  /** Until when an owner in progress is presumed alive. */
-  lockedUntil: Date;
-  /** Until when the key is retained. */
-  expiresAt: Date;
-}
-
-/** How a caller's keys stand: executions in progress, completed ones, and the requests answered from them. */
-export interface KeyTally {
-  inProgress: number;
-  completed: number;
-  /** Requests answered with a stored or shared outcome instead of executing (replayed or coalesced). */
-  replays: number;
 }
 
 /** Structured logging, as pino and most loggers take it: details first, then the message. */

@@ -1,5 +1,5 @@
+import type { IdempotencyStore, KeyWatcher } from "run-once/store";
 import { PostgresIdempotencyStore, PostgresKeyWatcher, SqlIdempotencyStore } from "run-once/sql";
-import type { IdempotencyStore, KeyWatcher, Logger } from "run-once";
 import type { SqlClient, SqlDatabase } from "run-once/sql";
 import { databaseProvider } from "./database-url";
 
@@ -7,15 +7,17 @@ import { databaseProvider } from "./database-url";
  * The run-once core's store on a database, and the way to wait on it that
  * suits the provider: PostgreSQL pushes settled keys (LISTEN/NOTIFY), SQLite
  * is polled (the core's default watcher). Shared by the shop and the payment
- * provider, each on its own database.
+ * provider, each on its own database. `close` ends the connections both hold
+ * of their own.
  */
 export function runOnceStoreFor<Tx extends SqlClient>(
   url: string,
   db: SqlDatabase<Tx>,
-  logger: Pick<Logger, "warn">,
-): { store: IdempotencyStore<Tx>; watcher: KeyWatcher | undefined } {
+  logger: { warn(details: object, message: string): void },
+): { store: IdempotencyStore<Tx>; watcher: KeyWatcher | undefined; close(): Promise<void> } {
   if (databaseProvider(url) !== "postgresql")
-    return { store: new SqlIdempotencyStore(db), watcher: undefined };
+    return { store: new SqlIdempotencyStore(db), watcher: undefined, close: () => Promise.resolve() };
   const store = new PostgresIdempotencyStore(db, url, { logger });
-  return { store, watcher: new PostgresKeyWatcher(url, store, logger) };
+  const watcher = new PostgresKeyWatcher(url, store, logger);
+  return { store, watcher, close: async () => void (await Promise.all([watcher.close(), store.close()])) };
 }

@@ -1,4 +1,4 @@
-import type { AttemptRecorder } from "run-once/sql";
+import type { AttemptRecorder } from "../run-once/attempt-recorder";
 import type { Db } from "../db/client";
 import { lostReply } from "../http/lost-reply";
 import { ATTEMPT_ID_HEADER } from "../trpc/run-once/attempt-account";

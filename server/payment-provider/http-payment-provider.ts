@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { IDEMPOTENCY_KEY_HEADER } from "run-once/http";
+import { IDEMPOTENCY_HEADERS } from "run-once/http";
 import { decideRetry, parseRetryAfter } from "~/app/_trpc/retry-policy";
 import type { AttemptFailure, RetrySettings } from "~/app/_trpc/retry-policy";
 import { ProviderUnavailableError } from "./payment-provider";
@@ -100,7 +100,7 @@ export class HttpPaymentProvider implements PaymentProvider {
           headers: {
             authorization: `Bearer ${this.opts.apiKey}`,
             "content-type": "application/json",
-            ...(key === null ? {} : { [IDEMPOTENCY_KEY_HEADER]: key }),
+            ...(key === null ? {} : { [IDEMPOTENCY_HEADERS.key]: key }),
           },
           body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
           signal: AbortSignal.timeout(settings.attemptTimeoutMs),

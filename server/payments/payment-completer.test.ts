@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { newSessionId } from "../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { test } from "~/testing/fixtures";
-import { FakeClock } from "~/testing/run-once-harness";
+import { FakeClock } from "~/testing/fake-clock";
 import type { TestApp } from "~/testing/test-app";
 import { reconcile } from "./reconcile";
 

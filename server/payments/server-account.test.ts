@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import { ATTEMPTS_KEPT_PER_KEY } from "run-once/sql";
-import type { AttemptRecord } from "run-once/sql";
+import { ATTEMPTS_KEPT_PER_KEY } from "../run-once/attempt-recorder";
+import type { AttemptRecord } from "../run-once/attempt-recorder";
 import { ageKeyPastRetention } from "../lab/age-key";
 import { newSessionId } from "../session";
 import { ControllableProvider } from "~/testing/controllable-provider";

@@ -1,6 +1,8 @@
 import type { z } from "zod";
-import type { AttemptRecord } from "run-once/sql";
-import type { Json, KeyView } from "run-once";
+import type { Json } from "run-once";
+import type { AttemptRecord } from "../run-once/attempt-recorder";
+import { viewKeys } from "../run-once/key-views";
+import type { KeyView } from "../run-once/key-views";
 import type { Context } from "../trpc/context";
 import { findSessionOrder } from "../orders/order-view";
 import type {
@@ -19,7 +21,7 @@ type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
  * and where each key stands now. Only the session's own order is read.
  */
 export async function serverAccountOf(
-  ctx: Pick<Context, "db" | "idempotency" | "attempts"> & { sessionId: string },
+  ctx: Pick<Context, "db" | "attempts"> & { sessionId: string },
   orderId: string,
   now: Date = new Date(),
 ): Promise<z.infer<typeof serverAccountOutput>> {
@@ -32,7 +34,7 @@ export async function serverAccountOf(
   const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
   const [records, views] = await Promise.all([
     ctx.attempts.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
-    ctx.idempotency.view(ctx.sessionId, PAYMENT_KEYSPACE, keys, { includeExpired: true }),
+    viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys }, { includeExpired: true }),
   ]);
   return {
     now: now.toISOString(),

@@ -1,22 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { LeaseLostError } from "run-once";
-import type {
-  Claim,
-  ClaimResult,
-  ClaimTerms,
-  IdempotencyStore,
-  KeyRecord,
-  KeyScope,
-  KeyTally,
-  KeyView,
-  StoredOutcome,
-} from "run-once";
+import type { KeyScope } from "run-once";
+import type { Claim, ClaimTerms, IdempotencyStore, KeyRecord } from "run-once/store";
 import type { SqlDatabase } from "run-once/sql";
 import type { Tx } from "../../db/client";
 
 interface MemoryKey extends KeyRecord {
   scope: KeyScope;
-  replayCount: number;
 }
 
 /**
@@ -32,7 +22,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore<Tx> {
 
   constructor(private readonly db: SqlDatabase<Tx>) {}
 
-  claim(scope: KeyScope, terms: ClaimTerms): Promise<ClaimResult> {
+  claim(scope: KeyScope, terms: ClaimTerms): ReturnType<IdempotencyStore<Tx>["claim"]> {
     const existing = this.#keys.get(idOf(scope));
     if (existing) return Promise.resolve({ existing: recordOf(existing) });
     const key = this.#own(scope, terms, randomUUID());
@@ -68,12 +58,12 @@ export class MemoryIdempotencyStore implements IdempotencyStore<Tx> {
   /** Completed in memory as the transaction's work ends: a Map cannot join the database's commit. */
   complete(
     claim: Claim,
-    outcome: StoredOutcome,
+    outcome: KeyRecord["outcome"] & object,
     at: { now: Date; ttlMs: number },
   ): Promise<{ expiresAt: Date }> {
     const key = this.#owned(claim);
     if (!key) return Promise.reject(new LeaseLostError());
-    key.state = "COMPLETED";
+    key.state = "completed";
     key.outcome = outcome;
     key.expiresAt = new Date(at.now.getTime() + at.ttlMs);
     return Promise.resolve({ expiresAt: key.expiresAt });
@@ -85,16 +75,11 @@ export class MemoryIdempotencyStore implements IdempotencyStore<Tx> {
     return Promise.resolve(key !== undefined);
   }
 
-  countReplays(id: string, count: number): Promise<void> {
-    for (const key of this.#keys.values()) if (key.id === id) key.replayCount += count;
-    return Promise.resolve();
-  }
-
   sweep(expiredBefore: Date, abandonedBefore: Date): Promise<number> {
     let swept = 0;
     for (const [id, key] of this.#keys) {
       const gone =
-        key.state === "COMPLETED"
+        key.state === "completed"
           ? key.expiresAt.getTime() < expiredBefore.getTime()
           : key.lockedUntil.getTime() < abandonedBefore.getTime();
       if (gone && this.#keys.delete(id)) swept++;
@@ -102,50 +87,16 @@ export class MemoryIdempotencyStore implements IdempotencyStore<Tx> {
     return Promise.resolve(swept);
   }
 
-  view(caller: string, path: string, keys: string[]): Promise<KeyView[]> {
-    const views = keys.flatMap((name) => {
-      const key = this.#keys.get(idOf({ caller, path, key: name }));
-      if (!key) return [];
-      const state = key.state === "COMPLETED" ? ("completed" as const) : ("in_progress" as const);
-      return [
-        {
-          key: name,
-          state,
-          replayCount: key.replayCount,
-          lockedUntil: key.lockedUntil,
-          expiresAt: key.expiresAt,
-        },
-      ];
-    });
-    return Promise.resolve(views);
-  }
-
-  tally(caller: string): Promise<KeyTally> {
-    const tally: KeyTally = { inProgress: 0, completed: 0, replays: 0 };
-    for (const key of this.#keys.values()) {
-      if (key.scope.caller !== caller) continue;
-      if (key.state === "COMPLETED") tally.completed++;
-      else tally.inProgress++;
-      tally.replays += key.replayCount;
-    }
-    return Promise.resolve(tally);
-  }
-
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-
   #own(scope: KeyScope, terms: ClaimTerms, id: string): MemoryKey {
     const key: MemoryKey = {
       id,
       scope,
       fingerprint: terms.fingerprint,
-      state: "IN_PROGRESS",
+      state: "in_progress",
       token: randomUUID(),
       lockedUntil: new Date(terms.now.getTime() + terms.leaseMs),
       expiresAt: new Date(terms.now.getTime() + terms.ttlMs),
       outcome: null,
-      replayCount: 0,
     };
     this.#keys.set(idOf(scope), key);
     return key;

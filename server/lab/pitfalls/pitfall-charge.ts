@@ -26,8 +26,9 @@ const STUCK_MS = 20_000;
  * The charge is written inside commit(), that is in the transaction that
  * completes the key, the provider's answer included, so that the core's final
  * errors decide whether a provider's failure is stored. With the rule
- * "partial-commit" broken, it is written in a transaction of its own instead.
- * Then the payment's event is "published", and the lab's fault can fail it.
+ * "partial-commit" broken, it is written in a transaction of its own, and the
+ * key is completed only once the handler is done. Then the payment's event is
+ * "published", and the lab's fault can fail it.
  */
 export async function pitfallCharge(
   deps: {
@@ -83,12 +84,11 @@ export async function pitfallCharge(
     });
     return toChargeView(charge);
   };
-  const charged =
-    deps.brokenRule === "partial-commit"
-      ? await deps.db.$transaction(record)
-      : await deps.runOnce.commit(record);
+  const partial = deps.brokenRule === "partial-commit";
+  const charged = partial ? await deps.db.$transaction(record) : await deps.runOnce.commit(record);
   if (await spend(deps.db, order.id, "failuresAfterWrite")) {
     throw new Error("Lab fault: the charge was written, then publishing its payment.succeeded event failed.");
   }
-  return charged;
+  // The broken rule: the key completes after the handler, apart from the write it did.
+  return partial ? deps.runOnce.commit(() => Promise.resolve(charged)) : charged;
 }

@@ -1,7 +1,7 @@
-import { AttemptRecorder } from "run-once/sql";
 import type { Execution } from "run-once";
 import type { Tx } from "../../db/client";
 import { logger } from "../../logger";
+import { AttemptRecorder } from "../../run-once/attempt-recorder";
 import { chargeOrder } from "../../payments/charge-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
@@ -31,6 +31,8 @@ export const benchRouter = router({
       const runOnce: Execution<Tx> = {
         key: input.idempotencyKey ?? "",
         fingerprint: "",
+        decision: "executed",
+        generation: "",
         commit: (work) => ctx.db.$transaction(async (tx) => work(tx)),
       };
       return chargeOrder({ ...ctx, runOnce }, input);

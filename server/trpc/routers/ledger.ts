@@ -1,5 +1,6 @@
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { reconcile } from "../../payments/reconcile";
+import { tallyKeys, viewKeys } from "../../run-once/key-views";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
 import {
@@ -29,7 +30,7 @@ export const ledgerRouter = router({
       orderBy: { createdAt: "desc" },
     });
     const attemptKeys = orders.flatMap((order) => order.attempts.map((attempt) => attempt.key));
-    const keys = await ctx.idempotency.view(ctx.sessionId, PAYMENT_KEYSPACE, attemptKeys);
+    const keys = await viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys: attemptKeys });
     const replays = new Map(keys.map((key) => [key.key, key.replayCount]));
     const replaysOf = (attemptKeys: Array<{ key: string }>) =>
       attemptKeys.reduce((sum, attempt) => sum + (replays.get(attempt.key) ?? 0), 0);
@@ -62,7 +63,7 @@ export const ledgerRouter = router({
   /** The session's own counts (an empty session shows zeros), from its keys, charges and attempts. */
   counters: sessionProcedure.output(ledgerCountersOutput).query(async ({ ctx }) => {
     const [keys, charges, declinedAttempts] = await Promise.all([
-      ctx.idempotency.tally(ctx.sessionId),
+      tallyKeys(ctx.db, ctx.sessionId),
       ctx.db.charge.findMany({ where: { order: { sessionId: ctx.sessionId } }, select: { orderId: true } }),
       ctx.db.paymentAttempt.count({ where: { status: "DECLINED", order: { sessionId: ctx.sessionId } } }),
     ]);

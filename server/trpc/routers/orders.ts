@@ -11,21 +11,17 @@ import { findSessionOrder, orderWithItems, toOrderSummary } from "../../orders/o
 import { createOrder, priceCart } from "../../orders/place-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { serverAccountOf } from "../../payments/server-account";
+import { viewKeys } from "../../run-once/key-views";
 import { serverAccountInput, serverAccountOutput } from "../schemas/server-account";
 
 export const ordersRouter = router({
-  /**
-   * Run-once on the form's submission key: a double-submit places one order.
-   * Its only side effect is the order's rows and it only reads before
-   * commit(), so the key's claim joins that transaction: one commit per order.
-   */
-  place: runOnceProcedure(placeOrderInput, placeOrderOutput, {
-    keyField: "submissionKey",
-    completion: "single-transaction",
-  }).mutation(async ({ ctx, input }) => {
-    const items = await priceCart(ctx.db, input.items);
-    return ctx.runOnce.commit((tx) => createOrder(tx, ctx.sessionId, items));
-  }),
+  /** Run-once on the form's submission key: a double-submit places one order. */
+  place: runOnceProcedure(placeOrderInput, placeOrderOutput, { keyField: "submissionKey" }).mutation(
+    async ({ ctx, input }) => {
+      const items = await priceCart(ctx.db, input.items);
+      return ctx.runOnce.commit((tx) => createOrder(tx, ctx.sessionId, items));
+    },
+  ),
 
   get: sessionProcedure
     .input(getOrderInput)
@@ -35,7 +31,7 @@ export const ordersRouter = router({
       const [charges, attempts, [paymentKey]] = await Promise.all([
         ctx.db.charge.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
         ctx.db.paymentAttempt.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
-        ctx.idempotency.view(ctx.sessionId, PAYMENT_KEYSPACE, [order.paymentKey]),
+        viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys: [order.paymentKey] }),
       ]);
       return {
         ...toOrderSummary(order),

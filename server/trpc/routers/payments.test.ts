@@ -4,7 +4,7 @@ import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { newSessionId } from "../../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
-import { FakeClock } from "~/testing/run-once-harness";
+import { FakeClock } from "~/testing/fake-clock";
 import { test } from "~/testing/fixtures";
 import type { TestApp } from "~/testing/test-app";
 
@@ -62,7 +62,7 @@ describe("payments.charge", () => {
     expect(JSON.stringify(again)).toBe(JSON.stringify(first));
     expect(await chargeCount(app, order.id)).toBe(1);
     expect(provider.chargeCalls).toBe(1);
-    await app.services.idempotency.flushReplayCounts();
+    await app.services.replays.flush();
     const key = await app.services.db.idempotencyKey.findFirstOrThrow({ where: { key: order.paymentKey } });
     expect(key.replayCount).toBe(1);
   });

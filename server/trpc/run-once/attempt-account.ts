@@ -1,9 +1,10 @@
 import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import { KeyReusedError } from "run-once";
-import type { AttemptRecord, FoundKeyState } from "run-once/sql";
-import type { Decision, RunOnceOutcome, RunResult } from "run-once";
+import { KeyReusedError, RunOnceError } from "run-once";
+import type { Execution, RunOnceOutcome, RunResult } from "run-once";
+import type { AttemptRecord, FoundKeyState } from "../../run-once/attempt-recorder";
 import { ReasonedError } from "../reasoned-error";
+import { trpcFinalErrors } from "./final-errors";
 
 /** The response header that names the server's record of this request, so the lab and the page can point at it. */
 export const ATTEMPT_ID_HEADER = "Run-Once-Attempt";
@@ -15,7 +16,7 @@ export type AttemptAccount = Pick<
 >;
 
 /** The grid's row that each decision with an outcome answered from. */
-const KEY_STATE_OF_DECISION: Record<Decision, FoundKeyState> = {
+const KEY_STATE_OF_DECISION: Record<RunResult["decision"], FoundKeyState> = {
   executed: "absent",
   expired: "expired",
   taken_over: "in_progress",
@@ -36,22 +37,22 @@ export function accountOfResult(result: RunResult, answered: TRPCError | null): 
 }
 
 /**
- * What the account says of a request that failed, in the core's word for how
- * it ended (`ended`), with the key state it found: the in-progress key a
- * conflict or a joined failure met, the key a mismatch found, and otherwise
- * the key as this request claimed it (none if it never claimed one).
+ * What the account says of a request that failed: how it ended, in the core's
+ * words, with the key state it found: the in-progress key a conflict or a
+ * joined failure met, the key a mismatch found, and otherwise the key as this
+ * request claimed it (none if it never claimed one).
  */
 export function accountOfFailure(
   error: unknown,
   answered: TRPCError,
-  ended: RunOnceOutcome,
-  claimed: { decision: Decision; generation: string } | undefined,
+  claimed: Pick<Execution<unknown>, "decision" | "generation"> | undefined,
 ): AttemptAccount {
+  const ended = outcomeOfFailure(error, claimed !== undefined);
   const claimedState = claimed ? KEY_STATE_OF_DECISION[claimed.decision] : null;
   const keyState =
     error instanceof KeyReusedError
       ? error.keyState
-      : ended === "conflict" || (ended === "coalesced" && !claimed)
+      : ended === "conflict" || ended === "coalesced"
         ? "in_progress"
         : claimedState;
   return {
@@ -62,4 +63,11 @@ export function accountOfFailure(
     retryAfterSeconds: answered instanceof ReasonedError ? (answered.retryAfterSeconds ?? null) : null,
     keyExpiresAt: null,
   };
+}
+
+/** As the core tells its observer: its own errors name themselves; a request that never claimed shared a failure it joined. */
+function outcomeOfFailure(error: unknown, claimed: boolean): RunOnceOutcome {
+  if (error instanceof RunOnceError) return error.outcome;
+  if (!claimed) return "coalesced";
+  return trpcFinalErrors.isFinal(error) ? "refused" : "released";
 }

@@ -1,12 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import {
-  CallerGoneError,
-  CommitMissingError,
-  KeyInProgressError,
-  KeyReusedError,
-  LeaseLostError,
-} from "run-once";
+import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError, RunOnceError } from "run-once";
 import { ReasonedError } from "../reasoned-error";
 
 /** The idempotency reasons and their codes, in one table: the adapter's own, and the core's errors. */
@@ -51,7 +45,7 @@ export function asTrpcError(error: unknown): TRPCError {
     return new TRPCError({ code: "CLIENT_CLOSED_REQUEST", message: error.message, cause: error });
   }
   // A handler that forgot commit() is a bug, not a transient failure: 500, logged in full.
-  if (error instanceof CommitMissingError) {
+  if (error instanceof RunOnceError && error.reason === "IDEMPOTENCY_COMMIT_MISSING") {
     return new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: error.message, cause: error });
   }
   if (error instanceof TRPCError && error.code !== "INTERNAL_SERVER_ERROR") return error;

@@ -3,7 +3,6 @@ import { describe, expect } from "vitest";
 import { z } from "zod";
 import { newSessionId } from "../../session";
 import { test } from "~/testing/fixtures";
-import { gate } from "~/testing/gate";
 import type { TestApp } from "~/testing/test-app";
 import { createContextInner } from "../context";
 import { createCallerFactory, router } from "../init";
@@ -14,27 +13,17 @@ import { idempotencyKeySchema } from "../schemas/idempotency-key";
 const input = z.strictObject({ idempotencyKey: idempotencyKeySchema, value: z.number() });
 const output = z.object({ value: z.number() });
 let writes = 0;
-/** Where the single-transaction handler waits inside its transaction until the test lets it commit. */
-let insideTransaction = gate();
 
 const probeRouter = router({
   forgetsCommit: runOnceProcedure(input, output).mutation(async ({ input }) => {
     writes += 1; // a side effect outside any transaction the key could join
     return { value: input.value };
   }),
-  completesAfterHandler: runOnceProcedure(input, output, { completion: "after-handler" }).mutation(
-    async ({ input }) => {
+  commits: runOnceProcedure(input, output).mutation(({ ctx, input }) =>
+    ctx.runOnce.commit(async () => {
       writes += 1;
       return { value: input.value };
-    },
-  ),
-  commitsWithItsClaim: runOnceProcedure(input, output, { completion: "single-transaction" }).mutation(
-    ({ ctx, input }) =>
-      ctx.runOnce.commit(async () => {
-        writes += 1;
-        await insideTransaction.opened;
-        return { value: input.value };
-      }),
+    }),
   ),
   crashes: runOnceProcedure(input, output).mutation(async () => {
     throw new Error("connection reset by the card network");
@@ -63,31 +52,6 @@ describe("the run-once middleware", () => {
     expect(await app.services.db.idempotencyKey.count()).toBe(0);
   });
 
-  test('stores the result of a handler that opted in to completion "after-handler"', async ({ startApp }) => {
-    const app = await startApp();
-    const caller = callerOf(app);
-    writes = 0;
-    expect(await caller.completesAfterHandler({ idempotencyKey: "k", value: 1 })).toEqual({ value: 1 });
-    expect(await caller.completesAfterHandler({ idempotencyKey: "k", value: 1 })).toEqual({ value: 1 });
-    expect(writes).toBe(1);
-  });
-
-  test('passes completion "single-transaction" to the core: the key commits with the handler\'s transaction, not before', async ({
-    startApp,
-  }) => {
-    const app = await startApp();
-    const elsewhere = await startApp({ database: app.database });
-    const caller = callerOf(app);
-    writes = 0;
-    insideTransaction = gate();
-    const placed = caller.commitsWithItsClaim({ idempotencyKey: "k", value: 1 });
-    await expect.poll(() => writes).toBe(1);
-    expect(await elsewhere.services.db.idempotencyKey.count()).toBe(0);
-    insideTransaction.open();
-    await expect(placed).resolves.toEqual({ value: 1 });
-    expect(await elsewhere.services.db.idempotencyKey.count()).toBe(1);
-  });
-
   test("answers a crash before commit with a retryable 503 and no key", async ({ startApp }) => {
     const app = await startApp();
     await expect(callerOf(app).crashes({ idempotencyKey: "k", value: 1 })).rejects.toMatchObject({
@@ -114,8 +78,8 @@ describe("the run-once middleware", () => {
   test("maps a key reused with another body to 422", async ({ startApp }) => {
     const app = await startApp();
     const caller = callerOf(app);
-    await caller.completesAfterHandler({ idempotencyKey: "k", value: 1 });
-    await expect(caller.completesAfterHandler({ idempotencyKey: "k", value: 2 })).rejects.toMatchObject({
+    await caller.commits({ idempotencyKey: "k", value: 1 });
+    await expect(caller.commits({ idempotencyKey: "k", value: 2 })).rejects.toMatchObject({
       code: "UNPROCESSABLE_CONTENT",
       reason: "IDEMPOTENCY_KEY_REUSED",
     });

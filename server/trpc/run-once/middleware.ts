@@ -1,17 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
 import type { MiddlewareResult } from "@trpc/server/unstable-core-do-not-import";
-import {
-  DECISION_HEADER,
-  IDEMPOTENCY_KEY_HEADER,
-  KEY_EXPIRES_HEADER,
-  KEY_RULE,
-  REPLAYED_HEADER,
-  isValidKey,
-  keyFromHeader,
-} from "run-once/http";
+import { IDEMPOTENCY_HEADERS, KEY_RULE, keyFromHeader, resultHeaders } from "run-once/http";
 import { RunOnceError, fingerprint } from "run-once";
-import type { Completion, Decision, Execution, Json, RunOnceOutcome, RunResult } from "run-once";
+import type { Execution, Json, RunResult } from "run-once";
 import type { Tx } from "../../db/client";
 import type { HttpExchange } from "../context";
 import { middleware } from "../init";
@@ -28,8 +20,6 @@ export interface RunOnceOptions {
    * so a renamed route does not silently orphan them.
    */
   keyspace?: string;
-  /** See Completion: "in-transaction" (default) requires the handler to call commit(). */
-  completion?: Completion;
   /**
    * The body as the server's account of attempts keeps it (the key left out):
    * the parsed input unless given; mask what must not be stored (a card number).
@@ -56,9 +46,8 @@ export function runOnce(options: RunOnceOptions = {}) {
     const scope = { caller: ctx.sessionId, path: keyspace, key };
     const requestFingerprint = fingerprint(keyspace, payload, await ctx.fingerprintSecret());
     const attempt = { id: randomUUID(), at: new Date(), startedAt: performance.now() };
-    let claimed: { decision: Decision; generation: string } | undefined;
-    // The core reports how every run ended before run() settles; this stands only until it does.
-    let ended: RunOnceOutcome = "released";
+    // Set when this request claims the key and runs the handler: what a failure then says of the key.
+    let claimed: Pick<Execution<Tx>, "decision" | "generation"> | undefined;
     // The server's account of this request, written in a later batch: a reply never waits for it.
     const account = (fields: AttemptAccount) =>
       ctx.attempts.recorder.record({
@@ -77,15 +66,9 @@ export function runOnce(options: RunOnceOptions = {}) {
     let result: RunResult;
     try {
       result = await ctx.idempotency.run(
-        {
-          scope,
-          fingerprint: requestFingerprint,
-          signal,
-          completion: options.completion,
-          onClaimed: (claim) => (claimed = claim),
-          onEnded: (outcome) => (ended = outcome),
-        },
-        async (execution: Execution<Tx>) => {
+        { scope, fingerprint: requestFingerprint, signal },
+        async (execution) => {
+          claimed = execution;
           const handled = await next({ ctx: { runOnce: execution } });
           if (handled.ok) return handled.data;
           // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
@@ -94,7 +77,7 @@ export function runOnce(options: RunOnceOptions = {}) {
       );
     } catch (error) {
       const answered = asTrpcError(error);
-      account(accountOfFailure(error, answered, ended, claimed));
+      account(accountOfFailure(error, answered, claimed));
       throw answered;
     }
 
@@ -127,32 +110,30 @@ function outcomeAsResult(data: unknown): MiddlewareResult<{ runOnce: Execution<T
  * Idempotency-Key header (bare or as an RFC 8941 string).
  */
 function resolveKey(fieldKey: unknown, http: HttpExchange | null, keyField: string): string {
-  const rawHeader = http?.requestHeaders.get(IDEMPOTENCY_KEY_HEADER) ?? null;
+  const header = IDEMPOTENCY_HEADERS.key;
+  const rawHeader = http?.requestHeaders.get(header) ?? null;
   if (rawHeader !== null && http?.isBatch) {
     throw new IdempotencyError(
       "IDEMPOTENCY_KEY_CONFLICTING_SOURCES",
-      `A batch carries one ${IDEMPOTENCY_KEY_HEADER} header for several operations; put ${keyField} in each operation's input instead.`,
+      `A batch carries one ${header} header for several operations; put ${keyField} in each operation's input instead.`,
     );
   }
   const headerKey = rawHeader === null ? undefined : keyFromHeader(rawHeader);
-  if (headerKey !== undefined && !isValidKey(headerKey)) {
-    throw new IdempotencyError(
-      "IDEMPOTENCY_KEY_INVALID",
-      `Invalid ${IDEMPOTENCY_KEY_HEADER} header: ${KEY_RULE}.`,
-    );
+  if (headerKey === null) {
+    throw new IdempotencyError("IDEMPOTENCY_KEY_INVALID", `Invalid ${header} header: ${KEY_RULE.message}.`);
   }
   const inputKey = typeof fieldKey === "string" ? fieldKey : undefined;
   if (inputKey !== undefined && headerKey !== undefined && inputKey !== headerKey) {
     throw new IdempotencyError(
       "IDEMPOTENCY_KEY_CONFLICTING_SOURCES",
-      `The ${IDEMPOTENCY_KEY_HEADER} header and the ${keyField} field differ; send one key, or the same key in both.`,
+      `The ${header} header and the ${keyField} field differ; send one key, or the same key in both.`,
     );
   }
   const key = inputKey ?? headerKey;
   if (key === undefined) {
     throw new IdempotencyError(
       "IDEMPOTENCY_KEY_MISSING",
-      `This operation runs once per idempotency key: send ${keyField} in the input or an ${IDEMPOTENCY_KEY_HEADER} header.`,
+      `This operation runs once per idempotency key: send ${keyField} in the input or an ${header} header.`,
     );
   }
   return key;
@@ -172,9 +153,5 @@ function asRecord(input: unknown): Record<string, unknown> {
  */
 function describeInHeaders(http: HttpExchange | null, result: RunResult) {
   if (!http || http.isBatch) return;
-  http.responseHeaders.set(DECISION_HEADER, result.decision);
-  if (result.decision === "replayed" || result.decision === "coalesced") {
-    http.responseHeaders.set(REPLAYED_HEADER, "true");
-  }
-  http.responseHeaders.set(KEY_EXPIRES_HEADER, result.expiresAt.toUTCString());
+  for (const [name, value] of Object.entries(resultHeaders(result))) http.responseHeaders.set(name, value);
 }

@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { KeySweeper, PostgresIdempotencyStore, PostgresKeyWatcher, SqlIdempotencyStore } from "run-once/sql";
 import { RunOnce, fingerprint } from "run-once";
-import type { FinalErrors, IdempotencyStore, RunOnceSettings, RunResult } from "run-once";
-import { createDb } from "../server/db/client";
-import type { Db, Tx } from "../server/db/client";
-import { databaseProvider } from "../server/db/database-url";
-import { newSessionId } from "../server/session";
-import { createTestDatabase } from "./test-database";
+import type { FinalErrors, RunOnceSettings, RunResult } from "run-once";
+import { KeySweeper, PostgresIdempotencyStore, PostgresKeyWatcher, SqlIdempotencyStore } from "run-once/sql";
+import type { SqlClient } from "run-once/sql";
+import type { IdempotencyStore } from "run-once/store";
+import { POSTGRES, createTestDatabase } from "./test-database";
 import type { TestDatabase } from "./test-database";
 
 /**
@@ -75,25 +73,25 @@ export class FakeClock {
 const QUIET = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** The caller most probe calls use. */
-export const CALLER = newSessionId();
+export const CALLER = `session-${randomUUID()}`;
 
 export async function createRunOnceHarness(
   opts: { settings?: Partial<RunOnceSettings>; database?: TestDatabase; clock?: FakeClock } = {},
 ) {
   const database = opts.database ?? (await createTestDatabase());
-  const db: Db = createDb(database.url);
-  const postgres = databaseProvider(database.url) === "postgresql";
+  const { db } = database;
+  const postgres = POSTGRES;
   const sessionName = `run-once owner ${randomUUID()}`;
   const store = postgres
-    ? new PostgresIdempotencyStore<Tx>(db, database.url, { logger: QUIET, sessionName })
-    : new SqlIdempotencyStore<Tx>(db);
+    ? new PostgresIdempotencyStore(db, database.url, { logger: QUIET, sessionName })
+    : new SqlIdempotencyStore(db);
   let dead = false;
   const counted = countingStore(store, () => dead);
   const watcher =
     store instanceof PostgresIdempotencyStore
       ? new PostgresKeyWatcher(database.url, store, QUIET)
       : undefined;
-  const runOnce = new RunOnce<Tx>({
+  const runOnce = new RunOnce<SqlClient>({
     store: counted.store,
     watcher,
     finalErrors: testFinalErrors,
@@ -131,6 +129,19 @@ export async function createRunOnceHarness(
   return {
     database,
     db,
+    /** The key table's rows, as stored ("state" is the column's IN_PROGRESS or COMPLETED), by key. */
+    keys: () =>
+      db.$queryRaw<
+        Array<{
+          key: string;
+          scope: string;
+          path: string;
+          state: string;
+          token: string;
+          outcome: string | null;
+        }>
+      >`
+        SELECT "key", "scope", "path", "state", "token", "outcome" FROM "IdempotencyKey" ORDER BY "key"`,
     runOnce,
     /** The store without the counting, for tests that wrap it. */
     runOnceStore: store,
@@ -166,9 +177,9 @@ export async function createRunOnceHarness(
       return runOnce.unwrap(await run(input, call)) as { execution: number; value: number };
     },
     async close() {
-      await runOnce.close();
-      await db.$disconnect();
-      if (!opts.database) await database.drop();
+      await watcher?.close();
+      if (store instanceof PostgresIdempotencyStore) await store.close();
+      if (!opts.database) await database.close();
     },
   };
 }

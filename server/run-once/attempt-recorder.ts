@@ -1,8 +1,9 @@
-import type { RunOnceOutcome } from "./observer";
-import type { Json, KeyScope, Logger } from "./types";
+import type { Json, KeyScope, RunOnceOutcome } from "run-once";
+import type { KeyRecord } from "run-once/store";
+import { WriteBehind } from "./write-behind";
 
 /** The state a request found its key in: the row of the key state grid that answered it. */
-export type FoundKeyState = "absent" | "in_progress" | "completed" | "expired";
+export type FoundKeyState = KeyRecord["state"] | "absent" | "expired";
 
 /** One request that reached a run-once operation, as the server saw and answered it. */
 export interface AttemptRecord {
@@ -11,9 +12,9 @@ export interface AttemptRecord {
   at: Date;
   /** Which server process answered: host and port, or pid. */
   instance: string;
-  /** The key's generation that answered (see generationOf), when one did. */
+  /** The key's generation that answered (Execution.generation), when one did. */
   generation: string | null;
-  /** How the request ended, in the observer's words (see RUN_ONCE_OUTCOMES). */
+  /** How the request ended (see RUN_ONCE_OUTCOMES). */
   decision: RunOnceOutcome;
   /** The grid's row, when the server knows it (a caller that went away may not). */
   keyState: FoundKeyState | null;
@@ -46,43 +47,33 @@ export interface AttemptJournal {
 /** The most requests kept per key: a retry storm keeps its latest. */
 export const ATTEMPTS_KEPT_PER_KEY = 50;
 
-/**
- * Gathers attempt records in memory and writes them in batches, as the
- * replay counter does: once quiet for `quietMs`, and at least every
- * `maxDelayMs`. A reply never waits for its record; a crash loses at most the
- * unwritten batch.
- */
+/** Records attempts off the requests' path (see WriteBehind); a failed write is logged, never thrown. */
 export class AttemptRecorder {
-  #pending = new Map<string, AttemptRecord>();
-  #timer: NodeJS.Timeout | undefined;
-  #oldestPendingAt: number | undefined;
-  #flushing: Promise<void> = Promise.resolve();
+  readonly #batches: WriteBehind<AttemptRecord>;
 
   constructor(
     private readonly journal: Pick<AttemptJournal, "append" | "markReplyLost">,
-    private readonly logger: Pick<Logger, "warn">,
-    private readonly quietMs = 200,
-    private readonly maxDelayMs = 5_000,
-  ) {}
+    private readonly logger: { warn(details: object, message: string): void },
+  ) {
+    this.#batches = new WriteBehind((batch) =>
+      journal.append(batch, ATTEMPTS_KEPT_PER_KEY).catch((error: unknown) => {
+        logger.warn({ err: error, count: batch.length }, "could not record attempts");
+      }),
+    );
+  }
 
   record(attempt: AttemptRecord): void {
-    this.#pending.set(attempt.id, attempt);
-    const now = Date.now();
-    this.#oldestPendingAt ??= now;
-    clearTimeout(this.#timer);
-    const wait = Math.max(0, Math.min(this.quietMs, this.#oldestPendingAt + this.maxDelayMs - now));
-    this.#timer = setTimeout(() => void this.flush(), wait);
-    this.#timer.unref();
+    this.#batches.put(attempt.id, attempt);
   }
 
   /** The reply of a recorded attempt was lost: noted in its pending record, or on its written row. */
   replyLost(id: string): void {
-    const pending = this.#pending.get(id);
+    const pending = this.#batches.pending(id);
     if (pending) {
       pending.replyLost = true;
       return;
     }
-    this.#flushing = this.#flushing.then(() =>
+    this.#batches.then(() =>
       this.journal.markReplyLost(id).catch((error: unknown) => {
         this.logger.warn({ err: error }, "could not record a lost reply");
       }),
@@ -91,17 +82,6 @@ export class AttemptRecorder {
 
   /** Writes what is pending now; resolves when it (and any earlier write) is written. */
   flush(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#oldestPendingAt = undefined;
-    const batch = [...this.#pending.values()];
-    this.#pending = new Map();
-    if (batch.length === 0) return this.#flushing;
-    this.#flushing = this.#flushing.then(() =>
-      this.journal.append(batch, ATTEMPTS_KEPT_PER_KEY).catch((error: unknown) => {
-        this.logger.warn({ err: error, count: batch.length }, "could not record attempts");
-      }),
-    );
-    return this.#flushing;
+    return this.#batches.flush();
   }
 }

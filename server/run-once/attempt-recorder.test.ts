@@ -1,6 +1,6 @@
 import { afterEach, expect, it, vi } from "vitest";
-import { ATTEMPTS_KEPT_PER_KEY, AttemptRecorder } from "./attempt-journal";
-import type { AttemptRecord } from "./attempt-journal";
+import { ATTEMPTS_KEPT_PER_KEY, AttemptRecorder } from "./attempt-recorder";
+import type { AttemptRecord } from "./attempt-recorder";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,0 +1,73 @@
+import type { Json } from "run-once";
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/sqlite/client";
+import type { AttemptJournal, AttemptRecord, FoundKeyState } from "./attempt-recorder";
+
+/** Records per statement: far under either database's limit on bound values (16 columns × 100). */
+const ROWS_PER_STATEMENT = 100;
+
+/**
+ * The server's account of attempts, on the table "RunOnceAttempt" beside the
+ * keys. Written in batches by AttemptRecorder, so its statements cost no
+ * request any time.
+ */
+export class PrismaAttemptJournal implements AttemptJournal {
+  constructor(private readonly db: Db) {}
+
+  /** Per chunk of the batch, one insert and one delete that caps the chunk's keys, in one transaction. */
+  async append(records: AttemptRecord[], capPerKey: number): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      for (let start = 0; start < records.length; start += ROWS_PER_STATEMENT) {
+        const chunk = records.slice(start, start + ROWS_PER_STATEMENT);
+        await tx.runOnceAttempt.createMany({
+          data: chunk.map(({ scope, body, durationMs, ...record }) => ({
+            ...record,
+            scope: scope.caller,
+            path: scope.path,
+            key: scope.key,
+            body: JSON.stringify(body),
+            durationMs: Math.round(durationMs),
+          })),
+        });
+        const keys = Prisma.join(chunk.map(({ scope: s }) => Prisma.sql`(${s.caller}, ${s.path}, ${s.key})`));
+        await tx.$executeRaw`
+          DELETE FROM "RunOnceAttempt" WHERE "id" IN (
+            SELECT "id" FROM (
+              SELECT "id", ROW_NUMBER() OVER (PARTITION BY "scope", "path", "key" ORDER BY "at" DESC) AS "rank"
+              FROM "RunOnceAttempt" WHERE ("scope", "path", "key") IN (VALUES ${keys})) AS "ranked"
+            WHERE "rank" > ${capPerKey})`;
+      }
+    });
+  }
+
+  async markReplyLost(id: string): Promise<void> {
+    await this.db.runOnceAttempt.updateMany({ where: { id }, data: { replyLost: true } });
+  }
+
+  async list(caller: string, path: string, keys: string[]): Promise<AttemptRecord[]> {
+    const rows = await this.db.runOnceAttempt.findMany({
+      where: { scope: caller, path, key: { in: keys } },
+      orderBy: { at: "asc" },
+    });
+    return rows.map(({ scope, path, key, body, decision, keyState, ...row }) => ({
+      ...row,
+      scope: { caller: scope, path, key },
+      body: JSON.parse(body) as Json,
+      decision: decision as AttemptRecord["decision"],
+      keyState: keyState as FoundKeyState | null,
+    }));
+  }
+
+  async sweep(before: Date): Promise<number> {
+    return this.db.$executeRaw`
+      DELETE FROM "RunOnceAttempt"
+      WHERE NOT EXISTS (
+          SELECT 1 FROM "IdempotencyKey" k
+          WHERE k."scope" = "RunOnceAttempt"."scope" AND k."path" = "RunOnceAttempt"."path"
+            AND k."key" = "RunOnceAttempt"."key")
+        AND NOT EXISTS (
+          SELECT 1 FROM "RunOnceAttempt" newer
+          WHERE newer."scope" = "RunOnceAttempt"."scope" AND newer."path" = "RunOnceAttempt"."path"
+            AND newer."key" = "RunOnceAttempt"."key" AND newer."at" >= ${before})`;
+  }
+}

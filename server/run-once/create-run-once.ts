@@ -1,0 +1,58 @@
+import { RunOnce } from "run-once";
+import type { RunOnceObserver, RunOnceSettings } from "run-once";
+import { KeySweeper } from "run-once/sql";
+import type { Db, Tx } from "../db/client";
+import { runOnceStoreFor } from "../db/run-once-store";
+import { logger } from "../logger";
+import { trpcFinalErrors } from "../trpc/run-once/final-errors";
+import { PrismaAttemptJournal } from "./attempt-journal";
+import { AttemptRecorder } from "./attempt-recorder";
+import { ReplayCounter } from "./replay-counter";
+
+/**
+ * The run-once core on the shop's database, with the tRPC integration's final
+ * errors, and what the shop keeps beside its keys: the record of requests
+ * (AttemptRecorder) and the replay counts, both swept with the keys.
+ */
+export function createRunOnce(opts: {
+  databaseUrl: string;
+  db: Db;
+  settings: Partial<RunOnceSettings>;
+  observer: RunOnceObserver;
+  clock?: () => Date;
+}) {
+  const { store, watcher, close } = runOnceStoreFor<Tx>(opts.databaseUrl, opts.db, logger);
+  const replays = new ReplayCounter(opts.db, logger);
+  const runOnce = new RunOnce<Tx>({
+    store,
+    watcher,
+    finalErrors: trpcFinalErrors,
+    settings: opts.settings,
+    observer: { observe: (event) => [opts.observer, replays].forEach((observer) => observer.observe(event)) },
+    logger,
+    clock: opts.clock,
+  });
+  const journal = new PrismaAttemptJournal(opts.db);
+  const recorder = new AttemptRecorder(journal, logger);
+  const sweepKeysAndTheirAttempts = async (expiredBefore: Date, abandonedBefore: Date) => {
+    const deleted = await store.sweep(expiredBefore, abandonedBefore);
+    await journal.sweep(abandonedBefore);
+    return deleted;
+  };
+  const sweeper = new KeySweeper(
+    { sweep: sweepKeysAndTheirAttempts },
+    { abandonedGraceMs: runOnce.settings.abandonedGraceMs, logger, clock: opts.clock },
+  );
+  return {
+    runOnce,
+    sweeper,
+    journal,
+    recorder,
+    replays,
+    /** Writes what is pending, then closes the connections the store and its watcher hold of their own. */
+    async close() {
+      await Promise.all([replays.flush(), recorder.flush()]);
+      await close();
+    },
+  };
+}
