@@ -26,7 +26,7 @@ import type { LoadResult } from "./load";
 import { writeReport } from "./report";
 import type { Row, Series } from "./report";
 import { orderQueue, seedOrders } from "./seed-orders";
-import { peersMarkdown, peersTargetRows, runPeers, writePeersSection } from "./peers-run";
+import { peersMarkdown, peersSummaryRows, runPeers, writePeersSection } from "./peers-run";
 import type { BenchOrder } from "./seed-orders";
 
 type Provider = "sqlite" | "postgresql";
@@ -591,7 +591,7 @@ if (selected.has("lease")) for (const provider of PROVIDERS) await leaseKeep(pro
 if (selected.has("engine")) for (const provider of PROVIDERS) await engineOverhead(provider);
 // 8. The engine against two public libraries, side by side (bench/peers.ts); their table is a section of its own.
 const peers = selected.has("peers") ? await runPeers() : null;
-if (peers) rows.push(...peersTargetRows(peers));
+if (peers) rows.push(...peersSummaryRows(peers));
 
 const report = await writeReport({
   rows,
