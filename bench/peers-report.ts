@@ -63,9 +63,8 @@ own, then the side effect's transaction with the completion), the peers in the l
 README's defaults. Overhead: ${rounds} alternating rounds of ${perRound} sequential calls per system and of the bare
 side effect (a transaction with the insert), fresh keys. Storm: ${storm} concurrent calls with one key, from one
 process (where the engine coalesces duplicates in memory; its cross-process storms are the app-level rows above).
-Recovery: a child
-process claims a key and is SIGKILLed inside the side effect's transaction; this process retries every 50 ms
-(cap ${recoveryCapMs / 1000} s). Failure: the handler throws before its side effect, then the same key is retried.
+Recovery: a child process claims a key and is SIGKILLed inside the side effect's transaction; this process retries
+every 50 ms (cap ${recoveryCapMs / 1000} s). Failure: the handler throws before its side effect, then the same key is retried.
 ${run.redis ? "" : "\nRedis was not reachable: the peer rows are skipped.\n"}
 ${table}
 
