@@ -3,8 +3,6 @@ import path from "node:path";
 import * as vega from "vega";
 import { compile } from "vega-lite";
 import type { TopLevelSpec } from "vega-lite";
-import { SIDE_EFFECT_DRIVERS } from "./side-effect-driver";
-import type { SideEffectDriver } from "./side-effect-driver";
 import type { Overhead, PeerResult, PeersRun } from "./peers";
 import type { Row } from "./report";
 
@@ -23,34 +21,23 @@ const recoveryText = ({ recovery }: PeerResult, capMs: number) =>
     ? `stuck (no success in ${capMs / 1000} s, ${recovery.attempts} retries, last: ${recovery.lastStatus}), ${recovery.executions} execution(s)`
     : `${(recovery.recoveredMs / 1000).toFixed(2)} s, ${recovery.attempts} retr${recovery.attempts === 1 ? "y" : "ies"}, ${recovery.executions} execution(s)`;
 
-const isEngine = (result: PeerResult) => result.id.startsWith("engine");
-const fastestOn = (driver: SideEffectDriver, results: PeerResult[]) =>
-  results.reduce((a, b) => (a.overhead[driver].addedMs <= b.overhead[driver].addedMs ? a : b));
-
-const DRIVER_NAME: Record<SideEffectDriver, string> = { prisma: "Prisma", pg: "pg" };
-
-/**
- * Issue 17: the engine's added median (its faster mode) ≤ the fastest peer's,
- * with the side effect on each driver. None without peers (no Redis).
- */
-export function peersTargetRows(run: PeersRun): Row[] {
-  const engines = run.results.filter(isEngine);
-  const peers = run.results.filter((result) => !isEngine(result));
-  if (engines.length === 0 || peers.length === 0) return [];
-  return SIDE_EFFECT_DRIVERS.map((driver) => {
-    const engine = fastestOn(driver, engines);
-    const fastest = fastestOn(driver, peers);
-    const added = (result: PeerResult) => result.overhead[driver].addedMs;
-    return {
-      case: `Engine added p50 vs the fastest peer, side effect through ${DRIVER_NAME[driver]}`,
+/** The engine's added median beside the fastest peer's, reported (issue 17's target on it is retired). None without peers (no Redis). */
+export function peersSummaryRows(run: PeersRun): Row[] {
+  const engine = run.results.find((result) => result.id === "engine");
+  const peers = run.results.filter((result) => result.id !== "engine");
+  if (!engine || peers.length === 0) return [];
+  const fastest = peers.reduce((a, b) => (a.overhead.addedMs <= b.overhead.addedMs ? a : b));
+  return [
+    {
+      case: "Engine added p50 vs the fastest peer",
       database: "PostgreSQL (+ Redis for peers)",
       instances: 1,
-      result: `+${added(engine).toFixed(2)} ms (${engine.id}) vs +${added(fastest).toFixed(2)} ms (${fastest.id})`,
-      target: "≤ the fastest peer's",
-      met: added(engine) <= added(fastest),
-      how: `in-process, one ledger row per call through ${DRIVER_NAME[driver]} (the engine's keys too), systems and bare side effect interleaved (see the peers section)`,
-    };
-  });
+      result: `+${engine.overhead.addedMs.toFixed(2)} ms vs +${fastest.overhead.addedMs.toFixed(2)} ms (${fastest.id})`,
+      target: "report",
+      met: null,
+      how: "in-process, one ledger row per call through Prisma (the engine's keys too), systems and bare side effect interleaved (see the peers section)",
+    },
+  ];
 }
 
 const overheadText = (overhead: Overhead) =>
@@ -58,32 +45,29 @@ const overheadText = (overhead: Overhead) =>
 
 /** The comparison as a markdown section (between markers, so a later run replaces it). */
 export function peersMarkdown(run: PeersRun): string {
-  const targets = peersTargetRows(run);
   const { rounds, perRound, storm, recoveryCapMs } = run.calls;
   const table = [
-    "| system | overhead ratio, p50, through Prisma | added p50, through Prisma | overhead ratio, p50, through pg | added p50, through pg | storm: executions | storm: answers | storm: last answer | recovery after SIGKILL | failure before commit, then retry |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| system | overhead ratio, p50 | added p50 | storm: executions | storm: answers | storm: last answer | recovery after SIGKILL | failure before commit, then retry |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ...run.results.map(
       (result) =>
-        `| ${result.label} | ${overheadText(result.overhead.prisma)} | ${overheadText(result.overhead.pg)} | ${result.storm.executions} | ${counts(result.storm.answers)} | ${ms(result.storm.lastAnswerMs)} | ${recoveryText(result, recoveryCapMs)} | ${result.failure.verdict} (${result.failure.first}, then ${result.failure.retry}; ${result.failure.executions} execution(s)) |`,
+        `| ${result.label} | ${overheadText(result.overhead)} | ${result.storm.executions} | ${counts(result.storm.answers)} | ${ms(result.storm.lastAnswerMs)} | ${recoveryText(result, recoveryCapMs)} | ${result.failure.verdict} (${result.failure.first}, then ${result.failure.retry}; ${result.failure.executions} execution(s)) |`,
     ),
   ].join("\n");
   return `${START}
 ## Side by side with the peers (issue 17)
 
-One ledger row in PostgreSQL is the side effect for every system, in the same process and the same run; the
-engine keeps its keys in that PostgreSQL (in both completion modes: the default's claim that commits on its own,
-and the claim inside the side effect's transaction), the peers in the local Redis, each peer with its README's defaults.
-Overhead: ${rounds} alternating rounds of ${perRound} sequential calls per system and of the bare side effect (a
-transaction with the insert), fresh keys, twice: with the transaction through Prisma (as the shop writes it), and
-through node-postgres (\`PgDatabase\`), where the engine's key statements go too. The other columns are measured
-through Prisma. Storm: ${storm} concurrent calls with one key, from one process (where the engine
-coalesces duplicates in memory; its cross-process storms are the app-level rows above). Recovery: a child
-process claims a key and is SIGKILLed inside the side effect's transaction; this process retries every 50 ms
-(cap ${recoveryCapMs / 1000} s). Failure: the handler throws before its side effect, then the same key is retried.
+One ledger row in PostgreSQL, written through Prisma as the shop writes it, is the side effect for every system,
+in the same process and the same run; the engine keeps its keys in that PostgreSQL (a claim that commits on its
+own, then the side effect's transaction with the completion), the peers in the local Redis, each peer with its
+README's defaults. Overhead: ${rounds} alternating rounds of ${perRound} sequential calls per system and of the bare
+side effect (a transaction with the insert), fresh keys. Storm: ${storm} concurrent calls with one key, from one
+process (where the engine coalesces duplicates in memory; its cross-process storms are the app-level rows above).
+Recovery: a child process claims a key and is SIGKILLed inside the side effect's transaction; this process retries
+every 50 ms (cap ${recoveryCapMs / 1000} s). Failure: the handler throws before its side effect, then the same key is retried.
 ${run.redis ? "" : "\nRedis was not reachable: the peer rows are skipped.\n"}
 ${table}
-${targets.map((target) => `\n${target.case}: ${target.target}: ${target.result}, **${target.met ? "met" : "missed"}**.\n`).join("")}
+
 ![Added median latency per system](peers.svg)
 ${END}
 `;
@@ -101,23 +85,18 @@ export async function writePeersSection(run: PeersRun, directory: string): Promi
 
   const spec: TopLevelSpec = {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
-    title: "Added median latency over one ledger row in PostgreSQL, by the side effect's driver",
+    title: "Added median latency over one ledger row in PostgreSQL",
     width: 520,
     height: 200,
     data: {
-      values: run.results.flatMap((result) =>
-        SIDE_EFFECT_DRIVERS.map((driver) => ({
-          system: result.label.split(",")[0],
-          driver: DRIVER_NAME[driver],
-          added: result.overhead[driver].addedMs,
-        })),
-      ),
+      values: run.results.map((result) => ({
+        system: result.label.split(",")[0],
+        added: result.overhead.addedMs,
+      })),
     },
     mark: "bar",
     encoding: {
       y: { field: "system", type: "nominal", title: null, sort: null, axis: { labelLimit: 400 } },
-      yOffset: { field: "driver", type: "nominal" },
-      color: { field: "driver", type: "nominal", title: "side effect through" },
       x: { field: "added", type: "quantitative", title: "added p50 (ms)" },
     },
   };

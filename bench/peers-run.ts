@@ -8,7 +8,7 @@ import path from "node:path";
 import { ROOT } from "../testing/paths";
 import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
 import { measurePeers } from "./peers";
-import { peersMarkdown, peersTargetRows, writePeersSection } from "./peers-report";
+import { peersMarkdown, peersSummaryRows, writePeersSection } from "./peers-report";
 import type { PeersRun } from "./peers";
 
 const DATABASE = "idem_bench_peers";
@@ -28,7 +28,7 @@ export async function runPeers(): Promise<PeersRun> {
   }
 }
 
-export { peersMarkdown, peersTargetRows, writePeersSection };
+export { peersMarkdown, peersSummaryRows, writePeersSection };
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.join(ROOT, "bench/peers-run.ts")) {
   const run = await runPeers();

@@ -3,8 +3,8 @@
  * run-once engine on its PostgreSQL store, and two public Node.js
  * idempotency libraries on the local Redis, each with its README's defaults.
  * Every system guards the same side effect: one ledger row, written in an
- * interactive transaction on the same PostgreSQL database, through Prisma or
- * through node-postgres (PgDatabase), the one given to the system.
+ * interactive transaction on the same PostgreSQL database, through the shop's
+ * Prisma client.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,12 +14,11 @@ import { CachePersistenceLayer } from "@aws-lambda-powertools/idempotency/cache"
 import { Idempotency, IdempotencyError } from "@node-idempotency/core";
 import { RedisStorageAdapter } from "@node-idempotency/storage-adapter-redis";
 import { createClient } from "@redis/client";
-import { RunOnce, fingerprint } from "run-once";
-import type { SqlClient, SqlDatabase } from "run-once/sql";
+import { fingerprint } from "run-once";
 import { createDb } from "../server/db/client";
-import type { Db } from "../server/db/client";
-import { runOnceStoreFor } from "../server/db/run-once-store";
+import type { Db, Tx } from "../server/db/client";
 import { ROOT } from "../testing/paths";
+import { benchEngine } from "./engine";
 
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const LEDGER = "PeerLedger";
@@ -35,29 +34,23 @@ export interface Answer {
 }
 
 export interface System {
-  id: "engine" | "engine-single-transaction" | "powertools" | "node-idempotency";
+  id: "engine" | "powertools" | "node-idempotency";
   label: string;
   call(key: string, behaviour: Behaviour, onExecuting?: () => void): Promise<Answer>;
   /** Closes its connections; the peers first delete the Redis records the run made (their TTLs are 1 h and 24 h). */
   close(): Promise<void>;
 }
 
-const QUIET = { warn: () => undefined, error: () => undefined };
-const NO_FINAL_ERRORS = { isFinal: () => false, encode: () => null, decode: () => new Error("never stored") };
-
 export class HandlerFailed extends Error {
   override name = "HandlerFailed";
 }
 
-/** The database a system's side effect is written to, through either driver. */
-export type SideEffectDb = SqlDatabase<SqlClient>;
-
 /** Into LEDGER, written out: a tagged template's values are parameters, never names. */
-const insertRow = (tx: SqlClient, key: string) =>
+const insertRow = (tx: Tx, key: string) =>
   tx.$executeRaw`INSERT INTO "PeerLedger" ("id", "key", "cents") VALUES (${randomUUID()}, ${key}, ${CENTS})`;
 
 /** The side effect's body, inside a transaction; `hang` never resolves (for the SIGKILL case). */
-async function sideEffect(tx: SqlClient, key: string, behaviour: Behaviour, onExecuting?: () => void) {
+async function sideEffect(tx: Tx, key: string, behaviour: Behaviour, onExecuting?: () => void) {
   await insertRow(tx, key);
   if (behaviour === "hang") {
     onExecuting?.();
@@ -81,7 +74,7 @@ export async function executions(db: Db, key: string): Promise<number> {
 }
 
 /** The side effect without idempotency: the baseline every ratio divides by. */
-export function baseline(db: SideEffectDb): (key: string) => Promise<unknown> {
+export function baseline(db: Db): (key: string) => Promise<unknown> {
   return (key) => db.$transaction(async (tx) => insertRow(tx, key));
 }
 
@@ -102,32 +95,16 @@ const errorStatus = (error: unknown): string =>
         : error.name
       : String(error);
 
-/**
- * The project's engine: the coordinator and its PostgreSQL store, as
- * bench/engine-overhead.ts sets them up, in one of its completion modes (the
- * default's two commits, or the claim inside the side effect's transaction).
- */
-export function engineSystem(
-  url: string,
-  db: SideEffectDb,
-  completion: "in-transaction" | "single-transaction" = "in-transaction",
-): System {
-  const { store, watcher } = runOnceStoreFor<SqlClient>(url, db, QUIET);
-  const runOnce = new RunOnce<SqlClient>({ store, watcher, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
-  const single = completion === "single-transaction";
+/** The project's engine: the coordinator and its PostgreSQL store, as bench/engine.ts sets them up. */
+export function engineSystem(url: string, db: Db): System {
+  const { runOnce, close } = benchEngine(url, db);
   return {
-    id: single ? "engine-single-transaction" : "engine",
-    label: single
-      ? "run-once single-transaction (this project), PostgreSQL store"
-      : "run-once (this project), PostgreSQL store",
+    id: "engine",
+    label: "run-once (this project), PostgreSQL store",
     async call(key, behaviour, onExecuting) {
       try {
         const result = await runOnce.run(
-          {
-            scope: { caller: "bench", path: "ledger", key },
-            fingerprint: fingerprint("ledger", CENTS),
-            completion,
-          },
+          { scope: { caller: "bench", path: "ledger", key }, fingerprint: fingerprint("ledger", CENTS) },
           async ({ commit }) => {
             if (behaviour === "throw") throw new HandlerFailed("failed before commit");
             return commit((tx) => sideEffect(tx, key, behaviour, onExecuting));
@@ -141,7 +118,7 @@ export function engineSystem(
         return { ok: false, status: errorStatus(error) };
       }
     },
-    close: () => runOnce.close(),
+    close,
   };
 }
 
@@ -152,7 +129,7 @@ export function engineSystem(
  * there is no remaining-time context, so it warns on every call; the bench
  * drops that one warning.
  */
-export async function powertoolsSystem(db: SideEffectDb): Promise<System> {
+export async function powertoolsSystem(db: Db): Promise<System> {
   const client = await createClient({ url: REDIS_URL }).connect();
   const persistenceStore = new CachePersistenceLayer({ client });
   const idempotent = makeIdempotent(
@@ -198,7 +175,7 @@ export async function powertoolsSystem(db: SideEffectDb): Promise<System> {
  * body or, on failure, the error. Default options: no waiting on a request in
  * progress (REQUEST_IN_PROGRESS), 24 h TTL.
  */
-export async function nodeIdempotencySystem(db: SideEffectDb): Promise<System> {
+export async function nodeIdempotencySystem(db: Db): Promise<System> {
   const storage = new RedisStorageAdapter({ url: REDIS_URL });
   await storage.connect();
   const idempotency = new Idempotency(storage);
@@ -259,9 +236,8 @@ export async function redisReachable(): Promise<boolean> {
   }
 }
 
-export async function createSystem(id: System["id"], url: string, db: SideEffectDb): Promise<System> {
+export async function createSystem(id: System["id"], url: string, db: Db): Promise<System> {
   if (id === "engine") return engineSystem(url, db);
-  if (id === "engine-single-transaction") return engineSystem(url, db, "single-transaction");
   if (id === "powertools") return powertoolsSystem(db);
   return nodeIdempotencySystem(db);
 }

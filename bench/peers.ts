@@ -21,13 +21,10 @@ import {
   executions,
   redisReachable,
 } from "./peers-systems";
-import type { Answer, SideEffectDb, System } from "./peers-systems";
+import type { Answer, System } from "./peers-systems";
 import type { Db } from "../server/db/client";
-import { PgDatabase } from "run-once/sql";
-import { SIDE_EFFECT_DRIVERS } from "./side-effect-driver";
-import type { SideEffectDriver } from "./side-effect-driver";
 
-/** A system's median over the bare side effect, on one driver. */
+/** A system's median over the bare side effect. */
 export interface Overhead {
   ratio: number;
   addedMs: number;
@@ -39,8 +36,7 @@ export interface Overhead {
 export interface PeerResult {
   id: System["id"];
   label: string;
-  /** Per driver of the side effect (and of the engine's keys): the same systems, the same row. */
-  overhead: Record<SideEffectDriver, Overhead>;
+  overhead: Overhead;
   storm: { executions: number; answers: Record<string, number>; lastAnswerMs: number };
   recovery: { recoveredMs: number | null; attempts: number; executions: number; lastStatus: string };
   failure: { first: string; retry: string; executions: number; verdict: string };
@@ -68,39 +64,35 @@ async function timed(call: () => Promise<unknown>, count: number): Promise<numbe
   return latencies;
 }
 
-/** One side of the overhead measurement: a system, or the bare side effect, on one driver. */
+/** One side of the overhead measurement: a system, or the bare side effect. */
 interface Arm {
-  driver: SideEffectDriver;
   id: System["id"] | "baseline";
   call: () => Promise<unknown>;
 }
 
 /**
- * (1) Sequential calls on fresh keys, for every system on each driver. The
+ * (1) Sequential calls on fresh keys, for every system. The
  * systems and the bare side effects take turns call by call, in alternating
  * order (ABBA), so that each sees the same load from the rest of this shared
  * machine; each round's medians give its ratio, whose spread shows the noise.
  */
 async function overhead(
-  systems: Record<SideEffectDriver, System[]>,
-  dbs: Record<SideEffectDriver, SideEffectDb>,
+  systems: System[],
+  db: Db,
   rounds: number,
   perRound: number,
 ): Promise<Map<Arm, { samples: number[]; roundMedians: number[] }>> {
-  const arms: Arm[] = SIDE_EFFECT_DRIVERS.flatMap((driver) => {
-    const bare = baseline(dbs[driver]);
-    return [
-      { driver, id: "baseline" as const, call: () => bare(randomUUID()) },
-      ...systems[driver].map((system) => ({
-        driver,
-        id: system.id,
-        call: async () => {
-          const answer = await system.call(randomUUID(), "ok");
-          if (!answer.ok) throw new Error(`${system.id} through ${driver}: ${answer.status}`);
-        },
-      })),
-    ];
-  });
+  const bare = baseline(db);
+  const arms: Arm[] = [
+    { id: "baseline", call: () => bare(randomUUID()) },
+    ...systems.map((system) => ({
+      id: system.id,
+      call: async () => {
+        const answer = await system.call(randomUUID(), "ok");
+        if (!answer.ok) throw new Error(`${system.id}: ${answer.status}`);
+      },
+    })),
+  ];
   for (const arm of arms) await timed(arm.call, 100); // warm-up
   const measured = new Map(
     arms.map((arm) => [arm, { samples: [] as number[], roundMedians: [] as number[] }]),
@@ -119,14 +111,12 @@ async function overhead(
   return measured;
 }
 
-/** A system's overhead on one driver, from the arms' samples. */
+/** A system's overhead, from the arms' samples. */
 function overheadOf(
   measured: Map<Arm, { samples: number[]; roundMedians: number[] }>,
-  driver: SideEffectDriver,
   id: System["id"],
 ): Overhead {
-  const of = (wanted: Arm["id"]) =>
-    [...measured].find(([arm]) => arm.driver === driver && arm.id === wanted)![1];
+  const of = (wanted: Arm["id"]) => [...measured].find(([arm]) => arm.id === wanted)![1];
   const mine = of(id);
   const bare = of("baseline");
   const medianMs = percentile(mine.samples, 50);
@@ -245,26 +235,18 @@ export async function measurePeers(
     if (!String(args[0]).includes("remaining time")) warn(...args);
   };
   const db = createDb(url);
-  const pg = new PgDatabase(url);
-  const dbs: Record<SideEffectDriver, SideEffectDb> = { prisma: db, pg };
-  const engines: System["id"][] = ["engine", "engine-single-transaction"];
-  const ids: System["id"][] = redis ? [...engines, "powertools", "node-idempotency"] : engines;
-  const systems: Record<SideEffectDriver, System[]> = { prisma: [], pg: [] };
+  const ids: System["id"][] = redis ? ["engine", "powertools", "node-idempotency"] : ["engine"];
+  const systems: System[] = [];
   try {
     await createLedger(db);
-    for (const driver of SIDE_EFFECT_DRIVERS)
-      for (const id of ids) systems[driver].push(await createSystem(id, url, dbs[driver]));
-    const measured = await step("overhead", () => overhead(systems, dbs, opts.rounds, opts.perRound));
+    for (const id of ids) systems.push(await createSystem(id, url, db));
+    const measured = await step("overhead", () => overhead(systems, db, opts.rounds, opts.perRound));
     const results: PeerResult[] = [];
-    // The semantics do not depend on the driver: they are measured on Prisma's, as the shop writes.
-    for (const system of systems.prisma) {
+    for (const system of systems) {
       results.push({
         id: system.id,
         label: system.label,
-        overhead: {
-          prisma: overheadOf(measured, "prisma", system.id),
-          pg: overheadOf(measured, "pg", system.id),
-        },
+        overhead: overheadOf(measured, system.id),
         storm: await step(`${system.id} storm`, () => storm(system, db, opts.storm)),
         recovery: await step(`${system.id} recovery`, () => recovery(system, db, url, opts.recoveryCapMs)),
         failure: await step(`${system.id} failure`, () => failure(system, db)),
@@ -272,9 +254,8 @@ export async function measurePeers(
     }
     return { redis, results, calls: opts };
   } finally {
-    for (const system of [...systems.prisma, ...systems.pg])
+    for (const system of systems)
       await system.close().catch((error: unknown) => console.error(`peers: closing ${system.id}:`, error));
-    await pg.end();
     await db.$disconnect();
     console.warn = warn;
   }
