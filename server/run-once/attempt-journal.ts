@@ -3,8 +3,8 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
 import type { AttemptJournal, AttemptRecord, FoundKeyState } from "./attempt-recorder";
 
-/** Records per statement: far under either database's limit on bound values (16 columns × 100). */
-const ROWS_PER_STATEMENT = 100;
+/** Keys per capping statement: far under either database's limit on bound values (3 per key). */
+const KEYS_PER_STATEMENT = 100;
 
 /**
  * The server's account of attempts, on the table "RunOnceAttempt" beside the
@@ -14,22 +14,25 @@ const ROWS_PER_STATEMENT = 100;
 export class PrismaAttemptJournal implements AttemptJournal {
   constructor(private readonly db: Db) {}
 
-  /** Per chunk of the batch, one insert and one delete that caps the chunk's keys, in one transaction. */
+  /** One transaction: the inserts (Prisma sizes their statements), then a capping delete per chunk of keys. */
   async append(records: AttemptRecord[], capPerKey: number): Promise<void> {
+    const scopes = [
+      ...new Map(records.map((r) => [JSON.stringify(Object.values(r.scope)), r.scope])).values(),
+    ];
     await this.db.$transaction(async (tx) => {
-      for (let start = 0; start < records.length; start += ROWS_PER_STATEMENT) {
-        const chunk = records.slice(start, start + ROWS_PER_STATEMENT);
-        await tx.runOnceAttempt.createMany({
-          data: chunk.map(({ scope, body, durationMs, ...record }) => ({
-            ...record,
-            scope: scope.caller,
-            path: scope.path,
-            key: scope.key,
-            body: JSON.stringify(body),
-            durationMs: Math.round(durationMs),
-          })),
-        });
-        const keys = Prisma.join(chunk.map(({ scope: s }) => Prisma.sql`(${s.caller}, ${s.path}, ${s.key})`));
+      await tx.runOnceAttempt.createMany({
+        data: records.map(({ scope, body, durationMs, ...record }) => ({
+          ...record,
+          scope: scope.caller,
+          path: scope.path,
+          key: scope.key,
+          body: JSON.stringify(body),
+          durationMs: Math.round(durationMs),
+        })),
+      });
+      for (let start = 0; start < scopes.length; start += KEYS_PER_STATEMENT) {
+        const chunk = scopes.slice(start, start + KEYS_PER_STATEMENT);
+        const keys = Prisma.join(chunk.map((s) => Prisma.sql`(${s.caller}, ${s.path}, ${s.key})`));
         await tx.$executeRaw`
           DELETE FROM "RunOnceAttempt" WHERE "id" IN (
             SELECT "id" FROM (
