@@ -3,11 +3,7 @@ import type { AttemptRecord } from "run-once/sql";
 import type { Json, KeyView } from "run-once";
 import type { Context } from "../trpc/context";
 import { findSessionOrder } from "../orders/order-view";
-import type {
-  keyLifecycleSchema,
-  serverAccountOutput,
-  serverAttemptSchema,
-} from "../trpc/schemas/server-account";
+import type { keyLifecycleSchema, serverAccountOutput, serverAttemptSchema } from "./server-account-schemas";
 import { PAYMENT_KEYSPACE } from "./keyspace";
 
 type ServerAttempt = z.infer<typeof serverAttemptSchema>;

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { DomainError } from "../../errors";
 import { findSessionOrder } from "../../orders/order-view";
 import { middleware } from "../../trpc/init";
-import type { chargeInput } from "../../trpc/schemas/payments";
+import type { chargeInput } from "../../payments/schemas";
 import { readSwitches } from "../switches";
 import { brokenCore } from "./pitfall-cores";
 

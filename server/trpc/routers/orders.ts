@@ -6,12 +6,12 @@ import {
   listOrdersOutput,
   placeOrderInput,
   placeOrderOutput,
-} from "../schemas/orders";
+} from "../../orders/schemas";
 import { findSessionOrder, orderWithItems, toOrderSummary } from "../../orders/order-view";
 import { createOrder, priceCart } from "../../orders/place-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { serverAccountOf } from "../../payments/server-account";
-import { serverAccountInput, serverAccountOutput } from "../schemas/server-account";
+import { serverAccountInput, serverAccountOutput } from "../../payments/server-account-schemas";
 
 export const ordersRouter = router({
   /**
