@@ -1,4 +1,4 @@
-import type { Context } from "../trpc/context";
+import type { Services } from "../services-types";
 import { DomainError } from "../errors";
 import { findSessionOrder } from "../orders/order-view";
 import { PAYMENT_KEYSPACE } from "../payments/keyspace";
@@ -13,7 +13,7 @@ const AGED_BY_MS = 1_000;
  * key too; another instance's memory of it lapses within a minute.
  */
 export async function ageKeyPastRetention(
-  ctx: Pick<Context, "db" | "idempotency"> & { sessionId: string },
+  ctx: Pick<Services, "db" | "idempotency"> & { sessionId: string },
   orderId: string,
 ): Promise<{ key: string; expiresAt: string }> {
   const order = await findSessionOrder(ctx.db, ctx.sessionId, orderId);

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { AttemptRecord } from "run-once/sql";
 import type { Json, KeyView } from "run-once";
-import type { Context } from "../trpc/context";
+import type { Services as Context } from "../services-types";
 import { findSessionOrder } from "../orders/order-view";
 import type { keyLifecycleSchema, serverAccountOutput, serverAttemptSchema } from "./server-account-schemas";
 import { PAYMENT_KEYSPACE } from "./keyspace";

@@ -4,7 +4,7 @@ import { DomainError } from "../errors";
 import { logger } from "../logger";
 import { sessionIdFromCookies } from "../session";
 import { createContextInner } from "./context";
-import type { Services } from "./context";
+import type { Services } from "../services-types";
 import { ReasonedError } from "./reasoned-error";
 import { appRouter } from "./routers/_app";
 
