@@ -3,6 +3,8 @@ import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "run-once";
 import { DomainError } from "../errors";
 import type { DomainErrorReason } from "../errors";
+import { LabError } from "../lab/lab-error";
+import type { LabErrorReason } from "../lab/lab-error";
 import { ReasonedError } from "./reasoned-error";
 import { IdempotencyError } from "./run-once/idempotency-error";
 import type { IdempotencyReason } from "./run-once/idempotency-error";
@@ -15,12 +17,13 @@ const CODE_BY_REASON = {
   AMOUNT_MISMATCH: "BAD_REQUEST",
   PAYMENT_KEY_MISMATCH: "BAD_REQUEST",
   ORDER_NOT_PAYABLE: "PRECONDITION_FAILED",
-  NO_COMPLETED_KEY: "PRECONDITION_FAILED",
-  PITFALL_MODE_OFF: "PRECONDITION_FAILED",
   CARD_DECLINED: "PAYMENT_REQUIRED",
   SESSION_REQUIRED: "UNAUTHORIZED",
   BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   RATE_LIMITED: "TOO_MANY_REQUESTS",
+  // The fault lab's (server/lab/lab-error.ts).
+  NO_COMPLETED_KEY: "PRECONDITION_FAILED",
+  PITFALL_MODE_OFF: "PRECONDITION_FAILED",
   // The run-once adapter's (run-once/idempotency-error.ts).
   IDEMPOTENCY_KEY_MISSING: "BAD_REQUEST",
   IDEMPOTENCY_KEY_INVALID: "BAD_REQUEST",
@@ -28,9 +31,9 @@ const CODE_BY_REASON = {
   IDEMPOTENCY_KEY_REUSED: "UNPROCESSABLE_CONTENT",
   IDEMPOTENCY_KEY_IN_PROGRESS: "CONFLICT",
   IDEMPOTENCY_LEASE_LOST: "CONFLICT",
-  // Both: nothing was done, so a retry is safe.
+  // The throttle's and the adapter's: nothing was done, so a retry is safe.
   TRANSIENT_FAILURE: "SERVICE_UNAVAILABLE",
-} as const satisfies Record<DomainErrorReason | IdempotencyReason, TRPC_ERROR_CODE_KEY>;
+} as const satisfies Record<DomainErrorReason | LabErrorReason | IdempotencyReason, TRPC_ERROR_CODE_KEY>;
 
 interface NamedFailure {
   reason: keyof typeof CODE_BY_REASON;
@@ -60,9 +63,10 @@ export function toTrpcError(error: unknown): TRPCError {
   return error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
 }
 
-/** The server's own errors, and the run-once core's errors in the adapter's words. */
+/** The server's own errors (the domain's, the lab's, the adapter's), and the run-once core's in the adapter's words. */
 function namedFailure(error: unknown): NamedFailure | null {
-  if (error instanceof DomainError || error instanceof IdempotencyError) return error;
+  if (error instanceof DomainError || error instanceof LabError || error instanceof IdempotencyError)
+    return error;
   if (error instanceof KeyInProgressError) {
     return {
       reason: "IDEMPOTENCY_KEY_IN_PROGRESS",
