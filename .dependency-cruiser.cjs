@@ -1,7 +1,7 @@
 /**
  * The module graph's rules, checked by `npm run check` (dependency-cruiser):
- * no cycles, a run-once core that stands on its own, and test support that
- * production code cannot reach.
+ * no cycles, a run-once core that stands on its own, a domain below the
+ * transport, and test support that production code cannot reach.
  * @type {import("dependency-cruiser").IConfiguration}
  */
 module.exports = {
@@ -28,6 +28,14 @@ module.exports = {
       severity: "error",
       from: { path: "^packages/run-once/.*\\.test\\.ts$" },
       to: { path: "@trpc", reachable: true },
+    },
+    {
+      name: "domain-below-transport",
+      comment:
+        "Payments, orders and the domain's errors know nothing of tRPC: routers parse with the domain's schemas, and server/trpc/error-mapping.ts maps its errors.",
+      severity: "error",
+      from: { path: "^server/((payments|orders)/|errors\\.ts$)" },
+      to: { path: ["^server/trpc/", "@trpc"] },
     },
     {
       name: "no-test-support-in-production",

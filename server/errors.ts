@@ -1,42 +1,32 @@
-import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { ReasonedError } from "./trpc/reasoned-error";
-
 /**
- * Every failure the domain can name, mapped to its tRPC code (and so its HTTP
- * status) in this one table. Handlers throw `new DomainError(reason, message)`;
- * tRPC sends the mapped status, and the error formatter adds `reason` to the
- * body so that a client can branch on it without parsing messages. (The
- * idempotency reasons live with the run-once adapter.)
+ * Every failure the shop names. Handlers throw `new DomainError(reason, message)`;
+ * the tRPC layer maps the reason to its status in one place
+ * (server/trpc/error-mapping.ts) and adds it to the body (`error.data.reason`),
+ * so that a client can branch on it without parsing messages.
  */
-const CODE_BY_REASON = {
-  UNKNOWN_PRODUCT: "BAD_REQUEST",
-  ORDER_NOT_FOUND: "NOT_FOUND",
-  AMOUNT_MISMATCH: "BAD_REQUEST",
-  PAYMENT_KEY_MISMATCH: "BAD_REQUEST",
-  ORDER_NOT_PAYABLE: "PRECONDITION_FAILED",
-  NO_COMPLETED_KEY: "PRECONDITION_FAILED",
-  PITFALL_MODE_OFF: "PRECONDITION_FAILED",
-  CARD_DECLINED: "PAYMENT_REQUIRED",
-  SESSION_REQUIRED: "UNAUTHORIZED",
-  BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
-  RATE_LIMITED: "TOO_MANY_REQUESTS",
-} as const satisfies Record<string, TRPC_ERROR_CODE_KEY>;
+export type DomainErrorReason =
+  | "UNKNOWN_PRODUCT"
+  | "ORDER_NOT_FOUND"
+  | "AMOUNT_MISMATCH"
+  | "PAYMENT_KEY_MISMATCH"
+  | "ORDER_NOT_PAYABLE"
+  | "CARD_DECLINED"
+  | "SESSION_REQUIRED"
+  | "BODY_TOO_LARGE"
+  | "RATE_LIMITED"
+  | "TRANSIENT_FAILURE";
 
-export type DomainErrorReason = keyof typeof CODE_BY_REASON;
-
-export class DomainError extends ReasonedError {
-  declare readonly reason: DomainErrorReason;
-
+export class DomainError extends Error {
   constructor(
-    reason: DomainErrorReason,
+    readonly reason: DomainErrorReason,
     message: string,
     options: { cause?: unknown; retryAfterSeconds?: number } = {},
   ) {
-    super(CODE_BY_REASON[reason], reason, message, options);
+    super(message, { cause: options.cause });
     this.name = "DomainError";
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
-}
 
-export function isDomainErrorReason(value: unknown): value is DomainErrorReason {
-  return typeof value === "string" && Object.hasOwn(CODE_BY_REASON, value);
+  /** When a retry is worth making, in seconds: sent as Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
 }

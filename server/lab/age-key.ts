@@ -1,7 +1,7 @@
-import type { Context } from "../trpc/context";
-import { DomainError } from "../errors";
+import type { Services } from "../services-types";
 import { findSessionOrder } from "../orders/order-view";
 import { PAYMENT_KEYSPACE } from "../payments/keyspace";
+import { LabError } from "./lab-error";
 
 /** How far past its retention the lab puts a key: already expired, by a margin no clock skew hides. */
 const AGED_BY_MS = 1_000;
@@ -13,7 +13,7 @@ const AGED_BY_MS = 1_000;
  * duplicates from memory (see services.ts).
  */
 export async function ageKeyPastRetention(
-  ctx: Pick<Context, "db"> & { sessionId: string },
+  ctx: Pick<Services, "db"> & { sessionId: string },
   orderId: string,
 ): Promise<{ key: string; expiresAt: string }> {
   const order = await findSessionOrder(ctx.db, ctx.sessionId, orderId);
@@ -31,7 +31,7 @@ export async function ageKeyPastRetention(
     orderBy: { completedAt: "desc" },
   });
   if (!completed) {
-    throw new DomainError(
+    throw new LabError(
       "NO_COMPLETED_KEY",
       "This order has no completed payment key to age: pay first, then age the key.",
     );

@@ -2,7 +2,7 @@ import type { AttemptRecorder } from "../run-once/attempt-recorder";
 import type { Db } from "../db/client";
 import { lostReply } from "../http/lost-reply";
 import { ATTEMPT_ID_HEADER } from "../trpc/run-once/attempt-account";
-import { chargeOutput } from "../trpc/schemas/payments";
+import { chargeOutput } from "../payments/schemas";
 import { spend } from "./switches";
 
 /**

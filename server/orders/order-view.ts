@@ -1,7 +1,7 @@
 import type { Db, Tx } from "../db/client";
 import type { z } from "zod";
 import { DomainError } from "../errors";
-import type { orderSummarySchema } from "../trpc/schemas/orders";
+import type { orderSummarySchema } from "./schemas";
 
 /** The rows an order page needs, in one query. */
 export const orderWithItems = {

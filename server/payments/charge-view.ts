@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { chargeOutput } from "../trpc/schemas/payments";
+import type { chargeOutput } from "./schemas";
 
 /** A charge as the API returns it. */
 export type ChargeView = z.infer<typeof chargeOutput>;

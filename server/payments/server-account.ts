@@ -3,13 +3,9 @@ import type { Json } from "run-once";
 import type { AttemptRecord } from "../run-once/attempt-recorder";
 import { viewKeys } from "../run-once/key-views";
 import type { KeyView } from "../run-once/key-views";
-import type { Context } from "../trpc/context";
+import type { Services } from "../services-types";
 import { findSessionOrder } from "../orders/order-view";
-import type {
-  keyLifecycleSchema,
-  serverAccountOutput,
-  serverAttemptSchema,
-} from "../trpc/schemas/server-account";
+import type { keyLifecycleSchema, serverAccountOutput, serverAttemptSchema } from "./server-account-schemas";
 import { PAYMENT_KEYSPACE } from "./keyspace";
 
 type ServerAttempt = z.infer<typeof serverAttemptSchema>;
@@ -21,7 +17,7 @@ type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
  * and where each key stands now. Only the session's own order is read.
  */
 export async function serverAccountOf(
-  ctx: Pick<Context, "db" | "attempts"> & { sessionId: string },
+  ctx: Pick<Services, "db" | "attempts"> & { sessionId: string },
   orderId: string,
   now: Date = new Date(),
 ): Promise<z.infer<typeof serverAccountOutput>> {

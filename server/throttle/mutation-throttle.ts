@@ -1,7 +1,6 @@
 import { RateLimiterPrisma, RateLimiterRes } from "rate-limiter-flexible";
 import type { Db } from "../db/client";
 import { DomainError } from "../errors";
-import { ReasonedError } from "../trpc/reasoned-error";
 
 export interface ThrottleSettings {
   /** Mutations one session may send per window. */
@@ -54,8 +53,7 @@ export class MutationThrottle {
     const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
     const storeFailure = failures.find((failure) => !(failure instanceof RateLimiterRes));
     if (storeFailure !== undefined) {
-      throw new ReasonedError(
-        "SERVICE_UNAVAILABLE",
+      throw new DomainError(
         "TRANSIENT_FAILURE",
         "The request could not be counted, so nothing was done. Retry.",
         { cause: storeFailure, retryAfterSeconds: 1 },

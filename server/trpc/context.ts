@@ -1,29 +1,4 @@
-import type { RunOnce } from "run-once";
-import type { Db, Tx } from "../db/client";
-import type { AttemptJournal, AttemptRecorder } from "../run-once/attempt-recorder";
-import type { ReplayCounter } from "../run-once/replay-counter";
-import type { PaymentProvider } from "../payment-provider/payment-provider";
-import type { AppMetrics } from "../observability/app-metrics";
-import type { MutationThrottle } from "../throttle/mutation-throttle";
-
-/** What every procedure can reach; tests build their own (see createContextInner). */
-export interface Services {
-  db: Db;
-  /** The payment provider the shop charges through (its second hop). */
-  provider: PaymentProvider;
-  /** The run-once core on this database (packages/run-once). */
-  idempotency: RunOnce<Tx>;
-  /** The server's own account of every request to a run-once procedure: recorded in batches, read by the order page. */
-  attempts: { recorder: AttemptRecorder; journal: AttemptJournal; instance: string };
-  /** Counts the requests answered from a key, for the ledger. */
-  replays: ReplayCounter;
-  /** Keys the fingerprints of stored requests (an HMAC), so a stored one cannot be used to test guesses. */
-  fingerprintSecret: () => Promise<string>;
-  /** This process's run-once metrics (also served at /api/metrics). */
-  metrics: AppMetrics;
-  /** Limits on mutations over HTTP; null: none (in-process tests). */
-  throttle: MutationThrottle | null;
-}
+import type { Services } from "../services-types";
 
 /** The HTTP exchange, when there is one: a server-side caller has none. */
 export interface HttpExchange {

@@ -4,7 +4,8 @@ import { DomainError } from "../errors";
 import { logger } from "../logger";
 import { sessionIdFromCookies } from "../session";
 import { createContextInner } from "./context";
-import type { Services } from "./context";
+import { toTrpcError } from "./error-mapping";
+import type { Services } from "../services-types";
 import { ReasonedError } from "./reasoned-error";
 import { appRouter } from "./routers/_app";
 
@@ -75,10 +76,13 @@ export function handleTrpcRequest(
  */
 function limitBody(req: Request): Request {
   if (!req.body) return req;
+  // tRPC reads the body before any procedure runs, so the procedures' mapping never sees this error.
   const tooLarge = () =>
-    new DomainError(
-      "BODY_TOO_LARGE",
-      `The request body is over ${MAX_BODY_BYTES} bytes; send smaller batches or fewer items.`,
+    toTrpcError(
+      new DomainError(
+        "BODY_TOO_LARGE",
+        `The request body is over ${MAX_BODY_BYTES} bytes; send smaller batches or fewer items.`,
+      ),
     );
   let body: ReadableStream<Uint8Array>;
   if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {

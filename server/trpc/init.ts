@@ -5,8 +5,9 @@
  */
 import { initTRPC } from "@trpc/server";
 import { ZodError, z } from "zod";
-import { ReasonedError } from "./reasoned-error";
 import type { Context } from "./context";
+import { toTrpcError } from "./error-mapping";
+import { ReasonedError } from "./reasoned-error";
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
@@ -38,8 +39,15 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 
+/** What any procedure throws reaches the client as error-mapping.ts maps it: a DomainError's status and reason. */
+const mappedErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) throw toTrpcError(result.error);
+  return result;
+});
+
 export const router = t.router;
 export const mergeRouters = t.mergeRouters;
 export const middleware = t.middleware;
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use(mappedErrors);
 export const createCallerFactory = t.createCallerFactory;

@@ -4,8 +4,8 @@ import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 /**
  * A tRPC error with a machine-readable reason, which the error formatter adds
  * to the body (`error.data.reason`), and an optional Retry-After, which the
- * HTTP handler sends. The domain's errors and the run-once adapter's errors
- * each map their reasons to codes in one table of their own.
+ * HTTP handler sends. Made from the errors the server names by
+ * error-mapping.ts, and rebuilt from a stored answer by final-errors.ts.
  */
 export class ReasonedError extends TRPCError {
   constructor(

@@ -23,7 +23,7 @@ export const ENFORCING_LINES: Record<PitfallId, { path: string; marker: string }
   },
   "cached-error": {
     path: "server/trpc/run-once/final-errors.ts",
-    marker: "isFinal: (error) => error instanceof TRPCError && FINAL_CODES.has(error.code)",
+    marker: "isFinal: (error) => FINAL_CODES.has(toTrpcError(error).code)",
   },
   "unbounded-wait": {
     path: "packages/run-once/run-once.ts",

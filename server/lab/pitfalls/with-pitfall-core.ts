@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import { DomainError } from "../../errors";
 import { findSessionOrder } from "../../orders/order-view";
 import { middleware } from "../../trpc/init";
-import type { chargeInput } from "../../trpc/schemas/payments";
+import type { chargeInput } from "../../payments/schemas";
+import { LabError } from "../lab-error";
 import { readSwitches } from "../switches";
 import { brokenCore } from "./pitfall-cores";
 
@@ -18,7 +18,7 @@ export const withPitfallCore = middleware(async ({ ctx, input, next }) => {
   const order = await findSessionOrder(ctx.db, ctx.sessionId, orderId);
   const { pitfallMode, brokenRule } = await readSwitches(ctx.db, order.id);
   if (!pitfallMode) {
-    throw new DomainError(
+    throw new LabError(
       "PITFALL_MODE_OFF",
       "This order is not in the lab's pitfall mode: pay it with payments.charge.",
     );

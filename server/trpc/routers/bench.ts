@@ -7,7 +7,7 @@ import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
 import { runOnce } from "../run-once/middleware";
-import { chargeInput, chargeOutput, maskedCharge } from "../schemas/payments";
+import { chargeInput, chargeOutput, maskedCharge } from "../../payments/schemas";
 
 /** A recorder whose batches are dropped: everything of the record but its writes. */
 const recorderWithoutWrites = new AttemptRecorder(

@@ -1,6 +1,6 @@
 import { publicProcedure } from "../procedures";
 import { router } from "../init";
-import { listCatalogOutput } from "../schemas/catalog";
+import { listCatalogOutput } from "../../catalog/schemas";
 
 export const catalogRouter = router({
   list: publicProcedure

@@ -17,7 +17,7 @@ import {
   naiveChargeInput,
   setLabSwitchesInput,
 } from "../schemas/lab";
-import { chargeInput, chargeOutput, maskedCharge } from "../schemas/payments";
+import { chargeInput, chargeOutput, maskedCharge } from "../../payments/schemas";
 
 /**
  * The fault-injection lab: per-order switches the shop and its payment

@@ -6,13 +6,13 @@ import {
   listOrdersOutput,
   placeOrderInput,
   placeOrderOutput,
-} from "../schemas/orders";
+} from "../../orders/schemas";
 import { findSessionOrder, orderWithItems, toOrderSummary } from "../../orders/order-view";
 import { createOrder, priceCart } from "../../orders/place-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { serverAccountOf } from "../../payments/server-account";
 import { viewKeys } from "../../run-once/key-views";
-import { serverAccountInput, serverAccountOutput } from "../schemas/server-account";
+import { serverAccountInput, serverAccountOutput } from "../../payments/server-account-schemas";
 
 export const ordersRouter = router({
   /** Run-once on the form's submission key: a double-submit places one order. */

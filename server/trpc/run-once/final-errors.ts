@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import type { FinalErrors, Json } from "run-once";
-import { DomainError, isDomainErrorReason } from "../../errors";
+import { toTrpcError } from "../error-mapping";
 import { ReasonedError } from "../reasoned-error";
 
 /**
@@ -30,23 +30,22 @@ interface StoredError {
   reason: string | null;
 }
 
-/** How the tRPC integration tells answers from failures, and stores and rebuilds them. */
+/** How the tRPC integration tells answers from failures (by their mapped codes), and stores and rebuilds them. */
 export const trpcFinalErrors: FinalErrors = {
-  isFinal: (error) => error instanceof TRPCError && FINAL_CODES.has(error.code),
+  isFinal: (error) => FINAL_CODES.has(toTrpcError(error).code),
 
   encode(error): Json {
-    const trpcError = error as TRPCError;
+    const trpcError = toTrpcError(error);
     const stored: StoredError = {
       code: trpcError.code,
       message: trpcError.message,
-      reason: error instanceof ReasonedError ? error.reason : null,
+      reason: trpcError instanceof ReasonedError ? trpcError.reason : null,
     };
     return { ...stored };
   },
 
   decode(json): Error {
     const stored = json as unknown as StoredError;
-    if (isDomainErrorReason(stored.reason)) return new DomainError(stored.reason, stored.message);
     return stored.reason === null
       ? new TRPCError({ code: stored.code, message: stored.message })
       : new ReasonedError(stored.code, stored.reason, stored.message);

@@ -7,7 +7,7 @@ import type { TestApp } from "~/testing/test-app";
 import { createContextInner } from "../context";
 import { createCallerFactory, router } from "../init";
 import { runOnceProcedure } from "../procedures";
-import { idempotencyKeySchema } from "../schemas/idempotency-key";
+import { idempotencyKeySchema } from "../../idempotency-key-schema";
 
 /** The adapter over the core: procedures of its own, with the handlers a mistake or a choice would write. */
 const input = z.strictObject({ idempotencyKey: idempotencyKeySchema, value: z.number() });

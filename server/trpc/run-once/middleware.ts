@@ -9,7 +9,8 @@ import type { HttpExchange } from "../context";
 import { middleware } from "../init";
 import { ATTEMPT_ID_HEADER, accountOfFailure, accountOfResult } from "./attempt-account";
 import type { AttemptAccount } from "./attempt-account";
-import { IdempotencyError, asTrpcError } from "./errors";
+import { asTrpcError } from "./errors";
+import { IdempotencyError } from "./idempotency-error";
 
 export interface RunOnceOptions {
   /** The input field that carries the key (default `idempotencyKey`); it is not part of the fingerprint. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { APPROVED_TEST_CARD } from "../../payments/test-cards";
-import { idempotencyKeySchema } from "./idempotency-key";
-import { orderIdSchema } from "./orders";
-import { chargeInput } from "./payments";
+import { idempotencyKeySchema } from "../../idempotency-key-schema";
+import { orderIdSchema } from "../../orders/schemas";
+import { chargeInput } from "../../payments/schemas";
 
 const count = z.number().int().min(0).max(5);
 

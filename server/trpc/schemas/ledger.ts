@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { orderIdSchema, orderStatusSchema, paymentAttemptSchema } from "./orders";
+import { orderIdSchema, orderStatusSchema, paymentAttemptSchema } from "../../orders/schemas";
 
 export const ledgerEntrySchema = z.object({
   id: z.string(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { idempotencyKeySchema } from "./idempotency-key";
-import { APPROVED_TEST_CARD } from "../../payments/test-cards";
-import { orderIdSchema } from "./orders";
+import { idempotencyKeySchema } from "../idempotency-key-schema";
+import { APPROVED_TEST_CARD } from "./test-cards";
+import { orderIdSchema } from "../orders/schemas";
 
 export const chargeInput = z.strictObject({
   orderId: orderIdSchema,

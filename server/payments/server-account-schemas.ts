@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RUN_ONCE_OUTCOMES } from "run-once";
-import { orderIdSchema } from "./orders";
+import { orderIdSchema } from "../orders/schemas";
 
 export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { idempotencyKeySchema } from "./idempotency-key";
-import { skuSchema } from "./catalog";
+import { idempotencyKeySchema } from "../idempotency-key-schema";
+import { skuSchema } from "../catalog/schemas";
 
 export const orderIdSchema = z
   .string()

@@ -1,0 +1,81 @@
+import { TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "run-once";
+import { DomainError } from "../errors";
+import type { DomainErrorReason } from "../errors";
+import { LabError } from "../lab/lab-error";
+import type { LabErrorReason } from "../lab/lab-error";
+import { ReasonedError } from "./reasoned-error";
+import { IdempotencyError } from "./run-once/idempotency-error";
+import type { IdempotencyReason } from "./run-once/idempotency-error";
+
+/** Every reason the server sends, mapped to its tRPC code (and so its HTTP status) in this one table. */
+const CODE_BY_REASON = {
+  // The domain's (server/errors.ts).
+  UNKNOWN_PRODUCT: "BAD_REQUEST",
+  ORDER_NOT_FOUND: "NOT_FOUND",
+  AMOUNT_MISMATCH: "BAD_REQUEST",
+  PAYMENT_KEY_MISMATCH: "BAD_REQUEST",
+  ORDER_NOT_PAYABLE: "PRECONDITION_FAILED",
+  CARD_DECLINED: "PAYMENT_REQUIRED",
+  SESSION_REQUIRED: "UNAUTHORIZED",
+  BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  RATE_LIMITED: "TOO_MANY_REQUESTS",
+  // The fault lab's (server/lab/lab-error.ts).
+  NO_COMPLETED_KEY: "PRECONDITION_FAILED",
+  PITFALL_MODE_OFF: "PRECONDITION_FAILED",
+  // The run-once adapter's (run-once/idempotency-error.ts).
+  IDEMPOTENCY_KEY_MISSING: "BAD_REQUEST",
+  IDEMPOTENCY_KEY_INVALID: "BAD_REQUEST",
+  IDEMPOTENCY_KEY_CONFLICTING_SOURCES: "BAD_REQUEST",
+  IDEMPOTENCY_KEY_REUSED: "UNPROCESSABLE_CONTENT",
+  IDEMPOTENCY_KEY_IN_PROGRESS: "CONFLICT",
+  IDEMPOTENCY_LEASE_LOST: "CONFLICT",
+  // The throttle's and the adapter's: nothing was done, so a retry is safe.
+  TRANSIENT_FAILURE: "SERVICE_UNAVAILABLE",
+} as const satisfies Record<DomainErrorReason | LabErrorReason | IdempotencyReason, TRPC_ERROR_CODE_KEY>;
+
+interface NamedFailure {
+  reason: keyof typeof CODE_BY_REASON;
+  message: string;
+  cause?: unknown;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * The one place where what the server throws becomes what tRPC sends: a named
+ * failure as a ReasonedError of its reason's code, the core's caller gone as
+ * 499, and anything else as it is (tRPC's own errors) or as a 500.
+ */
+export function toTrpcError(error: unknown): TRPCError {
+  // tRPC hands a middleware what a procedure threw as the cause of a 500.
+  const thrown = error instanceof TRPCError && error.code === "INTERNAL_SERVER_ERROR" ? error.cause : error;
+  const named = namedFailure(thrown);
+  if (named) {
+    return new ReasonedError(CODE_BY_REASON[named.reason], named.reason, named.message, {
+      cause: named.cause,
+      retryAfterSeconds: named.retryAfterSeconds,
+    });
+  }
+  if (thrown instanceof CallerGoneError) {
+    return new TRPCError({ code: "CLIENT_CLOSED_REQUEST", message: thrown.message, cause: thrown });
+  }
+  return error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
+}
+
+/** The server's own errors (the domain's, the lab's, the adapter's), and the run-once core's in the adapter's words. */
+function namedFailure(error: unknown): NamedFailure | null {
+  if (error instanceof DomainError || error instanceof LabError || error instanceof IdempotencyError)
+    return error;
+  if (error instanceof KeyInProgressError) {
+    return {
+      reason: "IDEMPOTENCY_KEY_IN_PROGRESS",
+      message: error.message,
+      cause: error,
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  if (error instanceof KeyReusedError) return { reason: "IDEMPOTENCY_KEY_REUSED", message: error.message };
+  if (error instanceof LeaseLostError) return { reason: "IDEMPOTENCY_LEASE_LOST", message: error.message };
+  return null;
+}

@@ -1,0 +1,25 @@
+/** The run-once adapter's reasons: its own refusals of a key, and the core's errors as it names them. */
+export type IdempotencyReason =
+  | "IDEMPOTENCY_KEY_MISSING"
+  | "IDEMPOTENCY_KEY_INVALID"
+  | "IDEMPOTENCY_KEY_CONFLICTING_SOURCES"
+  | "IDEMPOTENCY_KEY_REUSED"
+  | "IDEMPOTENCY_KEY_IN_PROGRESS"
+  | "IDEMPOTENCY_LEASE_LOST"
+  | "TRANSIENT_FAILURE";
+
+/** Mapped to its status with every other reason, in ../error-mapping.ts. */
+export class IdempotencyError extends Error {
+  constructor(
+    readonly reason: IdempotencyReason,
+    message: string,
+    options: { cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "IdempotencyError";
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  /** When a retry is worth making, in seconds: sent as Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
+}
