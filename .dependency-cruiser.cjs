@@ -1,7 +1,7 @@
 /**
  * The module graph's rules, checked by `npm run check` (dependency-cruiser):
- * no cycles, a run-once core that stands on its own, and test support that
- * production code cannot reach.
+ * no cycles, a run-once core that stands on its own, two services and shared
+ * packages that stay apart, and test support that production code cannot reach.
  * @type {import("dependency-cruiser").IConfiguration}
  */
 module.exports = {
@@ -28,6 +28,22 @@ module.exports = {
       severity: "error",
       from: { path: "^packages/run-once/.*\\.test\\.ts$" },
       to: { path: "@trpc", reachable: true },
+    },
+    {
+      name: "provider-apart-from-shop",
+      comment:
+        "The payment provider is a service of its own: what it shares with the shop lives in packages/.",
+      severity: "error",
+      from: { path: "^provider/" },
+      to: { path: "^(server|app)/" },
+    },
+    {
+      name: "shared-packages-stand-alone",
+      comment:
+        "What the services (or the server and the browser) share knows none of them. (Tests may run on the shop's client.)",
+      severity: "error",
+      from: { path: "^packages/service-kit/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^(server|app|provider)/" },
     },
     {
       name: "no-test-support-in-production",

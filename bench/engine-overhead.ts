@@ -4,8 +4,8 @@ import { RunOnce, fingerprint } from "run-once";
 import type { Completion } from "run-once";
 import type { SqlClient, SqlDatabase } from "run-once/sql";
 import { createDb } from "../server/db/client";
-import { databaseProvider } from "../server/db/database-url";
-import { runOnceStoreFor } from "../server/db/run-once-store";
+import { databaseProvider } from "service-kit/db/database-url";
+import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { percentile } from "./load";
 import type { SideEffectDriver } from "./side-effect-driver";
 

@@ -18,7 +18,7 @@ import { RunOnce, fingerprint } from "run-once";
 import type { SqlClient, SqlDatabase } from "run-once/sql";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
-import { runOnceStoreFor } from "../server/db/run-once-store";
+import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { ROOT } from "../testing/paths";
 
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";

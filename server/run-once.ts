@@ -2,8 +2,8 @@ import { AttemptRecorder, KeySweeper, SqlAttemptJournal } from "run-once/sql";
 import { RunOnce } from "run-once";
 import type { RunOnceObserver, RunOnceSettings } from "run-once";
 import type { Db, Tx } from "./db/client";
-import { runOnceStoreFor } from "./db/run-once-store";
-import { logger } from "./logger";
+import { runOnceStoreFor } from "service-kit/db/run-once-store";
+import { logger } from "service-kit/logger";
 import { trpcFinalErrors } from "./trpc/run-once/final-errors";
 
 /**

@@ -5,7 +5,7 @@ import { RunOnce, fingerprint } from "run-once";
 import type { FinalErrors, IdempotencyStore, RunOnceSettings, RunResult } from "run-once";
 import { createDb } from "../server/db/client";
 import type { Db, Tx } from "../server/db/client";
-import { databaseProvider } from "../server/db/database-url";
+import { databaseProvider } from "service-kit/db/database-url";
 import { newSessionId } from "../server/session";
 import { createTestDatabase } from "./test-database";
 import type { TestDatabase } from "./test-database";

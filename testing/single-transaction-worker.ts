@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { RunOnce } from "run-once";
 import { createDb } from "../server/db/client";
 import type { Tx } from "../server/db/client";
-import { runOnceStoreFor } from "../server/db/run-once-store";
+import { runOnceStoreFor } from "service-kit/db/run-once-store";
 
 interface OwnerProcessArgs {
   databaseUrl: string;

@@ -1,6 +1,6 @@
-import { databaseProvider } from "../../server/db/database-url";
-import { postgresAdapter } from "../../server/db/postgres-adapter";
-import { sqliteAdapter } from "../../server/db/sqlite-adapter";
+import { databaseProvider } from "service-kit/db/database-url";
+import { postgresAdapter } from "service-kit/db/postgres-adapter";
+import { sqliteAdapter } from "service-kit/db/sqlite-adapter";
 import { PrismaClient as PostgresqlClient } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { Prisma } from "./generated/sqlite/client";

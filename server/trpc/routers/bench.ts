@@ -1,7 +1,7 @@
 import { AttemptRecorder } from "run-once/sql";
 import type { Execution } from "run-once";
 import type { Tx } from "../../db/client";
-import { logger } from "../../logger";
+import { logger } from "service-kit/logger";
 import { chargeOrder } from "../../payments/charge-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
