@@ -38,11 +38,19 @@ module.exports = {
       to: { path: "^(server|app)/" },
     },
     {
+      name: "server-without-app",
+      comment:
+        "The server does not reach into the browser's code; what both use lives in packages/. (Cluster tests drive the browser's client.)",
+      severity: "error",
+      from: { path: "^server/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^app/" },
+    },
+    {
       name: "shared-packages-stand-alone",
       comment:
         "What the services (or the server and the browser) share knows none of them. (Tests may run on the shop's client.)",
       severity: "error",
-      from: { path: "^packages/service-kit/", pathNot: "\\.test\\.ts$" },
+      from: { path: "^packages/(service-kit|retry-policy)/", pathNot: "\\.test\\.ts$" },
       to: { path: "^(server|app|provider)/" },
     },
     {

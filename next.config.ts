@@ -36,7 +36,7 @@ const nextConfig: NextConfig = {
   // instead of being bundled.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pino"],
   // The workspace packages ship TypeScript.
-  transpilePackages: ["run-once", "service-kit"],
+  transpilePackages: ["retry-policy", "run-once", "service-kit"],
   poweredByHeader: false,
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
