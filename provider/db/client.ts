@@ -5,7 +5,7 @@ import { PrismaClient as PostgresqlClient } from "./generated/postgresql/client"
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { Prisma } from "./generated/sqlite/client";
 
-/** The provider's database client, written against the SQLite client's type (see server/db/client.ts). */
+/** The provider's database client, written against the SQLite client's type, as the shop's is. */
 export type ProviderDb = SqliteClient;
 export type ProviderTx = Prisma.TransactionClient;
 
