@@ -1,7 +1,8 @@
 /**
  * The module graph's rules, checked by `npm run check` (dependency-cruiser):
  * no cycles, a run-once core that stands on its own, a domain below the
- * transport, and test support that production code cannot reach.
+ * transport, two services and shared packages that stay apart, and test
+ * support that production code cannot reach.
  * @type {import("dependency-cruiser").IConfiguration}
  */
 module.exports = {
@@ -36,6 +37,30 @@ module.exports = {
       severity: "error",
       from: { path: "^server/((payments|orders)/|errors\\.ts$)" },
       to: { path: ["^server/trpc/", "@trpc"] },
+    },
+    {
+      name: "provider-apart-from-shop",
+      comment:
+        "The payment provider is a service of its own: what it shares with the shop lives in packages/.",
+      severity: "error",
+      from: { path: "^provider/" },
+      to: { path: "^(server|app)/" },
+    },
+    {
+      name: "server-without-app",
+      comment:
+        "The server does not reach into the browser's code; what both use lives in packages/. (Cluster tests drive the browser's client.)",
+      severity: "error",
+      from: { path: "^server/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^app/" },
+    },
+    {
+      name: "shared-packages-stand-alone",
+      comment:
+        "What the services (or the server and the browser) share knows none of them. (Tests may run on the shop's client.)",
+      severity: "error",
+      from: { path: "^packages/(service-kit|retry-policy)/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^(server|app|provider)/" },
     },
     {
       name: "no-test-support-in-production",

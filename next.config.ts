@@ -35,8 +35,8 @@ const nextConfig: NextConfig = {
   // Native and wasm-backed packages load from node_modules at run time
   // instead of being bundled.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pino"],
-  // The workspace package ships TypeScript.
-  transpilePackages: ["run-once"],
+  // The workspace packages ship TypeScript.
+  transpilePackages: ["retry-policy", "run-once", "service-kit"],
   poweredByHeader: false,
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
 import { createDb } from "~/server/db/client";
-import { resolveDatabaseUrl } from "~/server/db/database-url";
+import { resolveDatabaseUrl } from "service-kit/db/database-url";
 import { env } from "~/server/env";
 import {
   SESSION_COOKIE,

@@ -37,7 +37,7 @@ export default defineConfig({
           name: "postgresql",
           // The client's tests know no database; they run once, above.
           include: ["packages/**/*.test.ts", "server/**/*.test.ts"],
-          exclude: ["**/*.sqlite.test.ts"],
+          exclude: ["**/*.sqlite.test.ts", "packages/retry-policy/**"],
           env: { NODE_ENV: "test", TEST_DATABASE: "postgresql" },
         },
       },

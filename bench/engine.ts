@@ -1,7 +1,7 @@
 import { RunOnce } from "run-once";
 import { PostgresIdempotencyStore, PostgresKeyWatcher } from "run-once/sql";
 import type { Db, Tx } from "../server/db/client";
-import { runOnceStoreFor } from "../server/db/run-once-store";
+import { runOnceStoreFor } from "service-kit/db/run-once-store";
 
 const QUIET = { warn: () => undefined, error: () => undefined };
 const NO_FINAL_ERRORS = { isFinal: () => false, encode: () => null, decode: () => new Error("never stored") };

@@ -2,7 +2,7 @@ import { test as base, expect } from "@playwright/test";
 import type { BrowserContext, Page, Request, TestInfo } from "@playwright/test";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
-import { resolveDatabaseUrl } from "../server/db/database-url";
+import { resolveDatabaseUrl } from "service-kit/db/database-url";
 import { DESKTOP, PHONE } from "./environment";
 
 /** The lab's switches, by the label a person clicks. */

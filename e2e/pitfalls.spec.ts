@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_SETTINGS } from "../app/_trpc/retry-policy";
+import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
 import { LAB, expect, test } from "./fixtures";
 import type { Page } from "@playwright/test";

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEFAULT_RETRY_SETTINGS } from "../app/_trpc/retry-policy";
+import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
 import { DESKTOP, PHONE } from "./environment";
 import { LAB, expect, test } from "./fixtures";
 

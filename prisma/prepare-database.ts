@@ -5,10 +5,10 @@
  * database. Any failure ends in one sentence that names the database and why.
  */
 import { seedCatalog } from "../server/catalog/seed-catalog";
-import { checkDatabase } from "../server/db/check-database";
+import { checkDatabase } from "service-kit/db/check-database";
 import { createDb } from "../server/db/client";
-import { resolveDatabaseUrl } from "../server/db/database-url";
-import { migrateDatabase } from "../server/db/migrate";
+import { resolveDatabaseUrl } from "service-kit/db/database-url";
+import { migrateDatabase } from "service-kit/db/migrate";
 
 try {
   // Imported here, so that an invalid environment is reported like the rest.

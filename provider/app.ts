@@ -7,7 +7,7 @@ import { z } from "zod";
 import { IDEMPOTENCY_HEADERS, KEY_RULE, keyFromHeader, resultHeaders } from "run-once/http";
 import { fingerprint } from "run-once";
 import type { RunOnce, RunResult } from "run-once";
-import { lostReply } from "../server/http/lost-reply";
+import { lostReply } from "service-kit/http/lost-reply";
 import type { ProviderDb, ProviderTx } from "./db/client";
 import { ProviderError, asProviderError, cardDeclined, invalidRequest } from "./errors";
 import { readFaults, setFaults, spend } from "./faults";

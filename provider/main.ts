@@ -4,9 +4,9 @@
  * its database (PROVIDER_DATABASE_URL, a SQLite file by default), then serves
  * on PROVIDER_PORT. An unusable database stops it with one sentence.
  */
-import { checkDatabase } from "../server/db/check-database";
-import { resolveDatabaseUrl } from "../server/db/database-url";
-import { migrateDatabase } from "../server/db/migrate";
+import { checkDatabase } from "service-kit/db/check-database";
+import { resolveDatabaseUrl } from "service-kit/db/database-url";
+import { migrateDatabase } from "service-kit/db/migrate";
 import { parseProviderEnv } from "./env";
 import { startProvider } from "./server";
 

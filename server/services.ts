@@ -1,10 +1,10 @@
 import type { KeySweeper } from "run-once/sql";
 import type { RunOnceSettings } from "run-once";
 import { createDb } from "./db/client";
-import { resolveDatabaseUrl } from "./db/database-url";
+import { resolveDatabaseUrl } from "service-kit/db/database-url";
 import { env, labEnabled } from "./env";
 import { LabProvider } from "./lab/lab-provider";
-import { logger } from "./logger";
+import { logger } from "service-kit/logger";
 import { AppMetrics } from "./observability/app-metrics";
 import { instanceName } from "./observability/instance-name";
 import { RunOnceLog } from "./observability/run-once-log";

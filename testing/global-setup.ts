@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { migrateDatabase } from "../server/db/migrate";
+import { migrateDatabase } from "service-kit/db/migrate";
 import { TMP } from "./paths";
 import { dropDatabase, recreateDatabase } from "./postgres-admin";
 import type { SchemaName } from "./test-database";

@@ -4,7 +4,7 @@
  * Usage: tsx testing/reset-database.ts <url>...
  */
 import { rmSync } from "node:fs";
-import { databaseProvider, resolveDatabaseUrl } from "../server/db/database-url";
+import { databaseProvider, resolveDatabaseUrl } from "service-kit/db/database-url";
 import { recreateDatabase } from "./postgres-admin";
 
 for (const argument of process.argv.slice(2)) {

@@ -2,7 +2,7 @@ import { TRPCClientError } from "@trpc/client";
 import type { TRPCClient } from "@trpc/client";
 import type { SendCharge } from "~/app/_lib/use-payment";
 import { describeFailure } from "~/app/_trpc/links";
-import { isRetryable } from "~/app/_trpc/retry-policy";
+import { isRetryable } from "retry-policy";
 import type { LabAppRouter } from "~/server/trpc/served-router";
 
 /** The naive client gives up after this many attempts, as a hand-written retry loop would. */

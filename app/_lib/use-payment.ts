@@ -8,7 +8,7 @@ import { useCallback, useSyncExternalStore } from "react";
 import type { Attempt, AttemptOutcome, AttemptRun } from "~/app/_trpc/attempt-log";
 import { describeFailure } from "~/app/_trpc/links";
 import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
-import { DEFAULT_RETRY_SETTINGS, isRetryable } from "~/app/_trpc/retry-policy";
+import { DEFAULT_RETRY_SETTINGS, isRetryable } from "retry-policy";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { tabAttemptLog } from "./tab-attempt-log";
 

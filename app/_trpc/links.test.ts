@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { AttemptLog } from "./attempt-log";
 import { createLinks } from "./links";
-import type { RetrySettings } from "./retry-policy";
+import type { RetrySettings } from "retry-policy";
 
 /**
  * The real links (splitLink, retryLink, loggerLink, httpLink) over a fake

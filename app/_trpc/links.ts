@@ -5,8 +5,8 @@ import { IDEMPOTENCY_HEADERS } from "run-once/http";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { SERVER_DECISIONS } from "./attempt-log";
 import type { AttemptAnswer, AttemptRecorder, ServerDecision } from "./attempt-log";
-import { DEFAULT_RETRY_SETTINGS, decideRetry, parseRetryAfter } from "./retry-policy";
-import type { AttemptFailure, RetrySettings } from "./retry-policy";
+import { DEFAULT_RETRY_SETTINGS, decideRetry, parseRetryAfter } from "retry-policy";
+import type { AttemptFailure, RetrySettings } from "retry-policy";
 
 /** What a caller may put in an operation's context (`{ context: ... }` on a call). */
 export interface OperationContext extends Record<string, unknown> {

@@ -7,7 +7,7 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import type { ReactNode } from "react";
-import { resolveDatabaseUrl } from "~/server/db/database-url";
+import { resolveDatabaseUrl } from "service-kit/db/database-url";
 import { env, labEnabled } from "~/server/env";
 import { createServices } from "~/server/services";
 import type { AppServices } from "~/server/services";

@@ -1,11 +1,11 @@
-import { databaseProvider } from "../../server/db/database-url";
-import { postgresAdapter } from "../../server/db/postgres-adapter";
-import { sqliteAdapter } from "../../server/db/sqlite-adapter";
+import { databaseProvider } from "service-kit/db/database-url";
+import { postgresAdapter } from "service-kit/db/postgres-adapter";
+import { sqliteAdapter } from "service-kit/db/sqlite-adapter";
 import { PrismaClient as PostgresqlClient } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { Prisma } from "./generated/sqlite/client";
 
-/** The provider's database client, written against the SQLite client's type (see server/db/client.ts). */
+/** The provider's database client, written against the SQLite client's type, as the shop's is. */
 export type ProviderDb = SqliteClient;
 export type ProviderTx = Prisma.TransactionClient;
 

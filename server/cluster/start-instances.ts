@@ -6,7 +6,7 @@
  * PostgreSQL is the store for more than one machine. LAB_ENABLED=1 opens the
  * fault lab on them. Ctrl-C stops them all.
  */
-import { resolveDatabaseUrl } from "../db/database-url";
+import { resolveDatabaseUrl } from "service-kit/db/database-url";
 import { env } from "../env";
 import { startInstances } from "./instances";
 import { startRoundRobinProxy } from "./round-robin-proxy";

@@ -1,9 +1,9 @@
-import { databaseProvider } from "./database-url";
+import { databaseProvider } from "service-kit/db/database-url";
 import { PrismaClient as PostgresqlClient } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { Prisma } from "./generated/sqlite/client";
-import { postgresAdapter } from "./postgres-adapter";
-import { sqliteAdapter } from "./sqlite-adapter";
+import { postgresAdapter } from "service-kit/db/postgres-adapter";
+import { sqliteAdapter } from "service-kit/db/sqlite-adapter";
 
 /**
  * The database client. Prisma generates one client per provider from the one

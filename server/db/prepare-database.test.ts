@@ -1,12 +1,11 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ROOT, TMP } from "~/testing/paths";
 import { admin, databaseUrl, dropDatabase } from "~/testing/postgres-admin";
-import { UnusableDatabaseError, checkDatabase } from "./check-database";
 import { createDb } from "./client";
 
 const run = promisify(execFile);
@@ -70,53 +69,3 @@ describe("npm run db:prepare", () => {
     );
   });
 });
-
-describe("checkDatabase", () => {
-  it("refuses a read-only SQLite file", async () => {
-    const file = path.join(TMP, `read-only-${randomUUID()}.db`);
-    writeFileSync(file, "");
-    makeReadOnly(file);
-    cleanups.push(() => {
-      makeWritable(file);
-      rmSync(file, { force: true });
-    });
-
-    await expect(checkDatabase(`file:${file}`)).rejects.toThrow(
-      new UnusableDatabaseError(`file:${file}`, `the file ${file} is read-only`),
-    );
-  });
-
-  it("refuses a PostgreSQL server that does not answer, and hides the password", async () => {
-    await expect(checkDatabase("postgresql://shop:secret@127.0.0.1:1/shop")).rejects.toThrow(
-      "Cannot use the database at postgresql://shop:***@127.0.0.1:1/shop: nothing accepts connections at 127.0.0.1:1 (is PostgreSQL running?).",
-    );
-  });
-
-  it("refuses a PostgreSQL database that does not exist, and says how to create it", async () => {
-    const url = databaseUrl(`idem_missing_${randomUUID().slice(0, 8)}`);
-    await expect(checkDatabase(url)).rejects.toThrow(
-      /does not exist \(createdb -h 127\.0\.0\.1 idem_missing_/,
-    );
-  });
-
-  it("leaves a usable SQLite file as it was", async () => {
-    const file = path.join(TMP, `usable-${randomUUID()}.db`);
-    cleanups.push(() => rmSync(file, { force: true }));
-    await checkDatabase(`file:${file}`);
-    expect(existsSync(file)).toBe(true);
-  });
-});
-
-/**
- * chmod does not stop root, who runs CI here; an immutable file (chattr +i)
- * stops everyone on ext4.
- */
-function makeReadOnly(file: string) {
-  chmodSync(file, 0o444);
-  if (process.getuid?.() === 0) execFileSync("chattr", ["+i", file]);
-}
-
-function makeWritable(file: string) {
-  if (process.getuid?.() === 0) execFileSync("chattr", ["-i", file]);
-  chmodSync(file, 0o644);
-}

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
 import type { Db } from "../db/client";
-import { logger } from "../logger";
+import { logger } from "service-kit/logger";
 import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
 import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import type { providerFaultsSchema } from "../trpc/schemas/lab";

@@ -1,6 +1,6 @@
 import type { AttemptRecorder } from "../run-once/attempt-recorder";
 import type { Db } from "../db/client";
-import { lostReply } from "../http/lost-reply";
+import { lostReply } from "service-kit/http/lost-reply";
 import { ATTEMPT_ID_HEADER } from "../trpc/run-once/attempt-account";
 import { chargeOutput } from "../payments/schemas";
 import { spend } from "./switches";

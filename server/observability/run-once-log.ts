@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Logger } from "../logger";
+import type { Logger } from "service-kit/logger";
 import type { RunOnceEvent, RunOnceObserver } from "run-once";
 
 /** Keys and session ids are secrets of their callers: logs carry a short hash, enough to correlate. */

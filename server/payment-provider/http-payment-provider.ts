@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { IDEMPOTENCY_HEADERS } from "run-once/http";
-import { decideRetry, parseRetryAfter } from "~/app/_trpc/retry-policy";
-import type { AttemptFailure, RetrySettings } from "~/app/_trpc/retry-policy";
+import { decideRetry, parseRetryAfter } from "retry-policy";
+import type { AttemptFailure, RetrySettings } from "retry-policy";
 import { ProviderUnavailableError } from "./payment-provider";
 import type { ChargeAnswer, PaymentProvider, ProviderCharge } from "./payment-provider";
 

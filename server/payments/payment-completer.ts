@@ -1,6 +1,6 @@
 import { KeyInProgressError } from "run-once";
 import type { RunOnce } from "run-once";
-import type { Logger } from "../logger";
+import type { Logger } from "service-kit/logger";
 import type { Db, Tx } from "../db/client";
 import type { AppMetrics } from "../observability/app-metrics";
 import type { PaymentProvider } from "../payment-provider/payment-provider";

@@ -1,6 +1,6 @@
 import type { KeyScope, RunOnceEvent, RunOnceObserver } from "run-once";
 import type { Db } from "../db/client";
-import type { Logger } from "../logger";
+import type { Logger } from "service-kit/logger";
 import { WriteBehind } from "./write-behind";
 
 /**

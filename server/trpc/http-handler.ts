@@ -1,7 +1,7 @@
 import type { AnyTRPCRouter } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { DomainError } from "../errors";
-import { logger } from "../logger";
+import { logger } from "service-kit/logger";
 import { sessionIdFromCookies } from "../session";
 import { createContextInner } from "./context";
 import { toTrpcError } from "./error-mapping";

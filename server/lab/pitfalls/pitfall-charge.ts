@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Execution } from "run-once";
 import type { Db, Tx } from "../../db/client";
 import { DomainError } from "../../errors";
-import { logger } from "../../logger";
+import { logger } from "service-kit/logger";
 import { findSessionOrder } from "../../orders/order-view";
 import type { PaymentProvider } from "../../payment-provider/payment-provider";
 import { settleAttempt } from "../../payments/charge-order";

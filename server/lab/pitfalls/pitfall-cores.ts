@@ -2,7 +2,7 @@ import { RunOnce } from "run-once";
 import { SqlIdempotencyStore } from "run-once/sql";
 import type { RunOnceSettings } from "run-once";
 import type { Db, Tx } from "../../db/client";
-import { logger } from "../../logger";
+import { logger } from "service-kit/logger";
 import { trpcFinalErrors } from "../../trpc/run-once/final-errors";
 import type { BrokenRule } from "./broken-rule";
 import { cachingEveryError } from "./caching-every-error";

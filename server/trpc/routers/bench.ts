@@ -1,6 +1,6 @@
 import type { Execution } from "run-once";
 import type { Tx } from "../../db/client";
-import { logger } from "../../logger";
+import { logger } from "service-kit/logger";
 import { AttemptRecorder } from "../../run-once/attempt-recorder";
 import { chargeOrder } from "../../payments/charge-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";

@@ -3,7 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { databaseProvider, redactPassword } from "./database-url";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+// The repository root, where the Prisma CLI is installed and the config paths start.
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const PRISMA_CLI = path.join(ROOT, "node_modules/prisma/build/index.js");
 const DONE = /All migrations have been successfully applied|No pending migrations to apply/;
 

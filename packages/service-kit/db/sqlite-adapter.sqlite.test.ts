@@ -2,8 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestDatabase } from "~/testing/test-database";
 import type { TestDatabase } from "~/testing/test-database";
-import { createDb } from "./client";
-import type { Db } from "./client";
+import { createDb } from "~/server/db/client";
+import type { Db } from "~/server/db/client";
 
 let database: TestDatabase;
 let db: Db;
