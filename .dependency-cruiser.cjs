@@ -18,17 +18,26 @@ module.exports = {
     {
       name: "core-stands-alone",
       comment:
-        "packages/run-once is a library: no framework, no app code, no generated Prisma client, no environment.",
+        "packages/run-once is a library, its tests included: no framework, no app code or test support, no generated Prisma client, no other package of this repository.",
       severity: "error",
-      from: { path: "^packages/run-once/", pathNot: "\\.test\\.ts$" },
-      to: { path: ["@trpc", "^node_modules/next/", "^node_modules/react", "^server/", "^app/", "zod"] },
+      from: { path: "^packages/run-once/" },
+      to: {
+        path: [
+          "@trpc",
+          "^node_modules/next/",
+          "^node_modules/react",
+          "^(server|app|provider|testing)/",
+          "^packages/(?!run-once/)",
+          "zod",
+        ],
+      },
     },
     {
-      name: "core-tests-without-trpc",
-      comment: "The core's own tests run with no tRPC anywhere in their module graph.",
+      name: "core-test-support-in-tests-only",
+      comment: "The core's test support (its own database client) is for its tests, never for the code it ships.",
       severity: "error",
-      from: { path: "^packages/run-once/.*\\.test\\.ts$" },
-      to: { path: "@trpc", reachable: true },
+      from: { path: "^packages/run-once/", pathNot: "(\\.test\\.ts$|^packages/run-once/test-support/)" },
+      to: { path: "^packages/run-once/test-support/" },
     },
     {
       name: "domain-below-transport",
