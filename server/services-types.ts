@@ -12,7 +12,7 @@ export interface Services {
   /** The payment provider the shop charges through (its second hop). */
   provider: PaymentProvider;
   /** The run-once core on this database (packages/run-once). */
-  idempotency: RunOnce<Tx>;
+  runOnce: RunOnce<Tx>;
   /** The server's own account of every request to a run-once procedure: recorded in batches, read by the order page. */
   attempts: { recorder: AttemptRecorder; journal: AttemptJournal; instance: string };
   /** Counts the requests answered from a key, for the ledger. */

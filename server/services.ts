@@ -69,7 +69,7 @@ export function createServices(opts: {
   return {
     db,
     provider,
-    idempotency: runOnce,
+    runOnce,
     attempts: { recorder, journal, instance: opts.instance ?? instanceName(undefined) },
     replays: shopRunOnce.replays,
     fingerprintSecret: secretLoader(() => loadServerSecret(db, "fingerprint", opts.fingerprintSecret)),

@@ -68,7 +68,7 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
   });
   // The presets send the order's key: only an unpaid order's unused key runs long enough to be in progress.
   const freshKey =
-    order.status === "PENDING" && order.paymentKeyState === "unused" && key === order.paymentKey;
+    order.status === "PENDING" && order.paymentKeyState === "absent" && key === order.paymentKey;
   const age = useMutation(
     labTrpc.lab.ageKey.mutationOptions({
       onSuccess: () => setAnswers((earlier) => [...earlier, "Key aged past its retention."]),

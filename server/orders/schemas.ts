@@ -56,7 +56,7 @@ export const orderChargeSchema = z.object({
  * attempt may still be running or may have died, so the page offers to finish
  * the payment with the same key.
  */
-export const paymentKeyStateSchema = z.enum(["unused", "in_progress", "completed"]);
+export const paymentKeyStateSchema = z.enum(["absent", "in_progress", "completed"]);
 
 /** One payment attempt and its key: a decline settles it and opens the next, under a new key. */
 export const paymentAttemptSchema = z.object({

@@ -26,14 +26,14 @@ export function providerKeyOf(paymentKey: string): string {
  *    the key completed in one local transaction.
  */
 export async function chargeOrder(
-  deps: { db: Db; provider: PaymentProvider; sessionId: string; runOnce: Execution<Tx> },
+  deps: { db: Db; provider: PaymentProvider; sessionId: string; execution: Execution<Tx> },
   input: { orderId: string; amountCents: number; cardNumber: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
   if (order.status !== "PENDING") {
     throw new DomainError("ORDER_NOT_PAYABLE", `Order ${order.id} is already ${order.status.toLowerCase()}.`);
   }
-  if (deps.runOnce.key !== order.paymentKey) {
+  if (deps.execution.key !== order.paymentKey) {
     throw new DomainError(
       "PAYMENT_KEY_MISMATCH",
       "The idempotency key must be the order's current paymentKey (from orders.place or orders.get); a key made per attempt would allow a second charge.",
@@ -62,7 +62,7 @@ export async function chargeOrder(
  * attempt finds the card saved already.
  */
 async function recoveryPoint(
-  deps: { db: Db; provider: PaymentProvider; runOnce: Execution<Tx> },
+  deps: { db: Db; provider: PaymentProvider; execution: Execution<Tx> },
   paymentKey: string,
   cardNumber: string,
 ): Promise<{ paymentMethodId: string; cardLast4: string }> {
@@ -73,7 +73,7 @@ async function recoveryPoint(
   const card = await deps.provider.saveCard(cardNumber);
   await deps.db.paymentAttempt.update({
     where: { key: paymentKey },
-    data: { ...card, requestFingerprint: deps.runOnce.fingerprint, providerCalledAt: new Date() },
+    data: { ...card, requestFingerprint: deps.execution.fingerprint, providerCalledAt: new Date() },
   });
   return card;
 }
@@ -93,7 +93,7 @@ export interface PaymentToFinish {
  * it after any crash gets the same charge, never a second one.
  */
 export async function finishPayment(
-  deps: { provider: PaymentProvider; runOnce: Execution<Tx> },
+  deps: { provider: PaymentProvider; execution: Execution<Tx> },
   payment: PaymentToFinish,
   settledBy: "client" | "completer" = "client",
 ): Promise<ChargeView> {
@@ -102,7 +102,7 @@ export async function finishPayment(
     { amountCents: payment.amountCents, paymentMethodId: payment.paymentMethodId, orderId: payment.orderId },
     providerKey,
   );
-  return deps.runOnce.commit(async (tx) => {
+  return deps.execution.commit(async (tx) => {
     const current = { id: payment.orderId, paymentKey: payment.paymentKey };
     if ("declined" in answer) {
       await openNextAttempt(tx, current, {

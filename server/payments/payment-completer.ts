@@ -79,8 +79,7 @@ export class PaymentCompleter {
             scope: { caller: attempt.order.sessionId, path: PAYMENT_KEYSPACE, key: attempt.key },
             fingerprint: attempt.requestFingerprint,
           },
-          (execution) =>
-            finishPayment({ provider: this.deps.provider, runOnce: execution }, payment, "completer"),
+          (execution) => finishPayment({ provider: this.deps.provider, execution }, payment, "completer"),
         );
         finished += 1;
         this.deps.metrics.paymentCompleted(result.outcome.ok ? "charged" : "declined");

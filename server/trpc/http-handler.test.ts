@@ -161,7 +161,7 @@ describe("keys in progress", () => {
     };
     // A request that has entered run() while the first executes has joined it: run() shares the
     // execution in flight before its first await.
-    const runs = vi.spyOn(app.services.idempotency, "run");
+    const runs = vi.spyOn(app.services.runOnce, "run");
     const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
     const first = post("payments.charge", body);
     await charging.opened;

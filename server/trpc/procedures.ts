@@ -16,7 +16,7 @@ export const sessionProcedure = publicProcedure.use(requireSession).use(throttle
 
 /**
  * A mutation that runs at most once per idempotency key: `runOnceProcedure(input, output)`
- * then `.mutation(({ ctx }) => ctx.runOnce.commit(tx => ...))`. The run-once
+ * then `.mutation(({ ctx }) => ctx.execution.commit(tx => ...))`. The run-once
  * middleware sits after the input parser (it fingerprints parsed input) and
  * inside the output parser (first responses and replays are parsed alike).
  */

@@ -34,14 +34,14 @@ export async function pitfallCharge(
   deps: {
     db: Db;
     sessionId: string;
-    runOnce: Execution<Tx>;
+    execution: Execution<Tx>;
     provider: PaymentProvider;
     brokenRule: BrokenRule | null;
   },
   input: { orderId: string; amountCents: number; cardNumber: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
-  if (deps.runOnce.key !== order.paymentKey) {
+  if (deps.execution.key !== order.paymentKey) {
     throw new DomainError(
       "PAYMENT_KEY_MISMATCH",
       "The idempotency key must be the order's current paymentKey.",
@@ -85,10 +85,10 @@ export async function pitfallCharge(
     return toChargeView(charge);
   };
   const partial = deps.brokenRule === "partial-commit";
-  const charged = partial ? await deps.db.$transaction(record) : await deps.runOnce.commit(record);
+  const charged = partial ? await deps.db.$transaction(record) : await deps.execution.commit(record);
   if (await spend(deps.db, order.id, "failuresAfterWrite")) {
     throw new Error("Lab fault: the charge was written, then publishing its payment.succeeded event failed.");
   }
   // The broken rule: the key completes after the handler, apart from the write it did.
-  return partial ? deps.runOnce.commit(() => Promise.resolve(charged)) : charged;
+  return partial ? deps.execution.commit(() => Promise.resolve(charged)) : charged;
 }

@@ -8,7 +8,7 @@ import { brokenCore } from "./pitfall-cores";
 
 /**
  * Puts the order's pitfall in front of the run-once middleware: the core that
- * breaks the order's broken rule stands in for the shop's (ctx.idempotency),
+ * breaks the order's broken rule stands in for the shop's (ctx.runOnce),
  * or, with no rule broken, the shop's own stays. Only an order in pitfall mode
  * is charged this way.
  */
@@ -23,6 +23,6 @@ export const withPitfallCore = middleware(async ({ ctx, input, next }) => {
       "This order is not in the lab's pitfall mode: pay it with payments.charge.",
     );
   }
-  const idempotency = brokenRule ? brokenCore(ctx.db, ctx.idempotency.settings, brokenRule) : ctx.idempotency;
-  return next({ ctx: { idempotency, brokenRule } });
+  const runOnce = brokenRule ? brokenCore(ctx.db, ctx.runOnce.settings, brokenRule) : ctx.runOnce;
+  return next({ ctx: { runOnce, brokenRule } });
 });

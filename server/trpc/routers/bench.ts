@@ -28,14 +28,14 @@ export const benchRouter = router({
     .output(chargeOutput)
     .mutation(({ ctx, input }) => {
       // The same transaction, without the key's claim and completion.
-      const runOnce: Execution<Tx> = {
+      const execution: Execution<Tx> = {
         key: input.idempotencyKey ?? "",
         fingerprint: "",
         decision: "executed",
         generation: "",
         commit: (work) => ctx.db.$transaction(async (tx) => work(tx)),
       };
-      return chargeOrder({ ...ctx, runOnce }, input);
+      return chargeOrder({ ...ctx, execution }, input);
     }),
 
   /** payments.charge as served, except that its account of attempts is never written. */

@@ -19,7 +19,7 @@ export const ordersRouter = router({
   place: runOnceProcedure(placeOrderInput, placeOrderOutput, { keyField: "submissionKey" }).mutation(
     async ({ ctx, input }) => {
       const items = await priceCart(ctx.db, input.items);
-      return ctx.runOnce.commit((tx) => createOrder(tx, ctx.sessionId, items));
+      return ctx.execution.commit((tx) => createOrder(tx, ctx.sessionId, items));
     },
   ),
 
@@ -53,7 +53,7 @@ export const ordersRouter = router({
           settledBy:
             attempt.settledBy === "client" || attempt.settledBy === "completer" ? attempt.settledBy : null,
         })),
-        paymentKeyState: paymentKey?.state ?? "unused",
+        paymentKeyState: paymentKey?.state ?? "absent",
         paymentKeyLeaseExpiresAt:
           paymentKey?.state === "in_progress" ? paymentKey.lockedUntil.toISOString() : null,
       };

@@ -142,7 +142,7 @@ describe("payments.charge", () => {
 
     // The order is still payable, under a new key; the declined attempt keeps its key and outcome.
     const afterDecline = await app.caller(session).orders.get({ orderId: order.id });
-    expect(afterDecline).toMatchObject({ status: "PENDING", paymentKeyState: "unused" });
+    expect(afterDecline).toMatchObject({ status: "PENDING", paymentKeyState: "absent" });
     expect(afterDecline.paymentKey).not.toBe(order.paymentKey);
     expect(afterDecline.attempts.map((attempt) => [attempt.key, attempt.status])).toEqual([
       [order.paymentKey, "DECLINED"],

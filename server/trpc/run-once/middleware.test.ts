@@ -20,7 +20,7 @@ const probeRouter = router({
     return { value: input.value };
   }),
   commits: runOnceProcedure(input, output).mutation(({ ctx, input }) =>
-    ctx.runOnce.commit(async () => {
+    ctx.execution.commit(async () => {
       writes += 1;
       return { value: input.value };
     }),
@@ -29,7 +29,7 @@ const probeRouter = router({
     throw new Error("connection reset by the card network");
   }),
   declines: runOnceProcedure(input, output).mutation(({ ctx }) =>
-    ctx.runOnce.commit(async () => {
+    ctx.execution.commit(async () => {
       writes += 1;
       throw new TRPCError({ code: "PAYMENT_REQUIRED", message: "declined" });
     }),

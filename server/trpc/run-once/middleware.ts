@@ -33,7 +33,7 @@ export interface RunOnceOptions {
  * run-once core (packages/run-once). Place it after `.input()` (it
  * fingerprints the parsed input) and after `.output()` (so the first response
  * and every replay pass through the same output parser). The handler gets
- * `ctx.runOnce.commit(tx => ...)` to write its side effect in the transaction
+ * `ctx.execution.commit(tx => ...)` to write its side effect in the transaction
  * that completes the key.
  */
 export function runOnce(options: RunOnceOptions = {}) {
@@ -66,11 +66,11 @@ export function runOnce(options: RunOnceOptions = {}) {
 
     let result: RunResult;
     try {
-      result = await ctx.idempotency.run(
+      result = await ctx.runOnce.run(
         { scope, fingerprint: requestFingerprint, signal },
         async (execution) => {
           claimed = execution;
-          const handled = await next({ ctx: { runOnce: execution } });
+          const handled = await next({ ctx: { execution } });
           if (handled.ok) return handled.data;
           // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
           throw handled.error.cause instanceof RunOnceError ? handled.error.cause : handled.error;
@@ -84,7 +84,7 @@ export function runOnce(options: RunOnceOptions = {}) {
 
     describeInHeaders(ctx.http, result);
     try {
-      const data = ctx.idempotency.unwrap(result);
+      const data = ctx.runOnce.unwrap(result);
       account(accountOfResult(result, null));
       return outcomeAsResult(data);
     } catch (storedError) {
@@ -102,7 +102,7 @@ export function runOnce(options: RunOnceOptions = {}) {
  * handler's result. At run time tRPC reads only `ok` and `data` of it
  * (callRecursive in procedureBuilder.ts), so the brand is given here, once.
  */
-function outcomeAsResult(data: unknown): MiddlewareResult<{ runOnce: Execution<Tx> }> {
+function outcomeAsResult(data: unknown): MiddlewareResult<{ execution: Execution<Tx> }> {
   return { ok: true, data, marker: middlewareMarker };
 }
 
