@@ -79,7 +79,8 @@ export async function createRunOnceHarness(
   opts: { settings?: Partial<RunOnceSettings>; database?: TestDatabase; clock?: FakeClock } = {},
 ) {
   const database = opts.database ?? (await createTestDatabase());
-  const { db } = database;
+  // Another harness on the same database is another process: a connection of its own.
+  const { db } = opts.database ? opts.database.connect() : database;
   const postgres = POSTGRES;
   const sessionName = `run-once owner ${randomUUID()}`;
   const store = postgres
