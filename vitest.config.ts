@@ -9,6 +9,9 @@ const shared = {
   hookTimeout: 120_000,
 };
 
+/** `npm run test:unit` leaves out the tests that start servers and processes (server/cluster). */
+const scoped = process.env.TEST_SCOPE === "unit" ? ["server/cluster/**"] : [];
+
 /**
  * The suite runs twice: on SQLite (the default store) and on PostgreSQL (the
  * shared store of several instances). Tests that only make sense on one
@@ -26,7 +29,7 @@ export default defineConfig({
           ...shared,
           name: "sqlite",
           include: ["packages/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.ts"],
-          exclude: ["**/*.postgresql.test.ts"],
+          exclude: ["**/*.postgresql.test.ts", ...scoped],
           env: { NODE_ENV: "test", TEST_DATABASE: "sqlite" },
         },
       },
@@ -37,7 +40,7 @@ export default defineConfig({
           name: "postgresql",
           // The client's tests know no database; they run once, above.
           include: ["packages/**/*.test.ts", "server/**/*.test.ts"],
-          exclude: ["**/*.sqlite.test.ts", "packages/retry-policy/**"],
+          exclude: ["**/*.sqlite.test.ts", "packages/retry-policy/**", ...scoped],
           env: { NODE_ENV: "test", TEST_DATABASE: "postgresql" },
         },
       },
