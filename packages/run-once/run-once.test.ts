@@ -296,6 +296,8 @@ describe("run-once: leases and fencing", () => {
     await expect(stale).rejects.toBeInstanceOf(LeaseLostError);
     const [row] = await app.keys();
     expect(JSON.parse(row?.outcome ?? "null")).toEqual({ ok: true, data: { execution: 1, value: 1 } });
+    // Its side effect rolled back with its refused completion: one committed execution, the new owner's.
+    expect(await app.ledger()).toHaveLength(1);
     await expect(app.probe(call(1))).resolves.toEqual({ execution: 1, value: 1 });
   });
 

@@ -79,6 +79,9 @@ export async function createRunOnceHarness(
   opts: { settings?: Partial<RunOnceSettings>; database?: TestDatabase; clock?: FakeClock } = {},
 ) {
   const database = opts.database ?? (await createTestDatabase());
+  // The probe's side effect: a row per execution, written in the transaction that completes its key.
+  if (!opts.database)
+    await database.exec(`CREATE TABLE "ProbeLedger" ("key" TEXT NOT NULL, "execution" INTEGER NOT NULL)`);
   // Another harness on the same database is another process: a connection of its own.
   const { db } = opts.database ? opts.database.connect() : database;
   const postgres = POSTGRES;
@@ -119,8 +122,9 @@ export async function createRunOnceHarness(
       async ({ commit }) => {
         const execution = ++executions;
         const answer = await behaviour(payload, execution);
-        return commit(async () => {
+        return commit(async (tx) => {
           if ("declined" in answer) throw new Declined(answer.declined);
+          await tx.$executeRaw`INSERT INTO "ProbeLedger" ("key", "execution") VALUES (${key}, ${execution})`;
           return { execution, value: answer.value };
         });
       },
@@ -143,6 +147,9 @@ export async function createRunOnceHarness(
         }>
       >`
         SELECT "key", "scope", "path", "state", "token", "outcome" FROM "IdempotencyKey" ORDER BY "key"`,
+    /** The probe's side effects, every process's: one row per committed execution. */
+    ledger: () =>
+      db.$queryRaw<Array<{ key: string; execution: unknown }>>`SELECT "key", "execution" FROM "ProbeLedger"`,
     runOnce,
     /** The store without the counting, for tests that wrap it. */
     runOnceStore: store,
