@@ -1,12 +1,12 @@
 import { KeyInProgressError, KeyReusedError, RunOnceError } from "./errors";
 import { execute } from "./execution";
 import type { Execution, ExecutionContext, FinalErrors, Operation } from "./execution";
-import { InProcessDuplicates } from "./in-process";
+import { InProcessDuplicates } from "./in-process-duplicates";
 import { generationOf, scopeId } from "./key";
-import { PollingKeyWatcher } from "./key-watcher";
+import { PollingKeyWatcher } from "./polling-key-watcher";
 import type { RunOnceObserver } from "./observer";
 import type { RunOnceOutcome } from "./outcomes";
-import { abandonable, retryAfterSeconds, withinWait } from "./promises";
+import { abandonable, retryAfterSeconds, withinWait } from "./waits";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
 import type { RunOnceSettings } from "./settings";
 import type { IdempotencyStore, KeyWatcher } from "./store";
