@@ -26,7 +26,6 @@ import type { LoadResult } from "./load";
 import { writeReport } from "./report";
 import type { Row, Series } from "./report";
 import { orderQueue, seedOrders } from "./seed-orders";
-import { peersMarkdown, peersSummaryRows, runPeers, writePeersSection } from "./peers-run";
 import type { BenchOrder } from "./seed-orders";
 
 type Provider = "sqlite" | "postgresql";
@@ -560,7 +559,7 @@ async function leaseKeep(provider: Provider) {
 
 // BENCH_CASES=storm,growth runs some cases only (for a quick look; the report then has only those).
 const selected = new Set(
-  (process.env.BENCH_CASES ?? "overhead,storm,throughput,growth,recovery,lease,engine,peers").split(","),
+  (process.env.BENCH_CASES ?? "overhead,storm,throughput,growth,recovery,lease,engine").split(","),
 );
 const started = Date.now();
 if (selected.has("overhead"))
@@ -589,9 +588,6 @@ if (selected.has("growth")) for (const provider of PROVIDERS) await storeGrowth(
 if (selected.has("recovery")) for (const provider of PROVIDERS) await recovery(provider);
 if (selected.has("lease")) for (const provider of PROVIDERS) await leaseKeep(provider);
 if (selected.has("engine")) for (const provider of PROVIDERS) await engineOverhead(provider);
-// 8. The engine against two public libraries, side by side (bench/peers.ts); their table is a section of its own.
-const peers = selected.has("peers") ? await runPeers() : null;
-if (peers) rows.push(...peersSummaryRows(peers));
 
 const report = await writeReport({
   rows,
@@ -600,9 +596,7 @@ const report = await writeReport({
   directory: path.join(ROOT, "bench/results"),
   elapsedSeconds: (Date.now() - started) / 1000,
 });
-if (peers) await writePeersSection(peers, path.join(ROOT, "bench/results"));
 console.log(report);
-if (peers) console.log(peersMarkdown(peers));
 for (const name of createdDatabases) {
   if (name.startsWith("idem_bench_")) await dropDatabase(name);
   else for (const suffix of ["", "-wal", "-shm"]) rmSync(name + suffix, { force: true });
