@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { fingerprint } from "run-once";
+import { RunOnce, fingerprint } from "run-once";
+import { PostgresIdempotencyStore, PostgresKeyWatcher } from "run-once/sql";
+import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { createDb } from "../server/db/client";
 import type { Tx } from "../server/db/client";
-import { benchEngine } from "./engine";
 import { percentile } from "./load";
 
 export interface EngineOverhead {
@@ -11,6 +12,9 @@ export interface EngineOverhead {
   /** Each round's median ratio: their spread shows how much of the result is the machine's noise. */
   roundRatios: number[];
 }
+
+const QUIET = { warn: () => undefined, error: () => undefined };
+const NO_FINAL_ERRORS = { isFinal: () => false, encode: () => null, decode: () => new Error("never stored") };
 
 const writeLedgerRow = (tx: Tx) =>
   tx.$executeRaw`INSERT INTO "BenchLedger" ("id", "cents") VALUES (${randomUUID()}, ${1200})`;
@@ -28,13 +32,15 @@ export async function measureEngineOverhead(
   opts: { rounds: number; perRound: number },
 ): Promise<EngineOverhead> {
   const db = createDb(url);
-  const engine = benchEngine(url, db);
+  // The shop's store, its keys and the side effect through the one Prisma client, silent.
+  const { store, watcher } = runOnceStoreFor<Tx>(url, db, QUIET);
+  const runOnce = new RunOnce<Tx>({ store, watcher, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
   try {
     await db.$executeRawUnsafe(
       `CREATE TABLE IF NOT EXISTS "BenchLedger" ("id" TEXT PRIMARY KEY, "cents" INTEGER NOT NULL)`,
     );
     const withRunOnce = () =>
-      engine.runOnce.run(
+      runOnce.run(
         {
           scope: { caller: "bench", path: "ledger", key: randomUUID() },
           fingerprint: fingerprint("ledger", 1200),
@@ -67,7 +73,8 @@ export async function measureEngineOverhead(
     }
     return result;
   } finally {
-    await engine.close();
+    if (watcher instanceof PostgresKeyWatcher) await watcher.close();
+    if (store instanceof PostgresIdempotencyStore) await store.close();
     await db.$disconnect();
   }
 }

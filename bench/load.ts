@@ -84,3 +84,13 @@ export async function countersOf(url: string): Promise<InstanceCounters> {
   }
   return { queries, outcomes };
 }
+
+/** The runs' answers by status, with "no response" for the requests that got none. */
+export function answers(results: LoadResult[]): Record<string, number> {
+  const all: Record<string, number> = {};
+  for (const result of results) {
+    for (const [status, count] of Object.entries(result.statuses)) all[status] = (all[status] ?? 0) + count;
+    if (result.errors > 0) all["no response"] = (all["no response"] ?? 0) + result.errors;
+  }
+  return all;
+}
