@@ -4,7 +4,7 @@ import { orderIdSchema } from "../orders/schemas";
 
 export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
 
-/** How a request ended: the core's words (packages/run-once/observer.ts). */
+/** How a request ended: the core's words (RUN_ONCE_OUTCOMES). */
 export const attemptDecisionSchema = z.enum(RUN_ONCE_OUTCOMES);
 
 export const foundKeyStateSchema = z.enum(["absent", "in_progress", "completed", "expired"]);
