@@ -200,7 +200,7 @@ test("each pitfall links to the line of the shop that keeps its rule, marked on 
     "pitfall-partial-commit": "store.complete(claim, worked.outcome, context.completedAt(), tx)",
     "pitfall-memory-store": 'ON CONFLICT ("scope", "path", "key") DO NOTHING',
     "pitfall-keys-per-attempt": "const paymentKey = newPaymentKey();",
-    "pitfall-cached-error": "FINAL_CODES.has(error.code)",
+    "pitfall-cached-error": "FINAL_CODES.has(toTrpcError(error).code)",
     "pitfall-unbounded-wait": "withinWait(inFlight, this.settings.waitMs)",
   };
   const hrefs = await Promise.all(
