@@ -34,7 +34,8 @@ module.exports = {
     },
     {
       name: "core-test-support-in-tests-only",
-      comment: "The core's test support (its own database client) is for its tests, never for the code it ships.",
+      comment:
+        "The core's test support (its own database client) is for its tests, never for the code it ships.",
       severity: "error",
       from: { path: "^packages/run-once/", pathNot: "(\\.test\\.ts$|^packages/run-once/test-support/)" },
       to: { path: "^packages/run-once/test-support/" },
