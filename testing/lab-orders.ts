@@ -4,7 +4,7 @@ import type { setLabSwitchesInput } from "../server/trpc/schemas/lab";
 import type { ApiClient } from "./api-client";
 import { dataOf } from "./api-client";
 
-export interface PlacedOrder {
+interface PlacedOrder {
   id: string;
   totalCents: number;
   paymentKey: string;

@@ -19,7 +19,7 @@ import { ScenarioPicker } from "./scenario-picker";
 import { SLOW_PROVIDER_MS } from "./slow-provider";
 import { StallGuide } from "./stall-guide";
 
-export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
+type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
 
 const shop = (s: Switches, change: Partial<Switches["shop"]>): Switches => ({
   ...s,

@@ -4,7 +4,7 @@ import type { LabAppRouter } from "~/server/trpc/served-router";
 
 type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
 
-export interface PitfallSetting {
+interface PitfallSetting {
   shop: Partial<Switches["shop"]>;
   provider?: Partial<Switches["provider"]>;
 }
