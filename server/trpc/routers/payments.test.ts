@@ -4,6 +4,7 @@ import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { newSessionId } from "../../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
+import { chargeBody } from "~/testing/lab-orders";
 import { FakeClock } from "~/testing/fake-clock";
 import { test } from "~/testing/fixtures";
 import type { TestApp } from "~/testing/test-app";
@@ -24,15 +25,7 @@ async function placeOrder(app: TestApp, sessionId: string) {
 async function placedOrder(app: TestApp) {
   const session = newSessionId();
   const order = await placeOrder(app, session);
-  return { session, order, charge: chargeOf(order) };
-}
-
-/** The request that pays an order in full with a key: the order's own unless another is given. */
-function chargeOf(
-  order: { id: string; totalCents: number; paymentKey: string },
-  idempotencyKey = order.paymentKey,
-) {
-  return { orderId: order.id, amountCents: order.totalCents, idempotencyKey };
+  return { session, order, charge: chargeBody(order) };
 }
 
 function chargeCount(app: TestApp, orderId: string) {
@@ -133,7 +126,7 @@ describe("payments.charge", () => {
     const provider = new ControllableProvider();
     const app = await startApp({ provider });
     const { session, order } = await placedOrder(app);
-    const declinedRequest = { ...chargeOf(order), cardNumber: DECLINED_CARD };
+    const declinedRequest = { ...chargeBody(order), cardNumber: DECLINED_CARD };
 
     const declined = { code: "PAYMENT_REQUIRED", reason: "CARD_DECLINED" };
     await expect(app.caller(session).payments.charge(declinedRequest)).rejects.toMatchObject(declined);
@@ -159,7 +152,7 @@ describe("payments.charge", () => {
       app.caller(session).payments.charge({ ...declinedRequest, cardNumber: "4242424242424242" }),
     ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
     // The new attempt's key, twice at once: one charge.
-    const retry = chargeOf(order, afterDecline.paymentKey);
+    const retry = chargeBody(order, afterDecline.paymentKey);
     const [a, b] = await Promise.all([
       app.caller(session).payments.charge(retry),
       app.caller(session).payments.charge(retry),
@@ -202,7 +195,7 @@ describe("payments.charge refusals leave no key behind", () => {
     const { session, order } = await placedOrder(app);
 
     await expect(
-      app.caller(session).payments.charge(chargeOf(order, "made-per-attempt-1")),
+      app.caller(session).payments.charge(chargeBody(order, "made-per-attempt-1")),
     ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "PAYMENT_KEY_MISMATCH" });
     expect(await keyRows(app, "made-per-attempt-1")).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(0);
@@ -217,11 +210,11 @@ describe("payments.charge refusals leave no key behind", () => {
     const stranger = app.caller(newSessionId());
 
     await expect(stranger.orders.get({ orderId: order.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(stranger.payments.charge(chargeOf(order))).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(stranger.payments.charge(chargeBody(order))).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await keyRows(app, order.paymentKey)).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(0);
     // The owner's key was never touched by the stranger's attempt.
-    await expect(app.caller(owner).payments.charge(chargeOf(order))).resolves.toMatchObject({
+    await expect(app.caller(owner).payments.charge(chargeBody(order))).resolves.toMatchObject({
       status: "captured",
     });
   });
@@ -251,7 +244,7 @@ describe("what the key table keeps", () => {
     const app = await startApp();
     const { session, order } = await placedOrder(app);
     const cardNumber = "4242424242424242";
-    await app.caller(session).payments.charge({ ...chargeOf(order), cardNumber });
+    await app.caller(session).payments.charge({ ...chargeBody(order), cardNumber });
 
     const stored = await app.services.db.idempotencyKey.findFirstOrThrow({
       where: { key: order.paymentKey },
