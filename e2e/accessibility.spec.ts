@@ -14,6 +14,8 @@ for (const colorScheme of ["light", "dark"] as const) {
     shop,
     page,
   }) => {
+    // Six axe scans and four payments, two of them through lab faults: longer than one test's default.
+    test.slow();
     await page.emulateMedia({ colorScheme });
     await page.goto("/");
     await expect(page.locator("[data-sku]").first()).toBeVisible();

@@ -206,6 +206,14 @@ function runOnceKeyOf(request: Request): string | null {
   return body?.idempotencyKey ?? body?.submissionKey ?? null;
 }
 
+/** The page at this address as the server sends it, with no script to bring it to life. */
+export async function serverHtmlOf(context: BrowserContext, url: string): Promise<Page> {
+  const serverHtml = await context.newPage();
+  await serverHtml.route("**/_next/static/chunks/**", (route) => route.abort());
+  await serverHtml.goto(url);
+  return serverHtml;
+}
+
 export const test = base.extend<{ shop: Shop }, { databaseUrl: string; db: Db }>({
   shop: async ({ page, context, db }, use, testInfo) => {
     await use(new Shop(page, db, testInfo, new ServerAnswers(context)));

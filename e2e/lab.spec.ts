@@ -1,4 +1,4 @@
-import { LAB, expect, test } from "./fixtures";
+import { LAB, expect, serverHtmlOf, test } from "./fixtures";
 
 test("on a wide screen the lab sits beside the Pay button: both in view at once", async ({ shop, page }) => {
   await shop.placeOrder({ notebook: 1 });
@@ -56,10 +56,7 @@ test("before React runs, the lab's controls are disabled: a click then would be 
   context,
 }) => {
   await shop.placeOrder({ notebook: 1 });
-  // The same order page as the server sends it, with no script to bring it to life.
-  const serverHtml = await context.newPage();
-  await serverHtml.route("**/_next/static/chunks/**", (route) => route.abort());
-  await serverHtml.goto(page.url());
+  const serverHtml = await serverHtmlOf(context, page.url());
   await expect(serverHtml.getByLabel(LAB.dropReply)).toBeDisabled();
   await expect(serverHtml.getByRole("button", { name: "Send the same payload" })).toBeDisabled();
   await serverHtml.close();

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
 import { DESKTOP, PHONE } from "./environment";
-import { LAB, expect, test } from "./fixtures";
+import { LAB, expect, serverHtmlOf, test } from "./fixtures";
 
 /**
  * The lab's guided scenarios, each driven as its "Do:" line says: the picker
@@ -71,9 +71,7 @@ test("the picker is disabled until React runs, as the lab's switches are", async
   context,
 }) => {
   await shop.placeOrder({ notebook: 1 });
-  const serverHtml = await context.newPage();
-  await serverHtml.route("**/_next/static/chunks/**", (route) => route.abort());
-  await serverHtml.goto(page.url());
+  const serverHtml = await serverHtmlOf(context, page.url());
   await expect(serverHtml.getByLabel("Try a scenario")).toBeDisabled();
   await serverHtml.close();
   await expect(page.getByLabel("Try a scenario")).toBeEnabled();

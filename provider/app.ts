@@ -14,7 +14,7 @@ import { readFaults, setFaults, spend } from "./faults";
 import type { ProviderMetrics } from "./metrics";
 import { DECLINING_CARDS } from "./test-cards";
 
-export interface ProviderDeps {
+interface ProviderDeps {
   db: ProviderDb;
   runOnce: RunOnce<ProviderTx>;
   metrics: ProviderMetrics;

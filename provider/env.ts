@@ -28,7 +28,7 @@ const providerEnvSchema = z.object({
   IDEMPOTENCY_WAIT_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.waitMs),
 });
 
-export type ProviderEnv = z.infer<typeof providerEnvSchema>;
+type ProviderEnv = z.infer<typeof providerEnvSchema>;
 
 export function parseProviderEnv(source: Record<string, string | undefined>): ProviderEnv {
   const parsed = providerEnvSchema.safeParse(source);

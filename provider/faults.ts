@@ -1,7 +1,7 @@
 import type { ProviderDb } from "./db/client";
 
 /** The faults a merchant's test lab can ask for, per order. */
-export interface Faults {
+interface Faults {
   dropReplies: number;
   unavailable: number;
   timeouts: number;
@@ -9,7 +9,7 @@ export interface Faults {
   decline: boolean;
 }
 
-export const NO_FAULTS: Faults = { dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false };
+const NO_FAULTS: Faults = { dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false };
 
 export async function readFaults(db: ProviderDb, orderRef: string | null): Promise<Faults> {
   if (!orderRef) return NO_FAULTS;

@@ -16,17 +16,24 @@ export type DomainErrorReason =
   | "RATE_LIMITED"
   | "TRANSIENT_FAILURE";
 
-export class DomainError extends Error {
+/**
+ * A failure the server names: its reason, which server/trpc/error-mapping.ts
+ * maps to a status, and when a retry is worth making, sent as Retry-After.
+ */
+export class NamedError<Reason extends string> extends Error {
   constructor(
-    readonly reason: DomainErrorReason,
+    readonly reason: Reason,
     message: string,
     options: { cause?: unknown; retryAfterSeconds?: number } = {},
   ) {
     super(message, { cause: options.cause });
-    this.name = "DomainError";
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
-  /** When a retry is worth making, in seconds: sent as Retry-After. */
+  /** When a retry is worth making, in seconds. */
   readonly retryAfterSeconds: number | undefined;
+}
+
+export class DomainError extends NamedError<DomainErrorReason> {
+  override name = "DomainError";
 }

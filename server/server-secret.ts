@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "./db/client";
 
 /** The server's own keys, each under a name: signing session ids, keying request fingerprints. */
-export type SecretName = "session" | "fingerprint";
+type SecretName = "session" | "fingerprint";
 
 /**
  * A key of the server's (SESSION_SECRET, IDEMPOTENCY_FINGERPRINT_SECRET set

@@ -52,3 +52,12 @@ export type ApiClient = ReturnType<typeof apiClient>;
 export function dataOf<T>(response: ApiResponse): T {
   return (response.json as { result: { data: T } }).result.data;
 }
+
+/** A tRPC call as the browser posts it, for a handler called in-process (no server listens). */
+export function trpcPost(path: string, body: unknown, cookie: string, headers: Record<string, string> = {}) {
+  return new Request(`http://shop.test/api/trpc/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie, ...headers },
+    body: JSON.stringify(body),
+  });
+}

@@ -4,7 +4,7 @@ import type { setLabSwitchesInput } from "../server/trpc/schemas/lab";
 import type { ApiClient } from "./api-client";
 import { dataOf } from "./api-client";
 
-export interface PlacedOrder {
+interface PlacedOrder {
   id: string;
   totalCents: number;
   paymentKey: string;
@@ -25,6 +25,7 @@ export async function placeOrderWith(client: ApiClient, switches: Switches = {})
   return order;
 }
 
-export function chargeBody(order: PlacedOrder) {
-  return { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+/** The request that pays an order in full with a key: the order's own unless another is given. */
+export function chargeBody(order: PlacedOrder, idempotencyKey = order.paymentKey) {
+  return { orderId: order.id, amountCents: order.totalCents, idempotencyKey };
 }

@@ -7,7 +7,7 @@ import type { Switches } from "./lab-orders";
 import { newSignedSession } from "./signed-session";
 
 /** How a retry after a lost reply was decided, and what each side charged for the order. */
-export interface LostReplyRetry {
+interface LostReplyRetry {
   decision: string | null;
   charges: number;
   providerCharges: number;

@@ -1,8 +1,7 @@
 import pg from "pg";
 
 /** The server the PostgreSQL tests create their databases on (trust auth on this project's machines). */
-export const POSTGRES_ADMIN_URL =
-  process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 /** A URL for another database on the admin URL's server. */
 export function databaseUrl(name: string): string {

@@ -3,7 +3,7 @@ import { env } from "../server/env";
 import { SESSION_COOKIE, newSessionId, signSessionId } from "../server/session";
 import { loadServerSecret } from "../server/server-secret";
 
-export interface SignedSession {
+interface SignedSession {
   /** The id that orders and keys are stored under. */
   id: string;
   /** The Cookie header that carries it, signed as a server on this database signs it. */

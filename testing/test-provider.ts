@@ -7,7 +7,7 @@ import { createTestDatabase } from "./test-database";
 import type { TestDatabase } from "./test-database";
 
 /** The shop's account at a test provider. */
-export const TEST_PROVIDER_KEY = "sk_test_shop_under_test";
+const TEST_PROVIDER_KEY = "sk_test_shop_under_test";
 
 export interface TestProvider {
   url: string;

@@ -48,6 +48,36 @@ export function CardForm({
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
 
+  // The expiry and the code: a field each, with its error below it.
+  const field = (
+    name: "expiry" | "cvc",
+    label: string,
+    autoComplete: string,
+    format: (value: string) => string,
+    placeholder?: string,
+  ) => (
+    <div className="field">
+      <label htmlFor={`card-${name}`}>{label}</label>
+      <input
+        id={`card-${name}`}
+        name={`card-${name}`}
+        inputMode="numeric"
+        autoComplete={autoComplete}
+        placeholder={placeholder}
+        value={card[name]}
+        onChange={(event) => edit(name, format(event.target.value))}
+        disabled={busy}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `card-${name}-error` : undefined}
+      />
+      {errors[name] && (
+        <p id={`card-${name}-error`} className="field-error">
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
+
   return (
     <form
       className="card-form"
@@ -84,45 +114,8 @@ export function CardForm({
         )}
       </div>
       <div className="field-row">
-        <div className="field">
-          <label htmlFor="card-expiry">Expiry</label>
-          <input
-            id="card-expiry"
-            name="card-expiry"
-            inputMode="numeric"
-            autoComplete="cc-exp"
-            placeholder="MM / YY"
-            value={card.expiry}
-            onChange={(event) => edit("expiry", formatExpiry(event.target.value))}
-            disabled={busy}
-            aria-invalid={errors.expiry ? true : undefined}
-            aria-describedby={errors.expiry ? "card-expiry-error" : undefined}
-          />
-          {errors.expiry && (
-            <p id="card-expiry-error" className="field-error">
-              {errors.expiry}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="card-cvc">{code.name}</label>
-          <input
-            id="card-cvc"
-            name="card-cvc"
-            inputMode="numeric"
-            autoComplete="cc-csc"
-            value={card.cvc}
-            onChange={(event) => edit("cvc", digitsOf(event.target.value).slice(0, code.size))}
-            disabled={busy}
-            aria-invalid={errors.cvc ? true : undefined}
-            aria-describedby={errors.cvc ? "card-cvc-error" : undefined}
-          />
-          {errors.cvc && (
-            <p id="card-cvc-error" className="field-error">
-              {errors.cvc}
-            </p>
-          )}
-        </div>
+        {field("expiry", "Expiry", "cc-exp", formatExpiry, "MM / YY")}
+        {field("cvc", code.name, "cc-csc", (value) => digitsOf(value).slice(0, code.size))}
       </div>
       <p id="card-help" className="muted small">
         Test cards: 4242 4242 4242 4242 is approved; 4000 0000 0000 0002 is declined. Any future date and

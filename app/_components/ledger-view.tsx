@@ -1,16 +1,16 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { formatCents } from "~/app/_lib/money";
-import { shortId } from "~/app/_lib/short-id";
 import { useTRPC } from "~/app/_trpc/provider";
 import { isServerUnreachable } from "~/app/_trpc/server-unreachable";
 import { LocalTime } from "./local-time";
+import { OrderLinkCell, StatusCell } from "./order-cells";
 import { Reconciliation } from "./reconciliation";
 import { RunOncePanel } from "./run-once-panel";
 import { SessionCounters } from "./session-counters";
 import { ShortId } from "./short-id";
+import { TableHead } from "./table-head";
 
 const REFRESH_MS = 2_000;
 
@@ -41,25 +41,10 @@ export function LedgerView() {
         {summary.data && summary.data.length > 0 && (
           <table className="responsive-table">
             <caption className="visually-hidden">Charges per order</caption>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="numeric">
-                  Total
-                </th>
-                <th scope="col">Payment attempts</th>
-                <th scope="col" className="numeric">
-                  Charges
-                </th>
-                <th scope="col" className="numeric">
-                  Charged
-                </th>
-                <th scope="col" className="numeric">
-                  Replays
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Order", "Status", "Total", "Payment attempts", "Charges", "Charged", "Replays"]}
+              numeric={["Total", "Charges", "Charged", "Replays"]}
+            />
             <tbody>
               {summary.data.map((order) => (
                 <tr
@@ -67,14 +52,8 @@ export function LedgerView() {
                   data-order-summary={order.orderId}
                   className={order.chargeCount > 1 ? "overcharged" : undefined}
                 >
-                  <th scope="row" data-label="Order">
-                    <Link href={`/orders/${order.orderId}`} title={order.orderId}>
-                      <code>{shortId(order.orderId)}</code>
-                    </Link>
-                  </th>
-                  <td data-label="Status">
-                    <span className={`badge status-${order.status.toLowerCase()}`}>{order.status}</span>
-                  </td>
+                  <OrderLinkCell orderId={order.orderId} />
+                  <StatusCell status={order.status} />
                   <td data-label="Total" className="numeric">
                     {formatCents(order.totalCents)}
                   </td>
@@ -112,18 +91,10 @@ export function LedgerView() {
         {entries.data && entries.data.length > 0 && (
           <table className="responsive-table">
             <caption className="visually-hidden">Every charge in the ledger, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Charge</th>
-                <th scope="col">Order</th>
-                <th scope="col" className="numeric">
-                  Amount
-                </th>
-                <th scope="col">Idempotency key</th>
-                <th scope="col">Card</th>
-                <th scope="col">Time</th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Charge", "Order", "Amount", "Idempotency key", "Card", "Time"]}
+              numeric={["Amount"]}
+            />
             <tbody>
               {entries.data.map((entry) => {
                 const extra = extraCharges.has(entry.id);

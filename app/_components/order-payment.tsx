@@ -25,7 +25,7 @@ export interface PaymentView {
   paying: boolean;
 }
 
-export interface OrderPaymentProps {
+interface OrderPaymentProps {
   orderId: string;
   /** How charges are sent: the production client unless the lab swaps in another. */
   send?: SendCharge;

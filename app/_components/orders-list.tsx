@@ -3,10 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { formatCents } from "~/app/_lib/money";
-import { shortId } from "~/app/_lib/short-id";
 import { useTRPC } from "~/app/_trpc/provider";
 import { isServerUnreachable } from "~/app/_trpc/server-unreachable";
 import { LocalTime } from "./local-time";
+import { OrderLinkCell, StatusCell } from "./order-cells";
+import { TableHead } from "./table-head";
 
 /** The session's orders, newest first: a table on wide screens, a card per order on a phone. */
 export function OrdersList() {
@@ -25,28 +26,12 @@ export function OrdersList() {
       {orders.data && orders.data.length > 0 && (
         <table className="responsive-table orders-table">
           <caption className="visually-hidden">Your orders, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Status</th>
-              <th scope="col">Items</th>
-              <th scope="col" className="numeric">
-                Total
-              </th>
-              <th scope="col">Placed</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Order", "Status", "Items", "Total", "Placed"]} numeric={["Total"]} />
           <tbody>
             {orders.data.map((order) => (
               <tr key={order.id} data-order-id={order.id}>
-                <th scope="row" data-label="Order">
-                  <Link href={`/orders/${order.id}`} title={order.id}>
-                    <code>{shortId(order.id)}</code>
-                  </Link>
-                </th>
-                <td data-label="Status">
-                  <span className={`badge status-${order.status.toLowerCase()}`}>{order.status}</span>
-                </td>
+                <OrderLinkCell orderId={order.id} />
+                <StatusCell status={order.status} />
                 <td data-label="Items">
                   {order.items.map((item) => `${item.name} × ${item.quantity}`).join(", ")}
                 </td>

@@ -76,6 +76,11 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
       onSettled: () => void refresh(),
     }),
   );
+  const button = (label: string, enabled: boolean, onClick: () => void) => (
+    <button type="button" className="secondary" disabled={!hydrated || !enabled} onClick={onClick}>
+      {label}
+    </button>
+  );
   return (
     <div className="grid-controls-panel" data-testid="grid-controls">
       <h3>Reach any cell of the grid</h3>
@@ -89,46 +94,15 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
       </p>
       <div className="grid-controls">
         {/* Not disabled while a request is out: the in-progress row needs a second request during the first. */}
-        <button
-          type="button"
-          className="secondary"
-          disabled={!hydrated}
-          onClick={() => send.mutate(SAME_CARD)}
-        >
-          Send the same payload
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!hydrated}
-          onClick={() => send.mutate(OTHER_CARD)}
-        >
-          Send a different payload
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!hydrated || !freshKey || inProgress.isPending}
-          onClick={() => inProgress.mutate(SAME_CARD)}
-        >
-          In progress × same payload
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!hydrated || !freshKey || inProgress.isPending}
-          onClick={() => inProgress.mutate(OTHER_CARD)}
-        >
-          In progress × different payload
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!hydrated || age.isPending}
-          onClick={() => age.mutate({ orderId: order.id })}
-        >
-          Age the key past its retention
-        </button>
+        {button("Send the same payload", true, () => send.mutate(SAME_CARD))}
+        {button("Send a different payload", true, () => send.mutate(OTHER_CARD))}
+        {button("In progress × same payload", freshKey && !inProgress.isPending, () =>
+          inProgress.mutate(SAME_CARD),
+        )}
+        {button("In progress × different payload", freshKey && !inProgress.isPending, () =>
+          inProgress.mutate(OTHER_CARD),
+        )}
+        {button("Age the key past its retention", !age.isPending, () => age.mutate({ orderId: order.id }))}
       </div>
       {answers.length > 0 && (
         <ol className="small" role="status" data-testid="grid-answers">

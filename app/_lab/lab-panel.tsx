@@ -5,114 +5,82 @@ import { TRPCClientError } from "@trpc/client";
 import { useEffect, useState } from "react";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import type { PaymentView } from "~/app/_components/order-payment";
-import type { inferRouterOutputs } from "@trpc/server";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
-import type { LabAppRouter } from "~/server/trpc/served-router";
 import type { Attempt } from "~/app/_trpc/attempt-log";
 import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
-import { ONE_SHOTS, countOf } from "./one-shots";
-import type { OneShot } from "./one-shots";
-import { OneShotState } from "./one-shot-state";
 import { PitfallSwitches } from "./pitfall-switches";
 import { ScenarioPicker } from "./scenario-picker";
 import { SLOW_PROVIDER_MS } from "./slow-provider";
 import { StallGuide } from "./stall-guide";
+import { SwitchRow } from "./switch-row";
+import { ONE_SHOTS, changed, countOf, oneShotToggle } from "./switches";
+import type { OneShot, Switches, Toggle } from "./switches";
 
-export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
-
-const shop = (s: Switches, change: Partial<Switches["shop"]>): Switches => ({
-  ...s,
-  shop: { ...s.shop, ...change },
-});
-const provider = (s: Switches, change: Partial<Switches["provider"]>): Switches => ({
-  ...s,
-  provider: { ...s.provider, ...change },
-});
-
-const TOGGLES: Array<{
-  id: string;
-  label: string;
-  help: string;
-  oneShot?: OneShot;
-  isOn: (s: Switches) => boolean;
-  turn: (s: Switches, on: boolean) => Switches;
-}> = [
+const TOGGLES: Array<Toggle & { help: string }> = [
   {
     id: "drop-reply",
     label: "Drop the reply after commit",
     help: "The charge commits, then its reply to the browser is lost. Left without an answer, the browser retries with the same key.",
-    oneShot: "shop.dropReplies",
-    isOn: (s) => s.shop.dropReplies > 0,
-    turn: (s, on) => shop(s, { dropReplies: on ? 1 : 0 }),
+    ...oneShotToggle("shop.dropReplies"),
   },
   {
     id: "fail-before-commit",
     label: "Fail before commit",
     help: "The attempt fails before the provider is called. The key is released and the retry charges once.",
-    oneShot: "shop.failuresBeforeCommit",
-    isOn: (s) => s.shop.failuresBeforeCommit > 0,
-    turn: (s, on) => shop(s, { failuresBeforeCommit: on ? 1 : 0 }),
+    ...oneShotToggle("shop.failuresBeforeCommit"),
   },
   {
     id: "stall-between-hops",
     label: "Stall between the hops (4 s)",
     help: "The provider charges, then the shop waits 4 s before recording it: kill the server then. The retry re-asks the provider with the same key and records its one charge.",
-    oneShot: "shop.stallsBetweenHops",
-    isOn: (s) => s.shop.stallsBetweenHops > 0,
-    turn: (s, on) => shop(s, { stallsBetweenHops: on ? 1 : 0 }),
+    ...oneShotToggle("shop.stallsBetweenHops"),
   },
   {
     id: "slow-provider",
     label: "Slow provider (3 s)",
     help: "Every charge takes 3 seconds at the provider: a double-click or a second tab waits for the first and shares its charge.",
     isOn: (s) => s.provider.delayMs > 0,
-    turn: (s, on) => provider(s, { delayMs: on ? SLOW_PROVIDER_MS : 0 }),
+    turn: (on) => ({ provider: { delayMs: on ? SLOW_PROVIDER_MS : 0 } }),
   },
   {
     id: "provider-drop-reply",
     label: "The provider's reply is lost",
     help: "The provider charges, then its reply to the shop is lost. The shop retries with the same provider key and gets the stored charge.",
-    oneShot: "provider.dropReplies",
-    isOn: (s) => s.provider.dropReplies > 0,
-    turn: (s, on) => provider(s, { dropReplies: on ? 1 : 0 }),
+    ...oneShotToggle("provider.dropReplies"),
   },
   {
     id: "provider-timeout",
     label: "Provider slow past the shop's timeout",
     help: "The provider holds the charge past the shop's per-attempt timeout. The shop retries with the same provider key, waits, and gets the one charge.",
-    oneShot: "provider.timeouts",
-    isOn: (s) => s.provider.timeouts > 0,
-    turn: (s, on) => provider(s, { timeouts: on ? 1 : 0 }),
+    ...oneShotToggle("provider.timeouts"),
   },
   {
     id: "provider-unavailable",
     label: "Provider unavailable (503)",
     help: "The provider answers 503 before doing anything; the shop retries, and charges once.",
-    oneShot: "provider.unavailable",
-    isOn: (s) => s.provider.unavailable > 0,
-    turn: (s, on) => provider(s, { unavailable: on ? 1 : 0 }),
+    ...oneShotToggle("provider.unavailable"),
   },
   {
     id: "decline",
     label: "Decline the card",
     help: "The provider declines (a final answer): retries replay the decline, and nothing is charged.",
     isOn: (s) => s.provider.decline,
-    turn: (s, on) => provider(s, { decline: on }),
+    turn: (on) => ({ provider: { decline: on } }),
   },
   {
     id: "naive-client",
     label: "Naive client (counter-example)",
     help: "Pay makes a new key for every attempt against a charge without run-once. With a lost reply, it pays twice.",
     isOn: (s) => s.shop.naiveClient,
-    turn: (s, on) => shop(s, { naiveClient: on }),
+    turn: (on) => ({ shop: { naiveClient: on } }),
   },
   {
     id: "naive-provider-calls",
     label: "Naive provider calls (counter-example)",
     help: "The shop calls the provider with a new key per attempt. With a lost provider reply, the provider charges twice, and the ledger's reconciliation flags it.",
     isOn: (s) => s.shop.naiveProviderCalls,
-    turn: (s, on) => shop(s, { naiveProviderCalls: on }),
+    turn: (on) => ({ shop: { naiveProviderCalls: on } }),
   },
 ];
 
@@ -180,23 +148,16 @@ export function LabPanel({
         <ul className="lab-switches">
           {TOGGLES.map((toggle) => {
             const on = toggle.isOn(current);
-            const spentOn = toggle.oneShot ? spent.on[toggle.oneShot] : undefined;
             return (
-              <li key={toggle.id} data-switch={toggle.id}>
-                <label className="switch">
-                  <input
-                    type="checkbox"
-                    checked={on}
-                    disabled={paying || !hydrated}
-                    aria-describedby={`${toggle.oneShot ? `${toggle.id}-state ` : ""}${toggle.id}-help`}
-                    onChange={(event) => turn(toggle.turn(current, event.target.checked))}
-                  />
-                  {toggle.label}
-                </label>
-                {toggle.oneShot && <OneShotState id={toggle.id} on={on} spentOn={spentOn} />}
-                <p id={`${toggle.id}-help`} className="muted small">
-                  {toggle.help}
-                </p>
+              <SwitchRow
+                key={toggle.id}
+                toggle={toggle}
+                help={toggle.help}
+                on={on}
+                spentOn={toggle.oneShot && spent.on[toggle.oneShot]}
+                disabled={paying || !hydrated}
+                onTurn={(checked) => turn(changed(current, toggle.turn(checked)))}
+              >
                 {toggle.oneShot === "shop.stallsBetweenHops" && on && !guideInScenario && (
                   <StallGuide
                     attempts={attempts}
@@ -204,7 +165,7 @@ export function LabPanel({
                     behindProxy={behindProxy}
                   />
                 )}
-              </li>
+              </SwitchRow>
             );
           })}
         </ul>

@@ -1,27 +1,16 @@
-import type { inferRouterOutputs } from "@trpc/server";
 import type { BrokenRule } from "~/server/lab/pitfalls/broken-rule";
-import type { LabAppRouter } from "~/server/trpc/served-router";
-
-type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
-
-export interface PitfallSetting {
-  shop: Partial<Switches["shop"]>;
-  provider?: Partial<Switches["provider"]>;
-}
+import type { SwitchChange } from "./switches";
 
 /** What turning a rule's switch on sets: pitfall mode, that rule alone broken, and the fault that shows it. */
-export function breakingRule(rule: BrokenRule): PitfallSetting {
+export function breakingRule(rule: BrokenRule): SwitchChange {
   const fault = RULE_FAULTS[rule];
   return { shop: { pitfallMode: true, brokenRule: rule, ...fault.shop }, provider: fault.provider };
 }
 
 /** The keys-per-attempt pitfall: the naive client, with one lost reply to retry after. */
-export const NAIVE_CLIENT_SETTING: PitfallSetting = { shop: { naiveClient: true, dropReplies: 1 } };
+export const NAIVE_CLIENT_SETTING: SwitchChange = { shop: { naiveClient: true, dropReplies: 1 } };
 
-const RULE_FAULTS: Record<
-  BrokenRule,
-  { shop?: PitfallSetting["shop"]; provider?: PitfallSetting["provider"] }
-> = {
+const RULE_FAULTS: Record<BrokenRule, SwitchChange> = {
   "partial-commit": { shop: { failuresAfterWrite: 1 } },
   "memory-store": { shop: { dropReplies: 1 } },
   "cached-error": { provider: { unavailable: 1 } },

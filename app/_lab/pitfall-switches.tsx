@@ -1,25 +1,11 @@
 "use client";
 
-import type { inferRouterOutputs } from "@trpc/server";
 import { enforcingLineHref } from "~/server/lab/pitfalls/enforcing-lines";
 import type { PitfallId } from "~/server/lab/pitfalls/enforcing-lines";
-import type { LabAppRouter } from "~/server/trpc/served-router";
-import { OneShotState } from "./one-shot-state";
-import type { OneShot } from "./one-shots";
 import { NAIVE_CLIENT_SETTING, breakingRule } from "./pitfall-faults";
-
-type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
-type ShopChange = Partial<Switches["shop"]>;
-
-interface Toggle {
-  id: string;
-  label: string;
-  isOn: (s: Switches) => boolean;
-  /** What the switch sets, on and off; the provider's faults only when given. */
-  turn: (on: boolean) => { shop: ShopChange; provider?: Partial<Switches["provider"]> };
-  /** The fault it arms for one attempt, whose state (armed, spent) it shows. */
-  oneShot?: OneShot;
-}
+import { SwitchRow } from "./switch-row";
+import { changed, oneShotToggle } from "./switches";
+import type { OneShot, Switches, Toggle } from "./switches";
 
 interface Pitfall extends Toggle {
   pitfall: PitfallId;
@@ -85,17 +71,13 @@ const SCENE: Array<Toggle & { help: string }> = [
     id: "pitfall-fail-after-write",
     label: "Fail after the write (publishing an event)",
     help: "Pitfall mode only: the next execution writes its charge, then fails to publish its event.",
-    oneShot: "shop.failuresAfterWrite",
-    isOn: (s) => s.shop.failuresAfterWrite > 0,
-    turn: (on) => ({ shop: { failuresAfterWrite: on ? 1 : 0 } }),
+    ...oneShotToggle("shop.failuresAfterWrite"),
   },
   {
     id: "pitfall-stuck-execution",
     label: "Stuck execution (20 s)",
     help: "Pitfall mode only: the next execution holds its key for 20 s before it calls the provider.",
-    oneShot: "shop.stuckExecutions",
-    isOn: (s) => s.shop.stuckExecutions > 0,
-    turn: (on) => ({ shop: { stuckExecutions: on ? 1 : 0 } }),
+    ...oneShotToggle("shop.stuckExecutions"),
   },
 ];
 
@@ -118,43 +100,32 @@ export function PitfallSwitches({
   disabled: boolean;
   behindProxy: boolean;
 }) {
-  const apply = (toggle: Toggle, on: boolean) => {
-    const change = toggle.turn(on);
-    turn({
-      shop: { ...switches.shop, ...change.shop },
-      provider: { ...switches.provider, ...change.provider },
-    });
-  };
   const row = (toggle: Toggle & { help: string; pitfall?: PitfallId }) => (
-    <li key={toggle.id} data-switch={toggle.id}>
-      <label className="switch">
-        <input
-          type="checkbox"
-          checked={toggle.isOn(switches)}
-          disabled={disabled}
-          aria-describedby={`${toggle.oneShot ? `${toggle.id}-state ` : ""}${toggle.id}-help`}
-          onChange={(event) => apply(toggle, event.target.checked)}
-        />
-        {toggle.label}
-      </label>
-      {toggle.oneShot && (
-        <OneShotState id={toggle.id} on={toggle.isOn(switches)} spentOn={spentOn[toggle.oneShot]} />
-      )}
-      <p id={`${toggle.id}-help`} className="muted small">
-        {toggle.help}{" "}
-        {toggle.pitfall && (
-          <a href={enforcingLineHref(toggle.pitfall)} data-testid={`${toggle.id}-enforcing`}>
-            The line that enforces it.
-          </a>
-        )}
-      </p>
+    <SwitchRow
+      key={toggle.id}
+      toggle={toggle}
+      help={
+        <>
+          {toggle.help}{" "}
+          {toggle.pitfall && (
+            <a href={enforcingLineHref(toggle.pitfall)} data-testid={`${toggle.id}-enforcing`}>
+              The line that enforces it.
+            </a>
+          )}
+        </>
+      }
+      on={toggle.isOn(switches)}
+      spentOn={toggle.oneShot && spentOn[toggle.oneShot]}
+      disabled={disabled}
+      onTurn={(on) => turn(changed(switches, toggle.turn(on)))}
+    >
       {toggle.pitfall === "memory-store" && !behindProxy && (
         <p className="alert warning small" data-testid="pitfall-needs-instances">
           This page is served by one instance, whose Map holds the key: the retry is replayed. Run{" "}
           <code>INSTANCES=2 npm run demo</code> to put two behind one address.
         </p>
       )}
-    </li>
+    </SwitchRow>
   );
   return (
     <div className="pitfalls" role="group" aria-labelledby="pitfalls-heading" data-testid="pitfalls">

@@ -1,19 +1,16 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
 import { useState } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { accountSummary } from "~/app/_lib/account-summary";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
-import type { LabAppRouter } from "~/server/trpc/served-router";
 import { SCENARIOS, switchesFor } from "./scenarios";
 import type { Scenario } from "./scenarios";
 import { StallGuide } from "./stall-guide";
-
-type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
+import type { Switches } from "./switches";
 
 /**
  * Guided runs of the guide's failures: choosing one sets the lab's switches,

@@ -1,22 +1,15 @@
-import type { inferRouterOutputs } from "@trpc/server";
-import type { LabAppRouter } from "~/server/trpc/served-router";
 import { NAIVE_CLIENT_SETTING, breakingRule } from "./pitfall-faults";
 import { SLOW_PROVIDER_MS } from "./slow-provider";
+import type { SwitchChange, Switches } from "./switches";
 
-type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
 type SwitchSide = Record<string, number | boolean | string | null>;
-
-/** The switches a scenario turns on; every other switch is turned off. */
-export interface ScenarioSwitches {
-  shop?: Partial<Switches["shop"]>;
-  provider?: Partial<Switches["provider"]>;
-}
 
 /** A guided run of one failure: what it sets, what to do, and what should happen. */
 export interface Scenario {
   id: string;
   title: string;
-  switches: ScenarioSwitches;
+  /** The switches it turns on; every other switch is turned off. */
+  switches: SwitchChange;
   /** What the user does next, in words. */
   toDo: string;
   /** A part of the page that helps with it: a link to a second tab, or the stall's command and countdown. */

@@ -1,7 +1,7 @@
 import { formatDuration } from "./duration";
 
 /** Something drawn on the axis, from `start` to `end` (epoch milliseconds). */
-export interface Span {
+interface Span {
   start: number;
   end: number;
 }
@@ -28,7 +28,7 @@ export interface TimeAxis {
   ticks: AxisTick[];
 }
 
-export interface AxisOptions {
+interface AxisOptions {
   /** Idle stretches longer than this are compressed. */
   longestIdleMs: number;
   /** The width a compressed stretch takes, at most. */

@@ -12,7 +12,7 @@ import { DEFAULT_RETRY_SETTINGS, isRetryable } from "retry-policy";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { tabAttemptLog } from "./tab-attempt-log";
 
-export interface PayableOrder {
+interface PayableOrder {
   id: string;
   totalCents: number;
   paymentKey: string;
@@ -35,7 +35,7 @@ export type SendCharge = (
 ) => Promise<Charge>;
 
 /** The one way to pay: the order's own key, retried by the links with that same key. */
-export const sendCharge: SendCharge = (client, request, run) =>
+const sendCharge: SendCharge = (client, request, run) =>
   client.payments.charge.mutate(request, { context: { attempts: run.recorder(request.idempotencyKey) } });
 
 /** What this tab's payment is doing; what the server holds is the order's to say. */

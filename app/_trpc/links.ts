@@ -9,7 +9,7 @@ import { DEFAULT_RETRY_SETTINGS, decideRetry, parseRetryAfter } from "retry-poli
 import type { AttemptFailure, RetrySettings } from "retry-policy";
 
 /** What a caller may put in an operation's context (`{ context: ... }` on a call). */
-export interface OperationContext extends Record<string, unknown> {
+interface OperationContext extends Record<string, unknown> {
   attempts?: AttemptRecorder;
   startedAt?: number;
   /** false: the caller retries by itself (only the lab's naive client does). */

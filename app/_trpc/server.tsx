@@ -62,7 +62,7 @@ const createPageContext = cache(async () => {
 type AnyQueryOptions = TRPCQueryOptions<any>;
 
 /** One query client per request: what a page prefetches goes to the browser with that page. */
-export const getQueryClient = cache(makeQueryClient);
+const getQueryClient = cache(makeQueryClient);
 
 export const trpc = createTRPCOptionsProxy({
   ctx: createPageContext,

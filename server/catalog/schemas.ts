@@ -4,7 +4,7 @@ export const skuSchema = z
   .string()
   .regex(/^[a-z0-9-]{1,64}$/, { message: "a SKU is 1 to 64 lowercase letters, digits or dashes" });
 
-export const productSchema = z.object({
+const productSchema = z.object({
   sku: skuSchema,
   name: z.string(),
   description: z.string(),

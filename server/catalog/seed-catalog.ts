@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 
 /** A small catalogue for the demo. */
-export const PRODUCTS = [
+const PRODUCTS = [
   {
     sku: "espresso-beans",
     name: "Espresso beans",

@@ -4,6 +4,7 @@ import { apiClient, dataOf } from "~/testing/api-client";
 import { newSignedSession } from "~/testing/signed-session";
 import type { Cluster } from "./instances";
 import { clusterTest } from "~/testing/fixtures";
+import { chargeBody } from "~/testing/lab-orders";
 
 /**
  * /api/metrics is scraped by whoever runs the shop, and must say how many and
@@ -28,7 +29,7 @@ test("carries no session id, order id, key or charge id", async () => {
   const order = dataOf<{ id: string; totalCents: number; paymentKey: string }>(
     await api.post("orders.place", { submissionKey, items: [{ sku: "notebook", quantity: 1 }] }),
   );
-  const body = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const body = chargeBody(order);
   const paid = await api.post("payments.charge", body);
   const replayed = await api.post("payments.charge", body);
   const refused = await api.post("payments.charge", { ...body, idempotencyKey: "made-up-key-4711" });

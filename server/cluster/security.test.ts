@@ -4,6 +4,7 @@ import { newSignedSession } from "~/testing/signed-session";
 import { apiClient, dataOf } from "~/testing/api-client";
 import type { Cluster } from "./instances";
 import { clusterTest } from "~/testing/fixtures";
+import { chargeBody } from "~/testing/lab-orders";
 
 const test = clusterTest({ count: 1 });
 
@@ -43,7 +44,7 @@ test("shows another session nothing of an order, its charge or its stored result
   const order = dataOf<{ id: string; totalCents: number; paymentKey: string }>(
     await owner.post("orders.place", { submissionKey: "form", items: [{ sku: "backpack", quantity: 1 }] }),
   );
-  const body = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const body = chargeBody(order);
   const paid = await owner.post("payments.charge", body);
   expect(paid.status).toBe(200);
 

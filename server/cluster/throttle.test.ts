@@ -8,6 +8,7 @@ import { newSignedSession } from "~/testing/signed-session";
 import type { AppRouter } from "../trpc/routers/_app";
 import type { Cluster } from "./instances";
 import { clusterTest } from "~/testing/fixtures";
+import { chargeBody } from "~/testing/lab-orders";
 
 /**
  * The mutation limits, over HTTP against two `next start` instances on one
@@ -126,7 +127,7 @@ describe("the app's retrying client", () => {
     });
 
     // A double-click: two charges with the order's key, and one mutation left in the window.
-    const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+    const charge = chargeBody(order);
     const [first, second] = await Promise.all([
       client.payments.charge.mutate(charge),
       client.payments.charge.mutate(charge),

@@ -8,7 +8,7 @@ import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-
 import type { providerFaultsSchema } from "../trpc/schemas/lab";
 import { readSwitches, spend } from "./switches";
 
-export type ProviderFaults = z.infer<typeof providerFaultsSchema>;
+type ProviderFaults = z.infer<typeof providerFaultsSchema>;
 
 /** How long a stall between the hops lasts: long enough to kill the server by hand. */
 export const STALL_MS = 4_000;

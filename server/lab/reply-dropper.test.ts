@@ -1,5 +1,7 @@
 import { expect } from "vitest";
+import { trpcPost } from "~/testing/api-client";
 import { test } from "~/testing/fixtures";
+import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "../trpc/http-handler";
@@ -20,14 +22,7 @@ async function labApi(startApp: (opts: { lab: boolean }) => Promise<TestApp>) {
       submissionKey: crypto.randomUUID(),
       items: [{ sku: "notebook", quantity: 1 }],
     });
-    const post = (path: string, body: unknown) =>
-      handle(
-        new Request(`http://shop.test/api/trpc/${path}`, {
-          method: "POST",
-          headers: { "content-type": "application/json", cookie },
-          body: JSON.stringify(body),
-        }),
-      );
+    const post = (path: string, body: unknown) => handle(trpcPost(path, body, cookie));
     return { order, post, sessionId: id };
   };
   return { app, customer };
@@ -70,7 +65,7 @@ test("the victim's own charge spends it: its reply is lost once, the retry is a 
   const { app, customer } = await labApi(startApp);
   const { order, post, sessionId } = await customer();
   await setSwitches(app.services.db, order.id, { dropReplies: 1 });
-  const body = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const body = chargeBody(order);
 
   const lost = await post("payments.charge", body);
   await expect(lost.text()).rejects.toThrow();

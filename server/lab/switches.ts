@@ -4,7 +4,7 @@ import { shopSwitchesSchema } from "../trpc/schemas/lab";
 
 export type ShopSwitches = z.infer<typeof shopSwitchesSchema>;
 
-export const SWITCHES_OFF: ShopSwitches = {
+const SWITCHES_OFF: ShopSwitches = {
   dropReplies: 0,
   failuresBeforeCommit: 0,
   stallsBetweenHops: 0,

@@ -3,7 +3,7 @@ import type { Logger } from "service-kit/logger";
 import type { RunOnceEvent, RunOnceObserver } from "run-once";
 
 /** Keys and session ids are secrets of their callers: logs carry a short hash, enough to correlate. */
-export function redact(value: string): string {
+function redact(value: string): string {
   return createHash("sha256").update(value).digest("hex").slice(0, 16);
 }
 

@@ -5,12 +5,12 @@ import { newPaymentKey } from "../payments/payment-key";
 import { orderWithItems, toOrderSummary } from "./order-view";
 import type { OrderSummary } from "./order-view";
 
-export interface OrderLine {
+interface OrderLine {
   sku: string;
   quantity: number;
 }
 
-export interface PricedLine extends OrderLine {
+interface PricedLine extends OrderLine {
   unitPriceCents: number;
 }
 

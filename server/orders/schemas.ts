@@ -22,7 +22,7 @@ export const placeOrderInput = z.strictObject({
     .max(20),
 });
 
-export const orderItemSchema = z.object({
+const orderItemSchema = z.object({
   sku: z.string(),
   name: z.string(),
   quantity: z.number().int(),
@@ -42,7 +42,7 @@ export const placeOrderOutput = orderSummarySchema;
 
 export const getOrderInput = z.strictObject({ orderId: orderIdSchema });
 
-export const orderChargeSchema = z.object({
+const orderChargeSchema = z.object({
   id: z.string(),
   amountCents: z.number().int(),
   idempotencyKey: z.string(),
@@ -56,7 +56,7 @@ export const orderChargeSchema = z.object({
  * attempt may still be running or may have died, so the page offers to finish
  * the payment with the same key.
  */
-export const paymentKeyStateSchema = z.enum(["absent", "in_progress", "completed"]);
+const paymentKeyStateSchema = z.enum(["absent", "in_progress", "completed"]);
 
 /** One payment attempt and its key: a decline settles it and opens the next, under a new key. */
 export const paymentAttemptSchema = z.object({

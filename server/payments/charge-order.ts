@@ -8,7 +8,7 @@ import type { ChargeView } from "./charge-view";
 import { newPaymentKey } from "./payment-key";
 
 /** The key the shop sends the provider for a payment attempt: derived from the attempt's own, so every retry sends it again. */
-export function providerKeyOf(paymentKey: string): string {
+function providerKeyOf(paymentKey: string): string {
   return `${paymentKey}/charge`;
 }
 
@@ -78,7 +78,7 @@ async function recoveryPoint(
   return card;
 }
 
-export interface PaymentToFinish {
+interface PaymentToFinish {
   orderId: string;
   paymentKey: string;
   amountCents: number;

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
 
-export interface Reconciliation {
+interface Reconciliation {
   orderId: string;
   /** The provider's charges of the order, and the shop's record of them. */
   providerCharges: Array<{ id: string; amountCents: number }>;

@@ -34,4 +34,4 @@ export function maskedCharge(payload: Record<string, unknown>) {
 }
 
 /** A masked card number: the account's copy-as-curl asks for the real one in its place. */
-export const MASKED_CARD_PREFIX = "•••• ";
+const MASKED_CARD_PREFIX = "•••• ";

@@ -5,9 +5,9 @@ import { orderIdSchema } from "../orders/schemas";
 export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
 
 /** How a request ended: the core's words (RUN_ONCE_OUTCOMES). */
-export const attemptDecisionSchema = z.enum(RUN_ONCE_OUTCOMES);
+const attemptDecisionSchema = z.enum(RUN_ONCE_OUTCOMES);
 
-export const foundKeyStateSchema = z.enum(["absent", "in_progress", "completed", "expired"]);
+const foundKeyStateSchema = z.enum(["absent", "in_progress", "completed", "expired"]);
 
 /** One request that reached payments.charge, as the server answered it. */
 export const serverAttemptSchema = z.object({

@@ -6,6 +6,7 @@ import { newSessionId } from "../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
 import { test } from "~/testing/fixtures";
+import { chargeBody } from "~/testing/lab-orders";
 import type { TestApp } from "~/testing/test-app";
 
 const OTHER_APPROVED_CARD = "5555555555554444";
@@ -37,7 +38,7 @@ async function customer(app: TestApp) {
     submissionKey: `sub-${crypto.randomUUID()}`,
     items: [{ sku: "notebook", quantity: 1 }],
   });
-  const body = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const body = chargeBody(order);
   const pay = (cardNumber?: string) =>
     caller.payments.charge({ ...body, ...(cardNumber ? { cardNumber } : {}) }).then(
       () => 200,

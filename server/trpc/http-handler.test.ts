@@ -1,6 +1,7 @@
 import { describe, expect, vi } from "vitest";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
+import { trpcPost } from "~/testing/api-client";
 import { test } from "~/testing/fixtures";
 import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
@@ -18,14 +19,7 @@ test.beforeEach(async ({ startApp }) => {
 });
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  return handleTrpcRequest(
-    new Request(`http://shop.test/api/trpc/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie, ...headers },
-      body: JSON.stringify(body),
-    }),
-    app.services,
-  );
+  return handleTrpcRequest(trpcPost(path, body, cookie, headers), app.services);
 }
 
 async function placeOrder() {

@@ -9,7 +9,7 @@ import type { Services } from "../services-types";
 import { ReasonedError } from "./reasoned-error";
 import { appRouter } from "./routers/_app";
 
-export const TRPC_ENDPOINT = "/api/trpc";
+const TRPC_ENDPOINT = "/api/trpc";
 
 /** The largest request body accepted: a batch of orders fits many times over. */
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -1,5 +1,7 @@
 import { describe, expect } from "vitest";
+import { trpcPost } from "~/testing/api-client";
 import { test } from "~/testing/fixtures";
+import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "./http-handler";
@@ -10,20 +12,12 @@ async function served(app: TestApp, opts: { lab: boolean; benchBaseline: boolean
   const { id: session, cookie } = await newSignedSession(app.services.db);
   const router = servedRouter(opts);
   const post = (path: string, body: unknown) =>
-    handleTrpcRequest(
-      new Request(`http://shop.test/api/trpc/${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", cookie },
-        body: JSON.stringify(body),
-      }),
-      app.services,
-      router,
-    );
+    handleTrpcRequest(trpcPost(path, body, cookie), app.services, router);
   const order = await app.caller(session).orders.place({
     submissionKey: crypto.randomUUID(),
     items: [{ sku: "notebook", quantity: 1 }],
   });
-  const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const charge = chargeBody(order);
   return { post, order, charge, db: app.services.db };
 }
 

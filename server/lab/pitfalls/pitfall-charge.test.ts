@@ -1,5 +1,7 @@
 import { describe, expect } from "vitest";
+import { trpcPost } from "~/testing/api-client";
 import { test } from "~/testing/fixtures";
+import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "../../trpc/http-handler";
@@ -12,11 +14,7 @@ import type { ShopSwitches } from "../switches";
 function apiOf(app: TestApp) {
   return (path: string, body: unknown, cookie: string) =>
     handleTrpcRequest(
-      new Request(`http://shop.test/api/trpc/${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", cookie },
-        body: JSON.stringify(body),
-      }),
+      trpcPost(path, body, cookie),
       app.services,
       servedRouter({ lab: true, benchBaseline: false }),
     );
@@ -32,7 +30,7 @@ async function pitfallOrder(apps: TestApp[], switches: Partial<ShopSwitches>) {
     items: [{ sku: "notebook", quantity: 1 }],
   });
   await setSwitches(first.services.db, order.id, { pitfallMode: true, ...switches });
-  const body = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const body = chargeBody(order);
   return {
     order,
     /** Posts to the lab's API on the first instance, as the order's customer. */

@@ -4,6 +4,7 @@ import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { newSessionId } from "../../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
+import { chargeBody } from "~/testing/lab-orders";
 import { FakeClock } from "~/testing/fake-clock";
 import { test } from "~/testing/fixtures";
 import type { TestApp } from "~/testing/test-app";
@@ -20,6 +21,13 @@ async function placeOrder(app: TestApp, sessionId: string) {
   });
 }
 
+/** A new session's order, and the request that pays it with the order's key. */
+async function placedOrder(app: TestApp) {
+  const session = newSessionId();
+  const order = await placeOrder(app, session);
+  return { session, order, charge: chargeBody(order) };
+}
+
 function chargeCount(app: TestApp, orderId: string) {
   return app.services.db.charge.count({ where: { orderId } });
 }
@@ -30,9 +38,7 @@ describe("payments.charge", () => {
   }) => {
     const provider = new ControllableProvider();
     const app = await startApp({ provider });
-    const session = newSessionId();
-    const order = await placeOrder(app, session);
-    const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+    const { session, order, charge } = await placedOrder(app);
 
     const held = gate();
     provider.beforeCharge = () => held.opened;
@@ -52,9 +58,7 @@ describe("payments.charge", () => {
   test("returns the stored result, byte for byte, to a sequential repeat", async ({ startApp }) => {
     const provider = new ControllableProvider();
     const app = await startApp({ provider });
-    const session = newSessionId();
-    const order = await placeOrder(app, session);
-    const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+    const { session, order, charge } = await placedOrder(app);
 
     const first = await app.caller(session).payments.charge(charge);
     const again = await app.caller(session).payments.charge(charge);
@@ -77,9 +81,7 @@ describe("payments.charge", () => {
       database: first.database,
       paymentProvider: first.paymentProvider,
     });
-    const session = newSessionId();
-    const order = await placeOrder(first, session);
-    const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+    const { session, order, charge } = await placedOrder(first);
 
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
@@ -98,9 +100,7 @@ describe("payments.charge", () => {
   }) => {
     const provider = new ControllableProvider();
     const app = await startApp({ provider });
-    const session = newSessionId();
-    const order = await placeOrder(app, session);
-    const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+    const { session, order, charge } = await placedOrder(app);
 
     // While the provider is being called, another owner takes the key (as
     // after a lease expiry). The charge's record is then written, but the
@@ -125,14 +125,8 @@ describe("payments.charge", () => {
   }) => {
     const provider = new ControllableProvider();
     const app = await startApp({ provider });
-    const session = newSessionId();
-    const order = await placeOrder(app, session);
-    const declinedRequest = {
-      orderId: order.id,
-      amountCents: order.totalCents,
-      idempotencyKey: order.paymentKey,
-      cardNumber: DECLINED_CARD,
-    };
+    const { session, order } = await placedOrder(app);
+    const declinedRequest = { ...chargeBody(order), cardNumber: DECLINED_CARD };
 
     const declined = { code: "PAYMENT_REQUIRED", reason: "CARD_DECLINED" };
     await expect(app.caller(session).payments.charge(declinedRequest)).rejects.toMatchObject(declined);
@@ -158,11 +152,7 @@ describe("payments.charge", () => {
       app.caller(session).payments.charge({ ...declinedRequest, cardNumber: "4242424242424242" }),
     ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
     // The new attempt's key, twice at once: one charge.
-    const retry = {
-      orderId: order.id,
-      amountCents: order.totalCents,
-      idempotencyKey: afterDecline.paymentKey,
-    };
+    const retry = chargeBody(order, afterDecline.paymentKey);
     const [a, b] = await Promise.all([
       app.caller(session).payments.charge(retry),
       app.caller(session).payments.charge(retry),
@@ -189,9 +179,7 @@ describe("payments.charge refusals leave no key behind", () => {
     startApp,
   }) => {
     const app = await startApp();
-    const session = newSessionId();
-    const order = await placeOrder(app, session);
-    const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+    const { session, order, charge } = await placedOrder(app);
 
     await expect(
       app.caller(session).payments.charge({ ...charge, amountCents: order.totalCents - 1 }),
@@ -204,15 +192,10 @@ describe("payments.charge refusals leave no key behind", () => {
 
   test("a key that is not the order's: 400, and no row for the made-up key", async ({ startApp }) => {
     const app = await startApp();
-    const session = newSessionId();
-    const order = await placeOrder(app, session);
+    const { session, order } = await placedOrder(app);
 
     await expect(
-      app.caller(session).payments.charge({
-        orderId: order.id,
-        amountCents: order.totalCents,
-        idempotencyKey: "made-per-attempt-1",
-      }),
+      app.caller(session).payments.charge(chargeBody(order, "made-per-attempt-1")),
     ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "PAYMENT_KEY_MISMATCH" });
     expect(await keyRows(app, "made-per-attempt-1")).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(0);
@@ -227,23 +210,13 @@ describe("payments.charge refusals leave no key behind", () => {
     const stranger = app.caller(newSessionId());
 
     await expect(stranger.orders.get({ orderId: order.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(
-      stranger.payments.charge({
-        orderId: order.id,
-        amountCents: order.totalCents,
-        idempotencyKey: order.paymentKey,
-      }),
-    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(stranger.payments.charge(chargeBody(order))).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await keyRows(app, order.paymentKey)).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(0);
     // The owner's key was never touched by the stranger's attempt.
-    await expect(
-      app.caller(owner).payments.charge({
-        orderId: order.id,
-        amountCents: order.totalCents,
-        idempotencyKey: order.paymentKey,
-      }),
-    ).resolves.toMatchObject({ status: "captured" });
+    await expect(app.caller(owner).payments.charge(chargeBody(order))).resolves.toMatchObject({
+      status: "captured",
+    });
   });
 
   test("an order that is no longer payable: 412 once its key has expired, and nothing stored", async ({
@@ -251,9 +224,7 @@ describe("payments.charge refusals leave no key behind", () => {
   }) => {
     const clock = new FakeClock();
     const app = await startApp({ clock: clock.now, settings: { ttlMs: 60_000 } });
-    const session = newSessionId();
-    const order = await placeOrder(app, session);
-    const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+    const { session, order, charge } = await placedOrder(app);
     await app.caller(session).payments.charge(charge);
 
     clock.advance(60_001);
@@ -271,15 +242,9 @@ describe("what the key table keeps", () => {
     startApp,
   }) => {
     const app = await startApp();
-    const session = newSessionId();
-    const order = await placeOrder(app, session);
+    const { session, order } = await placedOrder(app);
     const cardNumber = "4242424242424242";
-    await app.caller(session).payments.charge({
-      orderId: order.id,
-      amountCents: order.totalCents,
-      idempotencyKey: order.paymentKey,
-      cardNumber,
-    });
+    await app.caller(session).payments.charge({ ...chargeBody(order), cardNumber });
 
     const stored = await app.services.db.idempotencyKey.findFirstOrThrow({
       where: { key: order.paymentKey },

@@ -1,3 +1,5 @@
+import { NamedError } from "../../errors";
+
 /** The run-once adapter's reasons: its own refusals of a key, and the core's errors as it names them. */
 export type IdempotencyReason =
   | "IDEMPOTENCY_KEY_MISSING"
@@ -9,17 +11,6 @@ export type IdempotencyReason =
   | "TRANSIENT_FAILURE";
 
 /** Mapped to its status with every other reason, in ../error-mapping.ts. */
-export class IdempotencyError extends Error {
-  constructor(
-    readonly reason: IdempotencyReason,
-    message: string,
-    options: { cause?: unknown; retryAfterSeconds?: number } = {},
-  ) {
-    super(message, { cause: options.cause });
-    this.name = "IdempotencyError";
-    this.retryAfterSeconds = options.retryAfterSeconds;
-  }
-
-  /** When a retry is worth making, in seconds: sent as Retry-After. */
-  readonly retryAfterSeconds: number | undefined;
+export class IdempotencyError extends NamedError<IdempotencyReason> {
+  override name = "IdempotencyError";
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { orderIdSchema, orderStatusSchema, paymentAttemptSchema } from "../../orders/schemas";
 
-export const ledgerEntrySchema = z.object({
+const ledgerEntrySchema = z.object({
   id: z.string(),
   orderId: orderIdSchema,
   amountCents: z.number().int(),
@@ -15,7 +15,7 @@ export const ledgerEntrySchema = z.object({
 export const ledgerEntriesOutput = z.array(ledgerEntrySchema);
 
 /** Per order: how many charges exist (one, however often Pay was clicked) and how many replays the key served. */
-export const ledgerOrderSchema = z.object({
+const ledgerOrderSchema = z.object({
   orderId: orderIdSchema,
   totalCents: z.number().int(),
   status: orderStatusSchema,

@@ -1,0 +1,51 @@
+import type { ReactNode } from "react";
+import type { Toggle } from "./switches";
+
+/**
+ * One switch of the lab: its checkbox, the state of the fault it arms for one
+ * attempt (armed, or spent on an attempt by number), its help, and what goes
+ * under it.
+ */
+export function SwitchRow({
+  toggle,
+  help,
+  on,
+  spentOn,
+  disabled,
+  onTurn,
+  children,
+}: {
+  toggle: Toggle;
+  help: ReactNode;
+  on: boolean;
+  spentOn: number | undefined;
+  disabled: boolean;
+  onTurn: (on: boolean) => void;
+  children?: ReactNode;
+}) {
+  const { id, oneShot } = toggle;
+  return (
+    <li data-switch={id}>
+      <label className="switch">
+        <input
+          type="checkbox"
+          checked={on}
+          disabled={disabled}
+          aria-describedby={`${oneShot ? `${id}-state ` : ""}${id}-help`}
+          onChange={(event) => onTurn(event.target.checked)}
+        />
+        {toggle.label}
+      </label>
+      {oneShot && (
+        <p id={`${id}-state`} className="switch-state" data-testid={`${id}-state`}>
+          {on && <span className="badge armed">armed for the next attempt</span>}
+          {!on && spentOn !== undefined && <span className="badge spent">spent on attempt {spentOn}</span>}
+        </p>
+      )}
+      <p id={`${id}-help`} className="muted small">
+        {help}
+      </p>
+      {children}
+    </li>
+  );
+}

@@ -1,0 +1,60 @@
+import type { inferRouterOutputs } from "@trpc/server";
+import type { LabAppRouter } from "~/server/trpc/served-router";
+
+/** An order's lab switches, as the server holds them: the shop's and the provider's. */
+export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];
+
+/** Some switches to set; the others keep their value. */
+export interface SwitchChange {
+  shop?: Partial<Switches["shop"]>;
+  provider?: Partial<Switches["provider"]>;
+}
+
+/** The switches with a change applied. */
+export function changed(switches: Switches, change: SwitchChange): Switches {
+  return {
+    shop: { ...switches.shop, ...change.shop },
+    provider: { ...switches.provider, ...change.provider },
+  };
+}
+
+/** The switches each attempt spends one unit of, at the shop or at the provider. */
+export const ONE_SHOTS = [
+  "shop.dropReplies",
+  "shop.failuresBeforeCommit",
+  "shop.stallsBetweenHops",
+  "shop.failuresAfterWrite",
+  "shop.stuckExecutions",
+  "provider.dropReplies",
+  "provider.unavailable",
+  "provider.timeouts",
+] as const;
+export type OneShot = (typeof ONE_SHOTS)[number];
+
+const sideAndName = (oneShot: OneShot) => oneShot.split(".") as ["shop" | "provider", string];
+
+/** How many attempts a one-shot switch is still armed for. */
+export function countOf(switches: Switches, oneShot: OneShot): number {
+  const [side, name] = sideAndName(oneShot);
+  return (switches[side] as Record<string, number | boolean>)[name] as number;
+}
+
+/** A checkbox of the lab: what it is called, whether it is on, and what turning it sets. */
+export interface Toggle {
+  id: string;
+  label: string;
+  isOn: (switches: Switches) => boolean;
+  turn: (on: boolean) => SwitchChange;
+  /** The fault it arms for one attempt, whose state (armed, spent) it shows. */
+  oneShot?: OneShot;
+}
+
+/** A one-shot switch's checkbox: on arms it for the next attempt, off disarms it. */
+export function oneShotToggle(oneShot: OneShot): Pick<Toggle, "isOn" | "turn" | "oneShot"> {
+  const [side, name] = sideAndName(oneShot);
+  return {
+    oneShot,
+    isOn: (switches) => countOf(switches, oneShot) > 0,
+    turn: (on) => ({ [side]: { [name]: on ? 1 : 0 } }),
+  };
+}
