@@ -42,6 +42,13 @@ const envSchema = z.object({
   RATE_LIMIT_SESSION_MUTATIONS: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_ADDRESS_MUTATIONS: z.coerce.number().int().positive().default(300),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /** Counts the mutations in this Redis, shared by every instance; unset, each instance counts in its memory. */
+  REDIS_URL: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.url({ protocol: /^rediss?$/ }).optional(),
+  ),
+  /** Starts this app's keys in Redis, so that several deployments (or tests) can share one server. */
+  REDIS_KEY_PREFIX: z.string().min(1).default("idempotent-checkout"),
 });
 
 type Env = z.infer<typeof envSchema>;

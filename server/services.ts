@@ -20,7 +20,7 @@ import type { HttpServices } from "./trpc/http-handler";
 export interface AppServices extends HttpServices {
   sweeper: KeySweeper;
   completer: PaymentCompleter;
-  /** Stops the background jobs, writes pending replay counts, and closes the database connections. */
+  /** Stops the background jobs, writes pending replay counts, and closes the database and Redis connections. */
   close(): Promise<void>;
 }
 
@@ -44,6 +44,7 @@ export function createServices(opts: {
   instance?: string;
 }): AppServices {
   const metrics = new AppMetrics();
+  const throttle = opts.throttle ? new MutationThrottle(opts.throttle) : null;
   const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
   const log = new RunOnceLog(logger);
   const shopRunOnce = createRunOnce({
@@ -74,13 +75,14 @@ export function createServices(opts: {
     replays: shopRunOnce.replays,
     fingerprintSecret: secretLoader(() => loadServerSecret(db, "fingerprint", opts.fingerprintSecret)),
     metrics,
-    throttle: opts.throttle ? new MutationThrottle(db, opts.throttle) : null,
+    throttle,
     sessionSecret: secretLoader(() => loadServerSecret(db, "session", opts.sessionSecret)),
     sweeper,
     completer,
     async close() {
       sweeper.stop();
       completer.stop();
+      throttle?.close();
       await shopRunOnce.close();
       await db.$disconnect();
     },
@@ -112,6 +114,7 @@ export function getServices(): AppServices {
         perSession: env.RATE_LIMIT_SESSION_MUTATIONS,
         perAddress: env.RATE_LIMIT_ADDRESS_MUTATIONS,
         windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+        redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
       },
     });
     // The background jobs live as long as the services they belong to: the process.

@@ -9,10 +9,11 @@ import type { AppRouter } from "../trpc/routers/_app";
 import type { Cluster } from "./instances";
 import { clusterTest } from "~/testing/fixtures";
 import { chargeBody } from "~/testing/lab-orders";
+import { TEST_REDIS_URL, uniqueRedisKeyPrefix } from "~/testing/test-redis";
 
 /**
- * The mutation limits, over HTTP against two `next start` instances on one
- * database: the count is shared, a refusal is a 429 with Retry-After that
+ * The mutation limits, over HTTP against two `next start` instances counting
+ * in one Redis: the count is shared, a refusal is a 429 with Retry-After that
  * stores nothing, and the app's own retrying client waits it out and charges
  * once. Each test sends from an address of its own (X-Forwarded-For, as a
  * proxy in front would set it), so that the tests do not share a limit.
@@ -31,6 +32,8 @@ const test = clusterTest({
     RATE_LIMIT_SESSION_MUTATIONS: String(PER_SESSION),
     RATE_LIMIT_ADDRESS_MUTATIONS: String(PER_ADDRESS),
     RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: uniqueRedisKeyPrefix(),
   },
 });
 

@@ -1,5 +1,8 @@
-import { RateLimiterPrisma, RateLimiterRes } from "rate-limiter-flexible";
-import type { Db } from "../db/client";
+import { once } from "node:events";
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { logger } from "service-kit/logger";
 import { DomainError } from "../errors";
 
 export interface ThrottleSettings {
@@ -8,34 +11,43 @@ export interface ThrottleSettings {
   /** Mutations one client address may send per window, all its sessions together. */
   perAddress: number;
   windowSeconds: number;
+  /** Counts in this Redis, shared by every instance on it; without it, in this process's memory. */
+  redis?: { url: string; keyPrefix: string };
 }
 
 /**
  * Limits how fast one session, and one client address, can send mutations:
- * a fixed window per key, counted by rate-limiter-flexible. Its Prisma store
- * counts in the database that holds the idempotency keys, through the same
- * client: every instance on that database shares the counts, SQLite included
- * (where RateLimiterSQLite's own synchronous connection would block the event
- * loop while another request of this process holds the write lock), and the
- * counters live in the migrated schema (RateLimiterPostgres creates its own).
+ * a fixed window per key, counted by rate-limiter-flexible, never in the
+ * database (a storm of retries would be a storm of writes). In memory, each
+ * instance counts apart; in Redis, every instance shares the count, and while
+ * Redis is unreachable each instance counts in memory again.
  */
 export class MutationThrottle {
-  readonly #perSession: RateLimiterPrisma;
-  readonly #perAddress: RateLimiterPrisma;
+  readonly #perSession: RateLimiterAbstract;
+  readonly #perAddress: RateLimiterAbstract;
   readonly #settings: ThrottleSettings;
+  readonly #redis: Redis | null;
+  readonly #firstConnection: Promise<unknown>;
 
-  constructor(db: Db, settings: ThrottleSettings) {
-    const limiter = (keyPrefix: string, points: number) =>
-      new RateLimiterPrisma({
-        storeClient: db,
-        // The Prisma model's name on the client (RateLimitCounter in schema.prisma).
-        tableName: "rateLimitCounter",
-        keyPrefix,
-        points,
-        duration: settings.windowSeconds,
-        // Past its limit, a key is refused from memory until its window ends: no database round trips.
-        inMemoryBlockOnConsumed: points + 1,
+  constructor(settings: ThrottleSettings) {
+    // A command caught by a dropped connection fails after one retry, not twenty: then the insurance limiter answers.
+    this.#redis = settings.redis ? new Redis(settings.redis.url, { maxRetriesPerRequest: 1 }) : null;
+    this.#redis?.on("error", (error: Error) => logger.warn({ err: error }, "throttle: Redis unreachable"));
+    // The first mutations wait for the first connection, rather than count apart in memory before it.
+    this.#firstConnection = this.#redis
+      ? once(this.#redis, "ready").catch(() => undefined)
+      : Promise.resolve();
+    const limiter = (name: string, points: number) => {
+      const opts = { keyPrefix: name, points, duration: settings.windowSeconds };
+      if (!this.#redis) return new RateLimiterMemory(opts);
+      return new RateLimiterRedis({
+        ...opts,
+        storeClient: this.#redis,
+        keyPrefix: `${settings.redis!.keyPrefix}:throttle:${name}`,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(opts),
       });
+    };
     this.#perSession = limiter("session", settings.perSession);
     this.#perAddress = limiter("address", settings.perAddress);
     this.#settings = settings;
@@ -46,6 +58,7 @@ export class MutationThrottle {
    * limit it throws RATE_LIMITED (429) with Retry-After: the end of the window.
    */
   async consume(sessionId: string, address: string): Promise<void> {
+    await this.#firstConnection;
     const results = await Promise.allSettled([
       this.#perSession.consume(sessionId),
       this.#perAddress.consume(address),
@@ -68,5 +81,10 @@ export class MutationThrottle {
         { retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) },
       );
     }
+  }
+
+  /** Closes the Redis connection, if any, without waiting for a Redis that may be away. */
+  close(): void {
+    this.#redis?.disconnect();
   }
 }

@@ -10,6 +10,7 @@ import { middleware } from "../init";
  */
 export const throttleMutations = middleware(async ({ ctx, type, next }) => {
   if (type === "mutation" && ctx.throttle && ctx.http && ctx.sessionId) {
+    // Duplicates count too: a client resending in a loop is what a throttle is for, and counting writes nothing.
     await ctx.throttle.consume(ctx.sessionId, clientAddress(ctx.http.requestHeaders));
   }
   return next();
