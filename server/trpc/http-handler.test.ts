@@ -14,7 +14,9 @@ let cookie: string;
 
 test.beforeEach(async ({ startApp }) => {
   provider = new ControllableProvider();
-  app = await startApp({ provider, settings: { waitMs: 200 } });
+  // Long enough for a first execution to finish under a loaded CI machine (PostgreSQL's claim takes an owner
+  // session), short enough for the 409 past the bound to come quickly.
+  app = await startApp({ provider, settings: { waitMs: 1_500 } });
   ({ cookie } = await newSignedSession(app.services.db));
 });
 
