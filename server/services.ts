@@ -46,13 +46,12 @@ export function createServices(opts: {
   const metrics = new AppMetrics();
   const throttle = opts.throttle ? new MutationThrottle(opts.throttle) : null;
   const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
-  const log = new RunOnceLog(logger);
   const shopRunOnce = createRunOnce({
     databaseUrl: opts.databaseUrl,
     db,
     // The lab ages keys in the table, so every duplicate reads the table rather than this process's memory.
     settings: { ...opts.settings, ...(opts.lab ? { recentOutcomesMs: 0 } : {}) },
-    observer: { observe: (event) => [log, metrics].forEach((observer) => observer.observe(event)) },
+    observers: [new RunOnceLog(logger), metrics],
     clock: opts.clock,
   });
   const { runOnce, sweeper, journal, recorder } = shopRunOnce;

@@ -18,7 +18,8 @@ export function createRunOnce(opts: {
   databaseUrl: string;
   db: Db;
   settings: Partial<RunOnceSettings>;
-  observer: RunOnceObserver;
+  /** Told how every request ended (logs, metrics), beside the shop's replay counter. */
+  observers: RunOnceObserver[];
   clock?: () => Date;
 }) {
   const { store, watcher, close } = runOnceStoreFor<Tx>(opts.databaseUrl, opts.db, logger);
@@ -28,7 +29,9 @@ export function createRunOnce(opts: {
     watcher,
     finalErrors: trpcFinalErrors,
     settings: opts.settings,
-    observer: { observe: (event) => [opts.observer, replays].forEach((observer) => observer.observe(event)) },
+    observer: {
+      observe: (event) => [...opts.observers, replays].forEach((observer) => observer.observe(event)),
+    },
     logger,
     clock: opts.clock,
   });
