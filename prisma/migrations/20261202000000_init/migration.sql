@@ -17,6 +17,22 @@ CREATE TABLE "Order" (
 );
 
 -- CreateTable
+CREATE TABLE "PaymentAttempt" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "orderId" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'OPEN',
+    "cardLast4" TEXT,
+    "declineReason" TEXT,
+    "paymentMethodId" TEXT,
+    "requestFingerprint" TEXT,
+    "providerCalledAt" DATETIME,
+    "settledBy" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "settledAt" DATETIME,
+    CONSTRAINT "PaymentAttempt_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
 CREATE TABLE "OrderItem" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "orderId" TEXT NOT NULL,
@@ -33,7 +49,9 @@ CREATE TABLE "Charge" (
     "orderId" TEXT NOT NULL,
     "amountCents" INTEGER NOT NULL,
     "idempotencyKey" TEXT NOT NULL,
+    "providerKey" TEXT,
     "cardLast4" TEXT NOT NULL,
+    "naive" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "Charge_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
@@ -50,9 +68,51 @@ CREATE TABLE "IdempotencyKey" (
     "lockedUntil" DATETIME NOT NULL,
     "expiresAt" DATETIME NOT NULL,
     "outcome" TEXT,
+    "awaited" BOOLEAN NOT NULL DEFAULT false,
     "replayCount" INTEGER NOT NULL DEFAULT 0,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "completedAt" DATETIME
+);
+
+-- CreateTable
+CREATE TABLE "RunOnceAttempt" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "scope" TEXT NOT NULL,
+    "path" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "at" DATETIME NOT NULL,
+    "instance" TEXT NOT NULL,
+    "generation" TEXT,
+    "decision" TEXT NOT NULL,
+    "keyState" TEXT,
+    "fingerprint" TEXT NOT NULL,
+    "body" TEXT NOT NULL,
+    "status" INTEGER NOT NULL,
+    "durationMs" INTEGER NOT NULL,
+    "replyLost" BOOLEAN NOT NULL DEFAULT false,
+    "retryAfterSeconds" INTEGER,
+    "keyExpiresAt" DATETIME
+);
+
+-- CreateTable
+CREATE TABLE "LabSwitches" (
+    "orderId" TEXT NOT NULL PRIMARY KEY,
+    "dropReplies" INTEGER NOT NULL DEFAULT 0,
+    "failuresBeforeCommit" INTEGER NOT NULL DEFAULT 0,
+    "stallsBetweenHops" INTEGER NOT NULL DEFAULT 0,
+    "naiveClient" BOOLEAN NOT NULL DEFAULT false,
+    "naiveProviderCalls" BOOLEAN NOT NULL DEFAULT false,
+    "pitfallMode" BOOLEAN NOT NULL DEFAULT false,
+    "brokenRule" TEXT,
+    "failuresAfterWrite" INTEGER NOT NULL DEFAULT 0,
+    "stuckExecutions" INTEGER NOT NULL DEFAULT 0,
+    CONSTRAINT "LabSwitches_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "ServerSecret" (
+    "name" TEXT NOT NULL PRIMARY KEY,
+    "value" TEXT NOT NULL
 );
 
 -- CreateIndex
@@ -60,6 +120,12 @@ CREATE UNIQUE INDEX "Order_paymentKey_key" ON "Order"("paymentKey");
 
 -- CreateIndex
 CREATE INDEX "Order_sessionId_createdAt_idx" ON "Order"("sessionId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "PaymentAttempt_orderId_createdAt_idx" ON "PaymentAttempt"("orderId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "PaymentAttempt_status_providerCalledAt_idx" ON "PaymentAttempt"("status", "providerCalledAt");
 
 -- CreateIndex
 CREATE INDEX "OrderItem_orderId_idx" ON "OrderItem"("orderId");
@@ -75,4 +141,7 @@ CREATE INDEX "IdempotencyKey_expiresAt_idx" ON "IdempotencyKey"("expiresAt");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("scope", "path", "key");
+
+-- CreateIndex
+CREATE INDEX "RunOnceAttempt_scope_path_key_at_idx" ON "RunOnceAttempt"("scope", "path", "key", "at");
 

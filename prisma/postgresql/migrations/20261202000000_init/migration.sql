@@ -2,7 +2,10 @@
 CREATE SCHEMA IF NOT EXISTS "public";
 
 -- CreateEnum
-CREATE TYPE "OrderStatus" AS ENUM ('PENDING', 'PAID', 'DECLINED');
+CREATE TYPE "OrderStatus" AS ENUM ('PENDING', 'PAID');
+
+-- CreateEnum
+CREATE TYPE "PaymentAttemptStatus" AS ENUM ('OPEN', 'DECLINED', 'SUCCEEDED');
 
 -- CreateEnum
 CREATE TYPE "IdempotencyKeyState" AS ENUM ('IN_PROGRESS', 'COMPLETED');
@@ -30,6 +33,23 @@ CREATE TABLE "Order" (
 );
 
 -- CreateTable
+CREATE TABLE "PaymentAttempt" (
+    "key" TEXT NOT NULL,
+    "orderId" TEXT NOT NULL,
+    "status" "PaymentAttemptStatus" NOT NULL DEFAULT 'OPEN',
+    "cardLast4" TEXT,
+    "declineReason" TEXT,
+    "paymentMethodId" TEXT,
+    "requestFingerprint" TEXT,
+    "providerCalledAt" TIMESTAMP(3),
+    "settledBy" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "settledAt" TIMESTAMP(3),
+
+    CONSTRAINT "PaymentAttempt_pkey" PRIMARY KEY ("key")
+);
+
+-- CreateTable
 CREATE TABLE "OrderItem" (
     "id" SERIAL NOT NULL,
     "orderId" TEXT NOT NULL,
@@ -46,7 +66,9 @@ CREATE TABLE "Charge" (
     "orderId" TEXT NOT NULL,
     "amountCents" INTEGER NOT NULL,
     "idempotencyKey" TEXT NOT NULL,
+    "providerKey" TEXT,
     "cardLast4" TEXT NOT NULL,
+    "naive" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "Charge_pkey" PRIMARY KEY ("id")
@@ -64,6 +86,7 @@ CREATE TABLE "IdempotencyKey" (
     "lockedUntil" TIMESTAMP(3) NOT NULL,
     "expiresAt" TIMESTAMP(3) NOT NULL,
     "outcome" TEXT,
+    "awaited" BOOLEAN NOT NULL DEFAULT false,
     "replayCount" INTEGER NOT NULL DEFAULT 0,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "completedAt" TIMESTAMP(3),
@@ -71,11 +94,63 @@ CREATE TABLE "IdempotencyKey" (
     CONSTRAINT "IdempotencyKey_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "RunOnceAttempt" (
+    "id" TEXT NOT NULL,
+    "scope" TEXT NOT NULL,
+    "path" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "at" TIMESTAMP(3) NOT NULL,
+    "instance" TEXT NOT NULL,
+    "generation" TEXT,
+    "decision" TEXT NOT NULL,
+    "keyState" TEXT,
+    "fingerprint" TEXT NOT NULL,
+    "body" TEXT NOT NULL,
+    "status" INTEGER NOT NULL,
+    "durationMs" INTEGER NOT NULL,
+    "replyLost" BOOLEAN NOT NULL DEFAULT false,
+    "retryAfterSeconds" INTEGER,
+    "keyExpiresAt" TIMESTAMP(3),
+
+    CONSTRAINT "RunOnceAttempt_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "LabSwitches" (
+    "orderId" TEXT NOT NULL,
+    "dropReplies" INTEGER NOT NULL DEFAULT 0,
+    "failuresBeforeCommit" INTEGER NOT NULL DEFAULT 0,
+    "stallsBetweenHops" INTEGER NOT NULL DEFAULT 0,
+    "naiveClient" BOOLEAN NOT NULL DEFAULT false,
+    "naiveProviderCalls" BOOLEAN NOT NULL DEFAULT false,
+    "pitfallMode" BOOLEAN NOT NULL DEFAULT false,
+    "brokenRule" TEXT,
+    "failuresAfterWrite" INTEGER NOT NULL DEFAULT 0,
+    "stuckExecutions" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "LabSwitches_pkey" PRIMARY KEY ("orderId")
+);
+
+-- CreateTable
+CREATE TABLE "ServerSecret" (
+    "name" TEXT NOT NULL,
+    "value" TEXT NOT NULL,
+
+    CONSTRAINT "ServerSecret_pkey" PRIMARY KEY ("name")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "Order_paymentKey_key" ON "Order"("paymentKey");
 
 -- CreateIndex
 CREATE INDEX "Order_sessionId_createdAt_idx" ON "Order"("sessionId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "PaymentAttempt_orderId_createdAt_idx" ON "PaymentAttempt"("orderId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "PaymentAttempt_status_providerCalledAt_idx" ON "PaymentAttempt"("status", "providerCalledAt");
 
 -- CreateIndex
 CREATE INDEX "OrderItem_orderId_idx" ON "OrderItem"("orderId");
@@ -92,6 +167,12 @@ CREATE INDEX "IdempotencyKey_expiresAt_idx" ON "IdempotencyKey"("expiresAt");
 -- CreateIndex
 CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("scope", "path", "key");
 
+-- CreateIndex
+CREATE INDEX "RunOnceAttempt_scope_path_key_at_idx" ON "RunOnceAttempt"("scope", "path", "key", "at");
+
+-- AddForeignKey
+ALTER TABLE "PaymentAttempt" ADD CONSTRAINT "PaymentAttempt_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
 -- AddForeignKey
 ALTER TABLE "OrderItem" ADD CONSTRAINT "OrderItem_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
@@ -100,4 +181,7 @@ ALTER TABLE "OrderItem" ADD CONSTRAINT "OrderItem_sku_fkey" FOREIGN KEY ("sku") 
 
 -- AddForeignKey
 ALTER TABLE "Charge" ADD CONSTRAINT "Charge_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "LabSwitches" ADD CONSTRAINT "LabSwitches_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

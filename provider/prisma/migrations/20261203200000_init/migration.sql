@@ -33,7 +33,6 @@ CREATE TABLE "IdempotencyKey" (
     "expiresAt" DATETIME NOT NULL,
     "outcome" TEXT,
     "awaited" BOOLEAN NOT NULL DEFAULT false,
-    "replayCount" INTEGER NOT NULL DEFAULT 0,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "completedAt" DATETIME
 );

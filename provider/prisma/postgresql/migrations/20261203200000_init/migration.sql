@@ -43,7 +43,6 @@ CREATE TABLE "IdempotencyKey" (
     "expiresAt" TIMESTAMP(3) NOT NULL,
     "outcome" TEXT,
     "awaited" BOOLEAN NOT NULL DEFAULT false,
-    "replayCount" INTEGER NOT NULL DEFAULT 0,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "completedAt" TIMESTAMP(3),
 

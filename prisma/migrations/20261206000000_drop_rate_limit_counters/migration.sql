@@ -1,2 +1,0 @@
--- DropTable
-DROP TABLE "RateLimitCounter";

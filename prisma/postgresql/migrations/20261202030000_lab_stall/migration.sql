@@ -1,3 +1,0 @@
--- AlterTable
-ALTER TABLE "LabSwitches" ADD COLUMN     "stallsBeforeCommit" INTEGER NOT NULL DEFAULT 0;
-

@@ -1,3 +1,0 @@
--- AlterTable
-ALTER TABLE "IdempotencyKey" ADD COLUMN     "awaited" BOOLEAN NOT NULL DEFAULT false;
-
