@@ -76,21 +76,24 @@ async function outcomeOfWork<T>(
   }
 }
 
+/** An operation whose key this request has claimed, and how it came to own it. */
+export interface ClaimedRun<Tx> {
+  claim: Claim;
+  request: { key: string; fingerprint: string };
+  operation: Operation<Tx, unknown>;
+  decision: Execution<Tx>["decision"];
+}
+
 /**
  * Runs the operation once its key is claimed, and settles the key: completed
  * with what commit() decided, or released. The owner's heartbeat renews its
  * lease until then, and whatever else the claim holds is let go after.
  */
-export async function execute<Tx>(
-  context: ExecutionContext<Tx>,
-  claim: Claim,
-  request: { key: string; fingerprint: string },
-  operation: Operation<Tx, unknown>,
-  decision: Execution<Tx>["decision"],
-): Promise<RunResult> {
+export async function execute<Tx>(context: ExecutionContext<Tx>, run: ClaimedRun<Tx>): Promise<RunResult> {
+  const { claim } = run;
   const stopHeartbeat = startHeartbeat(context.store, claim, context, context.logger);
   try {
-    return await executeAndSettle(context, claim, request, operation, decision);
+    return await executeAndSettle(context, run);
   } finally {
     stopHeartbeat();
     // Off the answer's path: the key is settled, and a waiter that finds the lock still held re-reads it.
@@ -102,10 +105,7 @@ export async function execute<Tx>(
 
 async function executeAndSettle<Tx>(
   context: ExecutionContext<Tx>,
-  claim: Claim,
-  request: { key: string; fingerprint: string },
-  operation: Operation<Tx, unknown>,
-  decision: Execution<Tx>["decision"],
+  { claim, request, operation, decision }: ClaimedRun<Tx>,
 ): Promise<RunResult> {
   const { store, finalErrors } = context;
   const generation = generationOf(claim.token);

@@ -1,30 +1,20 @@
-import { afterEach, expect, it } from "vitest";
-import { gate } from "./test-support/gate";
-import { createRunOnceHarness, settle } from "./test-support/harness";
-import type { RunOnceHarness } from "./test-support/harness";
-
-let apps: RunOnceHarness[] = [];
-afterEach(async () => {
-  // Taken first, so that a close that fails never closes them again in the next test.
-  const closing = apps;
-  apps = [];
-  await Promise.all(closing.map((app) => app.close()));
-});
+import { expect, it } from "vitest";
+import { settle } from "./test-support/harness";
+import { ownerHoldingKey, start } from "./test-support/started";
 
 it("keeps a slow owner's key for as long as it works, past many leases: one execution, no lease lost", async () => {
   // A lease that survives a loaded machine's stalls (two beats missed in a row), and three of them pass.
   // The wait bound is far above it: this test is about the lease, not the bound.
   const settings = { leaseMs: 1_000, waitMs: 30_000 };
-  const owner = await createRunOnceHarness({ settings });
-  const waiter = await createRunOnceHarness({ settings, database: owner.database });
-  apps.push(waiter, owner);
-  const held = gate();
-  owner.behave(async (input) => {
-    await held.opened;
-    return { value: input.value };
+  const {
+    owner,
+    other: waiter,
+    held,
+    first,
+  } = await ownerHoldingKey("slow", {
+    owner: { settings },
+    other: { settings },
   });
-  const first = owner.probe({ key: "slow", value: 1 });
-  await expect.poll(() => owner.executions).toBe(1);
 
   // A duplicate elsewhere waits through three leases of a live owner without taking the key.
   const second = waiter.probe({ key: "slow", value: 1 });
@@ -40,9 +30,8 @@ it("keeps a slow owner's key for as long as it works, past many leases: one exec
 
 it("stops renewing once the owner dies, so its lease runs out and a retry takes the key over", async () => {
   const settings = { leaseMs: 300, waitMs: 4_000 };
-  const owner = await createRunOnceHarness({ settings });
-  const retrier = await createRunOnceHarness({ settings, database: owner.database });
-  apps.push(retrier, owner);
+  const owner = await start({ settings });
+  const retrier = await start({ settings, database: owner.database });
   owner.behave(() => new Promise(() => undefined));
   void owner.probe({ key: "dead", value: 1 }).catch(() => undefined);
   await expect.poll(() => owner.executions).toBe(1);

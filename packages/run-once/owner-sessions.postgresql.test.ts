@@ -1,29 +1,10 @@
-import { afterEach, expect, it } from "vitest";
-import { gate } from "./test-support/gate";
-import { createRunOnceHarness, settle } from "./test-support/harness";
-import type { RunOnceHarness } from "./test-support/harness";
+import { expect, it } from "vitest";
+import { settle } from "./test-support/harness";
+import { ownerHoldingKey } from "./test-support/started";
 import { KeyInProgressError, LeaseLostError } from "./errors";
 
-let apps: RunOnceHarness[] = [];
-afterEach(async () => {
-  await Promise.all(apps.map((app) => app.close()));
-  apps = [];
-});
-
-/** Two processes on one database: the owner suspended inside key "k" until `held` opens, and another. */
-async function ownerInside(settings: { leaseMs: number; waitMs: number }) {
-  const owner = await createRunOnceHarness({ settings });
-  const other = await createRunOnceHarness({ settings, database: owner.database });
-  apps.push(other, owner);
-  const held = gate();
-  owner.behave(async (input) => {
-    await held.opened;
-    return { value: input.value };
-  });
-  const first = owner.probe({ key: "k", value: 1 });
-  await expect.poll(() => owner.executions).toBe(1);
-  return { owner, other, held, first };
-}
+const ownerInside = (settings: { leaseMs: number; waitMs: number }) =>
+  ownerHoldingKey("k", { owner: { settings }, other: { settings } });
 
 it("takes over at once, long before the lease ends, a key whose owner's session died", async () => {
   const { owner, other, held, first } = await ownerInside({ leaseMs: 30_000, waitMs: 5_000 });

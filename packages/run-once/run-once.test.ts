@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { gate } from "./test-support/gate";
-import { CALLER, Declined, FakeClock, createRunOnceHarness, settle } from "./test-support/harness";
+import { holdExecutions, start } from "./test-support/started";
+import { CALLER, Declined, FakeClock, settle } from "./test-support/harness";
 import type { RunOnceHarness } from "./test-support/harness";
 import {
   CallerGoneError,
@@ -11,32 +12,12 @@ import {
 } from "./errors";
 import { KeySweeper } from "./sweeper";
 
-let apps: RunOnceHarness[] = [];
-afterEach(async () => {
-  await Promise.all(apps.map((app) => app.close()));
-  apps = [];
-});
-
-async function start(opts: Parameters<typeof createRunOnceHarness>[0] = {}) {
-  const app = await createRunOnceHarness(opts);
-  apps.push(app);
-  return app;
-}
-
 const call = (value: number, key = "key-1") => ({ key, value });
 
 /** Resolves once the app's first execution has claimed its key and runs. */
 const executing = (app: RunOnceHarness) => expect.poll(() => app.executions).toBeGreaterThanOrEqual(1);
 
 /** Makes the probe wait for a gate, so that a key stays in progress. */
-function holdExecutions(app: RunOnceHarness) {
-  const held = gate();
-  app.behave(async (input) => {
-    await held.opened;
-    return { value: input.value };
-  });
-  return held;
-}
 
 describe("run-once: the key state grid", () => {
   it("absent key: claims and executes", async () => {

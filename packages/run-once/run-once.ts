@@ -168,13 +168,8 @@ export class RunOnce<Tx> {
     operation: Operation<Tx, unknown>,
     decision: Execution<Tx>["decision"],
   ): Promise<RunResult> {
-    return execute(
-      this.#context(),
-      claim,
-      { key: request.scope.key, fingerprint: request.fingerprint },
-      operation,
-      decision,
-    );
+    const claimed = { key: request.scope.key, fingerprint: request.fingerprint };
+    return execute(this.#context(), { claim, request: claimed, operation, decision });
   }
 
   #context(): ExecutionContext<Tx> {
