@@ -1,6 +1,7 @@
 import { test as base, expect } from "vitest";
 import { startInstances } from "../server/cluster/instances";
 import type { Cluster } from "../server/cluster/instances";
+import { startRoundRobinProxy } from "../server/cluster/round-robin-proxy";
 import { createProviderDb } from "../provider/db/client";
 import type { ProviderDb } from "../provider/db/client";
 import { createDb } from "../server/db/client";
@@ -33,6 +34,10 @@ export const test = base.extend<{
 
 export interface ClusterFixture {
   cluster: Cluster;
+  /** Each instance's base URL, in order. */
+  urls: string[];
+  /** With `proxy`: the demo's round-robin proxy in front of every instance. */
+  proxyUrl: string;
   database: TestDatabase;
   db: Db;
   /** The payment provider's own database, to check what it charged. */
@@ -45,7 +50,7 @@ export interface ClusterFixture {
  * once per test file (they take seconds to start) and stopped after it. The
  * build must exist (`npm run build`, which `npm test` runs first).
  */
-export function clusterTest(opts: { count: number; env?: Record<string, string> }) {
+export function clusterTest(opts: { count: number; env?: Record<string, string>; proxy?: boolean }) {
   const extended = test.extend<{ running: ClusterFixture }>({
     running: [
       async ({}, use) => {
@@ -61,9 +66,12 @@ export function clusterTest(opts: { count: number; env?: Record<string, string> 
           count: opts.count,
           env: opts.env,
         });
+        const urls = cluster.instances.map((instance) => instance.url);
+        const proxy = opts.proxy ? await startRoundRobinProxy({ targets: urls, port: 0 }) : undefined;
         try {
-          await use({ cluster, database, db, providerDb });
+          await use({ cluster, urls, proxyUrl: proxy?.url ?? "", database, db, providerDb });
         } finally {
+          await proxy?.close();
           await cluster.stop();
           await Promise.all([db.$disconnect(), providerDb.$disconnect()]);
           await Promise.all([database.drop(), providerDatabase.drop()]);

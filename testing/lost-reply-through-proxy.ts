@@ -20,11 +20,10 @@ interface LostReplyRetry {
  * other instance, which the helper checks before it answers.
  */
 export async function retryAfterLostReply(
-  running: Pick<ClusterFixture, "db" | "providerDb">,
-  proxyUrl: string,
+  { db, providerDb, proxyUrl }: Pick<ClusterFixture, "db" | "providerDb" | "proxyUrl">,
   opts: { procedure: "payments.charge" | "lab.pitfallCharge"; shop: Switches["shop"] },
 ): Promise<LostReplyRetry> {
-  const { cookie } = await newSignedSession(running.db);
+  const { cookie } = await newSignedSession(db);
   const client = apiClient(proxyUrl, cookie);
   const order = await placeOrderWith(client, { shop: { ...opts.shop, dropReplies: 1 } });
   const lost = await fetch(`${proxyUrl}/api/trpc/${opts.procedure}`, {
@@ -38,7 +37,7 @@ export async function retryAfterLostReply(
   expect(retry.headers.get(SERVED_BY_HEADER)).not.toBe(lost.headers.get(SERVED_BY_HEADER));
   return {
     decision: retry.headers.get("Idempotency-Decision"),
-    charges: await running.db.charge.count({ where: { orderId: order.id } }),
-    providerCharges: await running.providerDb.charge.count({ where: { orderRef: order.id } }),
+    charges: await db.charge.count({ where: { orderId: order.id } }),
+    providerCharges: await providerDb.charge.count({ where: { orderRef: order.id } }),
   };
 }

@@ -2,7 +2,6 @@ import { expect } from "vitest";
 import type { Db } from "../db/client";
 import { newSignedSession } from "~/testing/signed-session";
 import { MAX_BATCH_SIZE } from "../trpc/http-handler";
-import type { Cluster } from "./instances";
 import { clusterTest } from "~/testing/fixtures";
 
 /**
@@ -11,14 +10,13 @@ import { clusterTest } from "~/testing/fixtures";
  * is refused whole, before any call runs.
  */
 let db: Db;
-let cluster: Cluster;
 let baseUrl: string;
 
 const test = clusterTest({ count: 1 });
 
 test.beforeAll(async ({ running }) => {
-  ({ cluster, db } = running);
-  baseUrl = cluster.instances[0]!.url;
+  ({ db } = running);
+  [baseUrl] = running.urls as [string];
 });
 
 /** `size` orders.place calls in one batched POST, each with its own submission key. */

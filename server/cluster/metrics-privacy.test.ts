@@ -2,7 +2,6 @@ import { expect } from "vitest";
 import type { Db } from "../db/client";
 import { apiClient, dataOf } from "~/testing/api-client";
 import { newSignedSession } from "~/testing/signed-session";
-import type { Cluster } from "./instances";
 import { clusterTest } from "~/testing/fixtures";
 import { chargeBody } from "~/testing/lab-orders";
 
@@ -12,14 +11,13 @@ import { chargeBody } from "~/testing/lab-orders";
  * the requests before the scrape carried.
  */
 let db: Db;
-let cluster: Cluster;
 let baseUrl: string;
 
 const test = clusterTest({ count: 1 });
 
 test.beforeAll(async ({ running }) => {
-  ({ cluster, db } = running);
-  baseUrl = cluster.instances[0]!.url;
+  ({ db } = running);
+  [baseUrl] = running.urls as [string];
 });
 
 test("carries no session id, order id, key or charge id", async () => {

@@ -1,8 +1,6 @@
 import { expect } from "vitest";
 import { clusterTest } from "~/testing/fixtures";
 import { retryAfterLostReply } from "~/testing/lost-reply-through-proxy";
-import type { RoundRobinProxy } from "./round-robin-proxy";
-import { startRoundRobinProxy } from "./round-robin-proxy";
 
 /**
  * The guide's pitfall "in-memory stores behind a load balancer", for real:
@@ -10,21 +8,13 @@ import { startRoundRobinProxy } from "./round-robin-proxy";
  * lab's pitfall charge with its keys in each instance's memory. A reply is
  * lost on one instance; the retry lands on the other.
  */
-const test = clusterTest({ count: 2, env: { LAB_ENABLED: "1" } });
-
-let proxy: RoundRobinProxy;
-test.beforeAll(async ({ running: { cluster } }) => {
-  proxy = await startRoundRobinProxy({ targets: cluster.instances.map((instance) => instance.url), port: 0 });
-});
-test.afterAll(async () => {
-  await proxy.close();
-});
+const test = clusterTest({ count: 2, env: { LAB_ENABLED: "1" }, proxy: true });
 
 test("keys in each instance's memory: the retry on the other instance executes again, and charges twice", async ({
   running,
 }) => {
   expect(
-    await retryAfterLostReply(running, proxy.url, {
+    await retryAfterLostReply(running, {
       procedure: "lab.pitfallCharge",
       shop: { pitfallMode: true, brokenRule: "memory-store" },
     }),
@@ -39,7 +29,7 @@ test("keys in the shared store: the retry on the other instance replays the one 
   running,
 }) => {
   expect(
-    await retryAfterLostReply(running, proxy.url, {
+    await retryAfterLostReply(running, {
       procedure: "lab.pitfallCharge",
       shop: { pitfallMode: true, brokenRule: null },
     }),

@@ -1,34 +1,24 @@
 import { expect } from "vitest";
 import { clusterTest } from "~/testing/fixtures";
 import { retryAfterLostReply } from "~/testing/lost-reply-through-proxy";
-import type { RoundRobinProxy } from "./round-robin-proxy";
 import { SERVED_BY_HEADER } from "./proxy-headers";
-import { startRoundRobinProxy } from "./round-robin-proxy";
 
 /**
  * Two `next start` instances behind the demo's proxy, one address: a retry
  * can land on the other instance, and run-once holds across them.
  */
-const test = clusterTest({ count: 2, env: { LAB_ENABLED: "1" } });
-
-let proxy: RoundRobinProxy;
-test.beforeAll(async ({ running: { cluster } }) => {
-  proxy = await startRoundRobinProxy({ targets: cluster.instances.map((instance) => instance.url), port: 0 });
-});
-test.afterAll(async () => {
-  await proxy.close();
-});
+const test = clusterTest({ count: 2, env: { LAB_ENABLED: "1" }, proxy: true });
 
 test("sends each request to the next instance in turn, and says which one answered", async ({
-  running: { cluster },
+  running: { cluster, urls, proxyUrl },
 }) => {
   const servedBy: Array<string | null> = [];
   for (let i = 0; i < 4; i++) {
-    const response = await fetch(`${proxy.url}/api/trpc/catalog.list`);
+    const response = await fetch(`${proxyUrl}/api/trpc/catalog.list`);
     expect(response.status).toBe(200);
     servedBy.push(response.headers.get(SERVED_BY_HEADER));
   }
-  const [first, second] = cluster.instances.map((instance) => instance.url);
+  const [first, second] = urls;
   expect(new Set(servedBy)).toEqual(new Set([first, second]));
   expect(servedBy[0]).not.toBe(servedBy[1]);
   expect(servedBy[2]).toBe(servedBy[0]);
@@ -37,7 +27,7 @@ test("sends each request to the next instance in turn, and says which one answer
 test("a reply lost on one instance breaks the client's connection, and the retry, on the other instance, replays the one charge", async ({
   running,
 }) => {
-  expect(await retryAfterLostReply(running, proxy.url, { procedure: "payments.charge", shop: {} })).toEqual({
+  expect(await retryAfterLostReply(running, { procedure: "payments.charge", shop: {} })).toEqual({
     decision: "replayed",
     charges: 1,
     providerCharges: 1,
@@ -45,17 +35,17 @@ test("a reply lost on one instance breaks the client's connection, and the retry
 });
 
 test("an instance that is down answers 502 once and leaves the rotation, so retries land on the one that is up", async ({
-  running: { cluster },
+  running: { cluster, urls, proxyUrl },
 }) => {
   await cluster.crash(1);
   const statuses: number[] = [];
   const servedBy = new Set<string | null>();
   for (let i = 0; i < 6; i++) {
-    const response = await fetch(`${proxy.url}/api/trpc/catalog.list`);
+    const response = await fetch(`${proxyUrl}/api/trpc/catalog.list`);
     statuses.push(response.status);
     if (response.ok) servedBy.add(response.headers.get(SERVED_BY_HEADER));
   }
   expect(statuses.filter((status) => status === 502).length).toBeLessThanOrEqual(1);
   expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(5);
-  expect([...servedBy]).toEqual([cluster.instances[0]!.url]);
+  expect([...servedBy]).toEqual([urls[0]]);
 });

@@ -3,7 +3,6 @@ import type { Db } from "../db/client";
 import { SESSION_COOKIE, newSessionId, signSessionId } from "../session";
 import { apiClient, dataOf } from "~/testing/api-client";
 import { newSignedSession } from "~/testing/signed-session";
-import type { Cluster } from "./instances";
 import { clusterTest } from "~/testing/fixtures";
 
 /**
@@ -13,15 +12,14 @@ import { clusterTest } from "~/testing/fixtures";
  * cookie or carries a session's data may be kept by a shared cache.
  */
 let db: Db;
-let cluster: Cluster;
 let a: string;
 let b: string;
 
 const test = clusterTest({ count: 2 });
 
 test.beforeAll(async ({ running }) => {
-  ({ cluster, db } = running);
-  [a, b] = cluster.instances.map((instance) => instance.url) as [string, string];
+  ({ db } = running);
+  [a, b] = running.urls as [string, string];
 });
 
 const cookieFrom = (response: Response) => response.headers.get("set-cookie")?.split(";")[0] ?? null;
