@@ -117,9 +117,17 @@ export class Shop {
   }
 
   /** Turns a lab switch on, as a person would, and waits until the server has it. */
+  /** Unfolds the lab's "All switches", where every switch and the grid's controls are. */
+  async openAllSwitches() {
+    const all = this.page.getByTestId("all-switches");
+    if ((await all.getAttribute("open")) === null) await all.locator("summary").click();
+    await expect(all).toHaveAttribute("open", "");
+  }
+
   async switchOn(label: string) {
     const saved = this.page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
     const box = this.page.getByLabel(label);
+    if (!(await box.isVisible())) await this.openAllSwitches();
     await box.check();
     expect((await saved).ok()).toBe(true);
   }

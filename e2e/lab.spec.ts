@@ -57,6 +57,8 @@ test("before React runs, the lab's controls are disabled: a click then would be 
 }) => {
   await shop.placeOrder({ notebook: 1 });
   const serverHtml = await serverHtmlOf(context, page.url());
+  // The browser unfolds "All switches" by itself, without React.
+  await serverHtml.getByText("All switches").click();
   await expect(serverHtml.getByLabel(LAB.dropReply)).toBeDisabled();
   await expect(serverHtml.getByRole("button", { name: "Send the same payload" })).toBeDisabled();
   await serverHtml.close();

@@ -84,13 +84,13 @@ function OrderView({
       <OrderSummary order={order} />
       <PaymentCard order={order} payment={payment} payVerb={payVerb} />
       {aside && <div className="order-aside">{aside({ order, attempts: payment.attempts, paying })}</div>}
-      <AttemptTimeline
-        attempts={payment.attempts}
-        waitingSince={payment.progress.phase === "waiting_for_connection" ? payment.progress.since : null}
-      />
       <ServerAccountView
         order={order}
         attemptsEnded={payment.attempts.filter((attempt) => attempt.endedAt !== null).length}
+      />
+      <AttemptTimeline
+        attempts={payment.attempts}
+        waitingSince={payment.progress.phase === "waiting_for_connection" ? payment.progress.since : null}
       />
     </div>
   );

@@ -11,6 +11,8 @@ import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
 import { PitfallSwitches } from "./pitfall-switches";
 import { ScenarioPicker } from "./scenario-picker";
+import { switchesFor } from "./scenarios";
+import type { Scenario } from "./scenarios";
 import { SLOW_PROVIDER_MS } from "./slow-provider";
 import { StallGuide } from "./stall-guide";
 import { SwitchRow } from "./switch-row";
@@ -84,6 +86,9 @@ const TOGGLES: Array<Toggle & { help: string }> = [
   },
 ];
 
+/** A pitfall scenario works through the pitfall switches. */
+const isPitfall = (scenario: Scenario) => scenario.switches.shop?.pitfallMode === true;
+
 /**
  * Demo controls: per-order switches that the server honours, to watch every
  * failure mode of the guide being handled. Off by default; absent in
@@ -109,8 +114,8 @@ export function LabPanel({
   // itself: a controlled checkbox whose state changes later (a cache update is
   // delivered a tick later) is first put back by React, and flickers.
   const [asked, setAsked] = useState<Switches | null>(null);
-  // The chosen scenario's own stall guide stands in for the one under its switch: one countdown, not two.
-  const [guideInScenario, setGuideInScenario] = useState(false);
+  // A chosen scenario shows its own switches, and its stall guide stands in for the one under its switch.
+  const [chosen, setChosen] = useState<Scenario | null>(null);
   const update = useMutation(
     trpc.lab.setSwitches.mutationOptions({
       // A read of the switches still in flight would land after the answer and undo it.
@@ -133,6 +138,44 @@ export function LabPanel({
     );
   };
 
+  // The switches the chosen scenario sets: its own, shown with it even once spent.
+  const ownToggles = chosen && current ? TOGGLES.filter((t) => t.isOn(switchesFor(chosen, current))) : [];
+  const switchRows = (toggles: typeof TOGGLES) =>
+    current &&
+    toggles.map((toggle) => {
+      const on = toggle.isOn(current);
+      return (
+        <SwitchRow
+          key={toggle.id}
+          toggle={toggle}
+          help={toggle.help}
+          on={on}
+          spentOn={toggle.oneShot && spent.on[toggle.oneShot]}
+          disabled={paying || !hydrated}
+          onTurn={(checked) => turn(changed(current, toggle.turn(checked)))}
+        >
+          {toggle.oneShot === "shop.stallsBetweenHops" && on && chosen?.help !== "stall-guide" && (
+            <StallGuide
+              attempts={attempts}
+              providerDelayMs={current.provider.delayMs}
+              behindProxy={behindProxy}
+            />
+          )}
+        </SwitchRow>
+      );
+    });
+  const pitfallSwitches = (shown: Switches) => (
+    <PitfallSwitches
+      switches={shown}
+      spentOn={spent.on}
+      turn={turn}
+      disabled={paying || !hydrated}
+      behindProxy={behindProxy}
+    />
+  );
+
+  const keyReuse = <KeyReuse order={order} disabled={paying || !hydrated} client={client} />;
+
   return (
     <section className="card lab" aria-labelledby="lab-heading" data-testid="lab-panel">
       <h2 id="lab-heading">
@@ -142,45 +185,20 @@ export function LabPanel({
       <ScenarioPicker
         {...{ order, attempts, paying, behindProxy, turn }}
         switches={current ?? undefined}
-        onChoose={(scenario) => setGuideInScenario(scenario?.help === "stall-guide")}
+        onChoose={setChosen}
       />
-      {current && (
-        <ul className="lab-switches">
-          {TOGGLES.map((toggle) => {
-            const on = toggle.isOn(current);
-            return (
-              <SwitchRow
-                key={toggle.id}
-                toggle={toggle}
-                help={toggle.help}
-                on={on}
-                spentOn={toggle.oneShot && spent.on[toggle.oneShot]}
-                disabled={paying || !hydrated}
-                onTurn={(checked) => turn(changed(current, toggle.turn(checked)))}
-              >
-                {toggle.oneShot === "shop.stallsBetweenHops" && on && !guideInScenario && (
-                  <StallGuide
-                    attempts={attempts}
-                    providerDelayMs={current.provider.delayMs}
-                    behindProxy={behindProxy}
-                  />
-                )}
-              </SwitchRow>
-            );
-          })}
-        </ul>
-      )}
-      {current && (
-        <PitfallSwitches
-          switches={current}
-          spentOn={spent.on}
-          turn={turn}
-          disabled={paying || !hydrated}
-          behindProxy={behindProxy}
-        />
-      )}
-      <KeyReuse order={order} disabled={paying || !hydrated} client={client} />
-      <GridControls order={order} />
+      {ownToggles.length > 0 && <ul className="lab-switches">{switchRows(ownToggles)}</ul>}
+      {current && chosen && isPitfall(chosen) && pitfallSwitches(current)}
+      {chosen?.id === "key-reuse" && keyReuse}
+      <details className="all-switches" data-testid="all-switches">
+        <summary>All switches</summary>
+        {current && (
+          <ul className="lab-switches">{switchRows(TOGGLES.filter((t) => !ownToggles.includes(t)))}</ul>
+        )}
+        {current && !(chosen && isPitfall(chosen)) && pitfallSwitches(current)}
+        {chosen?.id !== "key-reuse" && keyReuse}
+        <GridControls order={order} />
+      </details>
     </section>
   );
 }
