@@ -10,7 +10,7 @@ import { SERVED_BY_HEADER } from "./proxy-headers";
 const test = clusterTest({ count: 2, env: { LAB_ENABLED: "1" }, proxy: true });
 
 test("sends each request to the next instance in turn, and says which one answered", async ({
-  running: { cluster, urls, proxyUrl },
+  running: { urls, proxyUrl },
 }) => {
   const servedBy: Array<string | null> = [];
   for (let i = 0; i < 4; i++) {
