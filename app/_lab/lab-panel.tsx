@@ -16,6 +16,7 @@ import { StallGuide } from "./stall-guide";
 import { SwitchRow } from "./switch-row";
 import { ONE_SHOTS, changed, countOf, oneShotToggle } from "./switches";
 import type { OneShot, Switches, Toggle } from "./switches";
+import { useScenario } from "./use-scenario";
 
 const TOGGLES: Array<Toggle & { help: string }> = [
   {
@@ -110,7 +111,7 @@ export function LabPanel({
   // delivered a tick later) is first put back by React, and flickers.
   const [asked, setAsked] = useState<Switches | null>(null);
   // The chosen scenario's own stall guide stands in for the one under its switch: one countdown, not two.
-  const [guideInScenario, setGuideInScenario] = useState(false);
+  const guideInScenario = useScenario()[0]?.help === "stall-guide";
   const update = useMutation(
     trpc.lab.setSwitches.mutationOptions({
       // A read of the switches still in flight would land after the answer and undo it.
@@ -139,11 +140,7 @@ export function LabPanel({
         Fault lab <span className="badge">demo controls</span>
       </h2>
       <p className="muted small">Switches for this order only, honoured by the server.</p>
-      <ScenarioPicker
-        {...{ order, attempts, paying, behindProxy, turn }}
-        switches={current ?? undefined}
-        onChoose={(scenario) => setGuideInScenario(scenario?.help === "stall-guide")}
-      />
+      <ScenarioPicker {...{ order, attempts, paying, behindProxy, turn }} switches={current ?? undefined} />
       {current && (
         <ul className="lab-switches">
           {TOGGLES.map((toggle) => {
@@ -160,6 +157,7 @@ export function LabPanel({
               >
                 {toggle.oneShot === "shop.stallsBetweenHops" && on && !guideInScenario && (
                   <StallGuide
+                    orderId={order.id}
                     attempts={attempts}
                     providerDelayMs={current.provider.delayMs}
                     behindProxy={behindProxy}
