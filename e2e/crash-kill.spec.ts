@@ -118,9 +118,9 @@ async function payAndKill(page: Page, demo: Demo, { commandBeforePaying }: { com
   await page.getByRole("button", { name: /^Pay / }).click();
   await expect(guide.getByRole("timer")).toContainText("s left to kill the server");
   // Read at once: the stall lasts 4 s, and behind the proxy the command shows only during it.
-  const text = await command.textContent({ timeout: 4_000 });
+  const text = (await command.textContent({ timeout: 4_000 })) ?? "";
   expect(text).toMatch(/^kill -9 \d+$/);
-  const pid = Number(text!.split(" ").at(-1));
+  const pid = Number(text.split(" ").at(-1));
   expect(alive(pid)).toBe(true);
 
   const shell = spawnSync("sh", ["-c", text], { encoding: "utf8" });
