@@ -59,7 +59,11 @@ test("absent, same payload: the first request claims the key and executes", asyn
   await shop.expectLedger(orderId, 1);
 });
 
-test("absent, different payload: a key released by a failure runs the new body, once", async ({ shop }) => {
+test("absent, different payload: a key released by a failure runs the new body, once", async ({
+  shop,
+  consoleErrors,
+}) => {
+  consoleErrors.expect(/status of 503/);
   const orderId = await shop.placeOrder({ notebook: 1 });
   const key = await shop.paymentKey();
   await shop.switchOn(LAB.failBeforeCommit);
@@ -86,7 +90,11 @@ test("in progress, same payload: the duplicate waits and shares the one charge",
   await shop.expectLedger(orderId, 1);
 });
 
-test("in progress, different payload: refused with 422 while the first runs", async ({ shop }) => {
+test("in progress, different payload: refused with 422 while the first runs", async ({
+  shop,
+  consoleErrors,
+}) => {
+  consoleErrors.expect(/status of 422/);
   const orderId = await shop.placeOrder({ notebook: 1 });
   const key = await shop.paymentKey();
   await inProgressPreset(shop, "different");
@@ -105,7 +113,8 @@ test("completed, same payload: the stored result is replayed, nothing charged", 
   await shop.expectLedger(orderId, 1);
 });
 
-test("completed, different payload: refused with 422", async ({ shop }) => {
+test("completed, different payload: refused with 422", async ({ shop, consoleErrors }) => {
+  consoleErrors.expect(/status of 422/);
   const orderId = await shop.placeOrder({ notebook: 1 });
   const key = await shop.paymentKey();
   await payOnce(shop);
@@ -118,7 +127,9 @@ test("completed, different payload: refused with 422", async ({ shop }) => {
 for (const payload of ["same", "different"] as const) {
   test(`expired, ${payload} payload: the key runs again, and the paid order refuses a second charge`, async ({
     shop,
+    consoleErrors,
   }) => {
+    consoleErrors.expect(/status of 412/);
     const orderId = await shop.placeOrder({ notebook: 1 });
     const key = await shop.paymentKey();
     await payOnce(shop);
