@@ -41,10 +41,11 @@ test("the stall switch says how to kill this server, and counts the seconds left
   await shop.payButton().click();
   const countdown = guide.getByRole("timer");
   await expect(countdown).toContainText("s left to kill the server");
-  await shop.capture("stall countdown");
   const secondsLeft = async () => Number(/([\d.]+) s left/.exec((await countdown.textContent()) ?? "")?.[1]);
   const first = await secondsLeft();
   await expect.poll(secondsLeft).toBeLessThan(first);
+  // After the reading: two screenshots can outlast the 4 s stall on a loaded machine.
+  await shop.capture("stall countdown");
 
   // Nobody killed it: the record went through, once.
   await shop.expectCharged();
