@@ -38,7 +38,8 @@ export function StallGuide({
   // The stall starts once the provider has answered, and lasts STALL_MS.
   const left = stalling ? stalling.startedAt + providerDelayMs + STALL_MS - now : null;
   const counting = left !== null && left > 0;
-  const pid = counting && pids?.stallPid ? pids.stallPid : behindProxy ? null : pids?.serverPid;
+  // The stall's own pid while an attempt is out: the countdown, from the browser's clock, can end before the stall does.
+  const pid = stalling && pids?.stallPid ? pids.stallPid : behindProxy ? null : pids?.serverPid;
 
   return (
     <div className="stall-guide" data-testid="stall-guide">
