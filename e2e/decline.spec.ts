@@ -5,7 +5,9 @@ const DECLINING_CARD = "4000 0000 0000 0002";
 test("a declined card leaves the order payable: another card pays it, once, under a new key", async ({
   shop,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/status of 402/);
   const orderId = await shop.placeOrder({ notebook: 1 });
   const declinedKey = await shop.paymentKey();
 
@@ -53,7 +55,9 @@ test("a declined card leaves the order payable: another card pays it, once, unde
 test("a decline is final for its key: it is replayed, never retried into a charge", async ({
   shop,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/status of 402/);
   const orderId = await shop.placeOrder({ "ceramic-mug": 1 });
   await shop.switchOn(LAB.decline);
   const paymentKey = await shop.paymentKey();

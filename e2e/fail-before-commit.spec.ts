@@ -1,6 +1,10 @@
 import { LAB, expect, test } from "./fixtures";
 
-test("a failure before commit releases the key, and the retry charges once", async ({ shop }) => {
+test("a failure before commit releases the key, and the retry charges once", async ({
+  shop,
+  consoleErrors,
+}) => {
+  consoleErrors.expect(/status of 503/);
   const orderId = await shop.placeOrder({ "espresso-beans": 2 });
   const paymentKey = await shop.paymentKey();
   await shop.switchOn(LAB.failBeforeCommit);

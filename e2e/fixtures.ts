@@ -217,15 +217,57 @@ function runOnceKeyOf(request: Request): string | null {
 /** The page at this address as the server sends it, with no script to bring it to life. */
 export async function serverHtmlOf(context: BrowserContext, url: string): Promise<Page> {
   const serverHtml = await context.newPage();
-  await serverHtml.route("**/_next/static/chunks/**", (route) => route.abort());
+  // Empty scripts and styles rather than failed loads, which the browser would log as console errors.
+  await serverHtml.route("**/_next/static/chunks/**", (route) =>
+    route.fulfill({
+      body: "",
+      contentType: route.request().url().endsWith(".css") ? "text/css" : "text/javascript",
+    }),
+  );
   await serverHtml.goto(url);
   return serverHtml;
 }
 
-export const test = base.extend<{ shop: Shop }, { databaseUrl: string; db: Db }>({
+/**
+ * Console errors and uncaught exceptions of every page of the test's browser
+ * context. Any the test did not declare with `expect()` fails the test.
+ */
+export class ConsoleErrors {
+  readonly #seen: string[] = [];
+  readonly #expected: RegExp[] = [];
+
+  constructor(context: BrowserContext) {
+    context.on("console", (message) => {
+      if (message.type() === "error") this.#seen.push(`${message.text()} (${message.location().url})`);
+    });
+    context.on("weberror", (error) => this.#seen.push(`uncaught: ${error.error().message}`));
+  }
+
+  /** Declares errors this test causes on purpose (a lab 503, a refused 422): those matching do not fail it. */
+  expect(...patterns: RegExp[]) {
+    this.#expected.push(...patterns);
+  }
+
+  unexpected(): string[] {
+    return this.#seen.filter((seen) => !this.#expected.some((pattern) => pattern.test(seen)));
+  }
+}
+
+export const test = base.extend<
+  { shop: Shop; consoleErrors: ConsoleErrors },
+  { databaseUrl: string; db: Db }
+>({
   shop: async ({ page, context, db }, use, testInfo) => {
     await use(new Shop(page, db, testInfo, new ServerAnswers(context)));
   },
+  consoleErrors: [
+    async ({ context }, use) => {
+      const errors = new ConsoleErrors(context);
+      await use(errors);
+      expect(errors.unexpected(), "console errors and uncaught exceptions").toEqual([]);
+    },
+    { auto: true },
+  ],
   // Set per project (playwright.config.ts): the database its server runs on.
   databaseUrl: ["", { scope: "worker", option: true }],
   db: [

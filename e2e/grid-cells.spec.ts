@@ -68,6 +68,9 @@ interface Cell {
   status?: number;
 }
 
+/** The error status a cell's refusal makes the browser log, which the test expects. */
+const refusal = (statuses: number[]) => statuses.find((status) => status >= 400);
+
 const CELLS: Cell[] = [
   {
     cell: "absent-same",
@@ -140,7 +143,9 @@ const CELLS: Cell[] = [
 ];
 
 for (const { cell, title, reach, statuses, decision, status = statuses.at(-1)! } of CELLS) {
-  test(title, async ({ shop }) => {
+  test(title, async ({ shop, consoleErrors }) => {
+    const refused = refusal(statuses);
+    if (refused) consoleErrors.expect(new RegExp(`status of ${refused}`));
     const orderId = await shop.placeOrder({ notebook: 1 });
     const key = await shop.paymentKey();
     await shop.openAllSwitches();

@@ -2,7 +2,12 @@ import { expect, test } from "./fixtures";
 
 const REUSE = "Reuse this order's key with a different amount";
 
-test("reusing the order's key with a different amount is refused with 422", async ({ shop, page }) => {
+test("reusing the order's key with a different amount is refused with 422", async ({
+  shop,
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.expect(/status of 422/);
   const orderId = await shop.placeOrder({ backpack: 1 });
   await shop.openAllSwitches();
   // An unused key has nothing to be reused against: the lab says so instead of sending a plain 400.

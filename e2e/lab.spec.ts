@@ -13,7 +13,9 @@ test("on a wide screen the lab sits beside the Pay button: both in view at once"
 test("a one-shot switch says it is armed for the next attempt, then which attempt spent it", async ({
   shop,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
   await shop.placeOrder({ "espresso-beans": 1 });
   await shop.switchOn(LAB.dropReply);
   await expect(page.getByTestId("drop-reply-state")).toHaveText("armed for the next attempt");
@@ -33,17 +35,17 @@ test("the stall switch says how to kill this server, and counts the seconds left
 }) => {
   await shop.placeOrder({ "desk-plant": 1 });
   await shop.switchOn(LAB.stallBetweenHops);
-  const port = new URL(page.url()).port;
   const guide = page.getByTestId("stall-guide");
-  await expect(guide).toContainText(`kill -9 $(lsof -ti tcp:${port} -sTCP:LISTEN)`);
+  await expect(guide.locator("code.command")).toHaveText(/^kill -9 \d+$/);
 
   await shop.payButton().click();
   const countdown = guide.getByRole("timer");
   await expect(countdown).toContainText("s left to kill the server");
-  await shop.capture("stall countdown");
   const secondsLeft = async () => Number(/([\d.]+) s left/.exec((await countdown.textContent()) ?? "")?.[1]);
   const first = await secondsLeft();
   await expect.poll(secondsLeft).toBeLessThan(first);
+  // After the reading: two screenshots can outlast the 4 s stall on a loaded machine.
+  await shop.capture("stall countdown");
 
   // Nobody killed it: the record went through, once.
   await shop.expectCharged();

@@ -2,7 +2,9 @@ import { LAB, expect, test } from "./fixtures";
 
 test("a reply lost after commit is retried with the same key and replayed, not charged again", async ({
   shop,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
   const orderId = await shop.placeOrder({ notebook: 1 });
   const paymentKey = await shop.paymentKey();
   await shop.switchOn(LAB.dropReply);

@@ -3,7 +3,9 @@ import { LAB, expect, test } from "./fixtures";
 test("the naive client's double charge is shown as damage: charged twice, a key per attempt, the extra charge marked", async ({
   shop,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
   const orderId = await shop.placeOrder({ "desk-plant": 1 });
   await shop.switchOn(LAB.naiveClient);
   await shop.switchOn(LAB.dropReply);

@@ -31,7 +31,9 @@ test("on a phone nothing scrolls sideways, ids are short and copyable, and table
   shop,
   page,
   context,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/status of 404/);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const orderId = await shop.placeOrder({ backpack: 1, headphones: 2 });
   await shop.payButton().click();

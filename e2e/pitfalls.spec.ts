@@ -26,7 +26,9 @@ test.describe("releasing the key after a partial commit", () => {
   test("broken: publishing fails after the write, the key is released, and the retry charges again", async ({
     shop,
     page,
+    consoleErrors,
   }) => {
+    consoleErrors.expect(/status of 503/);
     const orderId = await shop.placeOrder({ notebook: 1 });
     await shop.switchOn(PITFALLS.partialCommit);
     await expect(page.getByTestId("pitfall-fail-after-write-state")).toHaveText("armed for the next attempt");
@@ -67,7 +69,9 @@ test.describe("releasing the key after a partial commit", () => {
 test("in-memory store: on one instance the switch says it needs two, and honestly shows no damage", async ({
   shop,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
   // The damage needs two instances behind one address: server/cluster/pitfall-memory-store.test.ts.
   const orderId = await shop.placeOrder({ notebook: 1 });
   await shop.switchOn(PITFALLS.memoryStore);
@@ -83,7 +87,9 @@ test.describe("keys generated per attempt", () => {
   test("broken: the naive client's retry carries a new key, and is a second payment", async ({
     shop,
     page,
+    consoleErrors,
   }) => {
+    consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
     const orderId = await shop.placeOrder({ notebook: 1 });
     await shop.switchOn(PITFALLS.keysPerAttempt);
     await expect(page.getByLabel(LAB.naiveClient)).toBeChecked();
@@ -95,7 +101,9 @@ test.describe("keys generated per attempt", () => {
 
   test("kept: the order's key on every attempt, and the retry after the lost reply is replayed", async ({
     shop,
+    consoleErrors,
   }) => {
+    consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
     const orderId = await shop.placeOrder({ notebook: 1 });
     await shop.switchOn(LAB.dropReply);
     await shop.payButton().click();
@@ -111,7 +119,9 @@ test.describe("caching error responses forever", () => {
     shop,
     page,
     db,
+    consoleErrors,
   }) => {
+    consoleErrors.expect(/status of 503/);
     const orderId = await shop.placeOrder({ notebook: 1 });
     await shop.switchOn(PITFALLS.cachedError);
     await payInPitfallMode(page);
@@ -128,7 +138,8 @@ test.describe("caching error responses forever", () => {
     expect((await db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("PENDING");
   });
 
-  test("kept: the 503 is not stored, and the retry charges once", async ({ shop, page }) => {
+  test("kept: the 503 is not stored, and the retry charges once", async ({ shop, page, consoleErrors }) => {
+    consoleErrors.expect(/status of 503/);
     const orderId = await shop.placeOrder({ notebook: 1 });
     await shop.switchOn(PITFALLS.mode);
     await shop.switchOn(LAB.providerUnavailable);

@@ -13,7 +13,8 @@ test("the navigation marks the page you are on", async ({ page }) => {
   }
 });
 
-test("a favicon, and a styled 404 page", async ({ shop, page }) => {
+test("a favicon, and a styled 404 page", async ({ shop, page, consoleErrors }) => {
+  consoleErrors.expect(/status of 404/);
   const icon = await page.request.get("/favicon.ico");
   expect(icon.status()).toBe(200);
   expect(icon.headers()["content-type"]).toContain("image/");

@@ -3,7 +3,9 @@ import { expect, test } from "./fixtures";
 test("a server that stops answering never makes an order 'not found': the page keeps its data and recovers by itself", async ({
   shop,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/net::ERR_CONNECTION_REFUSED/);
   await shop.placeOrder({ notebook: 1 });
   // The server goes away (a restart, a network failure): no request reaches it.
   await page.route("**/api/trpc/**", (route) => route.abort("connectionrefused"));
@@ -23,7 +25,8 @@ test("a server that stops answering never makes an order 'not found': the page k
   await expect(shop.payButton()).toHaveText("Finish payment of $12.00");
 });
 
-test("only an order that does not exist is 'not found', with a 404", async ({ page }) => {
+test("only an order that does not exist is 'not found', with a 404", async ({ page, consoleErrors }) => {
+  consoleErrors.expect(/status of 404/);
   const response = await page.goto("/orders/ord_doesNotExist42");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Order not found" })).toBeVisible();

@@ -14,7 +14,9 @@ async function durations(lanes: Locator): Promise<number[]> {
 test("when every attempt fails, the last one is not called retried, and each retry names the attempt it retried", async ({
   shop,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/net::ERR_CONNECTION_REFUSED/);
   await shop.placeOrder({ notebook: 1 });
   await page.route(CHARGE, (route) => route.abort("connectionrefused"));
 
@@ -62,7 +64,9 @@ test("three quick submits: one execution, two coalesced, none called interrupted
 test("an attempt cut off by a reload during a backoff says so, and not that it was retried or waited", async ({
   shop,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/status of 409/);
   await shop.placeOrder({ "ceramic-mug": 1 });
   // The first answer is a 409 that asks for a 5 s wait: the reload comes within it.
   let answered = false;
@@ -92,7 +96,9 @@ test("an attempt cut off by a reload during a backoff says so, and not that it w
 test("the axis is real time: a long idle stretch is compressed and marked, and the attempts keep their width", async ({
   shop,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.expect(/status of 402/);
   await page.clock.install();
   await shop.placeOrder({ backpack: 1 });
   await page.getByLabel("Card number").fill("4000 0000 0000 0002");

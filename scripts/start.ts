@@ -5,7 +5,9 @@
  * With INSTANCES=N (N > 1, `start` only), it starts N instances of the shop
  * on the ports after PORT, and the demo's round-robin proxy on PORT in front
  * of them, so a retry can land on another instance.
- * Ctrl-C, or any process ending, stops them all.
+ * A shop instance killed by a signal (`kill -9`, the lab's crash lesson) is
+ * started again, and the others keep serving; Ctrl-C, or any other process
+ * ending, stops them all.
  * Usage: tsx scripts/start.ts start|dev
  *
  * A few lines of child_process rather than a process manager (concurrently,
@@ -41,11 +43,16 @@ const stopAll = (code: number) => {
 };
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stopAll(0));
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, restartWhenKilled = false): void {
   const child = spawn(command, args, { cwd: ROOT, env, stdio: "inherit" });
-  child.once("exit", (code) => stopAll(code ?? 1));
   children.push(child);
-  return child;
+  child.once("exit", (code, signal) => {
+    // An exit with a code (a failed start, say) would only fail again: it stops everything.
+    if (!restartWhenKilled || signal === null) return stopAll(code ?? 1);
+    children.splice(children.indexOf(child), 1);
+    console.log(`The shop on port ${env.PORT ?? 3000} was killed (${signal}): starting it again.`);
+    run(command, args, env, true);
+  });
 }
 
 let providerUrl = process.env.PAYMENT_PROVIDER_URL;
@@ -57,12 +64,12 @@ if (!providerUrl) {
 }
 const shopEnv = { ...process.env, PAYMENT_PROVIDER_URL: providerUrl };
 if (instances === 1) {
-  run(bin("next"), [mode], shopEnv);
+  run(bin("next"), [mode], shopEnv, true);
 } else {
   const port = Number(process.env.PORT ?? "3000");
   const targets = Array.from({ length: instances }, (_, i) => {
     const instancePort = String(port + 1 + i);
-    run(bin("next"), ["start", "-p", instancePort], { ...shopEnv, PORT: instancePort });
+    run(bin("next"), ["start", "-p", instancePort], { ...shopEnv, PORT: instancePort }, true);
     return `http://127.0.0.1:${instancePort}`;
   });
   // The proxy opens once every instance answers: none starts out of the rotation for refusing.

@@ -27,11 +27,14 @@ export function CardForm({
   label,
   progress,
   onPay,
+  unguarded,
   note,
 }: {
   label: string;
   progress: PaymentProgress;
   onPay: (cardNumber: string) => void;
+  /** Pay stays enabled while a payment is out, so a second click sends a second request. */
+  unguarded: boolean;
   note: ReactNode;
 }) {
   const hydrated = useHydrated();
@@ -124,12 +127,17 @@ export function CardForm({
       <button
         className="primary pay-button"
         type="submit"
-        disabled={!hydrated || busy}
+        disabled={!hydrated || (busy && !unguarded)}
         aria-busy={processing}
       >
         {processing && <span className="spinner" aria-hidden="true" />}
         {processing ? "Processing…" : waiting ? "Waiting for the connection…" : label}
       </button>
+      {unguarded && (
+        <p className="muted small" data-testid="pay-unguarded">
+          Lab: this button stays enabled while a payment is out, so every click sends a request.
+        </p>
+      )}
       {note}
     </form>
   );

@@ -31,6 +31,8 @@ interface OrderPaymentProps {
   send?: SendCharge;
   /** The Pay button's verb. */
   payVerb?: string;
+  /** Pay stays enabled while a payment is out (the lab's double-click lesson): only the server's guard is left. */
+  unguarded?: boolean;
   /** A panel beside the payment, next to the Pay button (a side column on wide screens). */
   aside?: (payment: PaymentView) => ReactNode;
 }
@@ -74,6 +76,7 @@ function OrderView({
   order,
   send,
   payVerb = "Pay",
+  unguarded = false,
   aside,
 }: Omit<OrderPaymentProps, "orderId"> & { order: Order }) {
   const payment = usePayment(order, send);
@@ -82,7 +85,7 @@ function OrderView({
   return (
     <div className={aside ? "order-page with-aside" : "order-page"}>
       <OrderSummary order={order} />
-      <PaymentCard order={order} payment={payment} payVerb={payVerb} />
+      <PaymentCard order={order} payment={payment} payVerb={payVerb} unguarded={unguarded} />
       {aside && <div className="order-aside">{aside({ order, attempts: payment.attempts, paying })}</div>}
       <ServerAccountView
         order={order}

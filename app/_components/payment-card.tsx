@@ -16,10 +16,12 @@ export function PaymentCard({
   order,
   payment,
   payVerb,
+  unguarded,
 }: {
   order: Order;
   payment: Payment;
   payVerb: string;
+  unguarded: boolean;
 }) {
   const statusRef = useRef<HTMLDivElement>(null);
   const { progress } = payment;
@@ -52,6 +54,7 @@ export function PaymentCard({
           label={label}
           progress={progress}
           onPay={payment.pay}
+          unguarded={unguarded}
           note={
             resumable && progress.phase !== "processing" ? (
               <p className="muted small" data-testid="resume-note">

@@ -3,6 +3,7 @@
 import { formatDuration } from "~/app/_lib/duration";
 import { formatCents } from "~/app/_lib/money";
 import { shortId } from "~/app/_lib/short-id";
+import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useNow } from "~/app/_lib/use-now";
 import type { PaymentProgress } from "~/app/_lib/use-payment";
 import type { Order } from "~/app/_lib/order";
@@ -114,15 +115,19 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
 
 /** The order's key is in progress on the server (another tab, or an attempt cut off by a reload). */
 function FollowingPayment({ leaseExpiresAt }: { leaseExpiresAt: string | null }) {
+  const hydrated = useHydrated();
   const now = useNow(true, 500);
-  const leaseLeft = leaseExpiresAt === null ? 0 : Date.parse(leaseExpiresAt) - now;
+  // A countdown needs the browser's clock: the server's HTML (and the hydration that must match it) goes without.
+  const leaseLeft = !hydrated ? null : leaseExpiresAt === null ? 0 : Date.parse(leaseExpiresAt) - now;
   return (
     <p className="alert info following">
       <span className="spinner" aria-hidden="true" /> A payment with this key is in progress on the server:
       following it until it settles.{" "}
-      {leaseLeft > 0
-        ? `If its server died, the key can be taken over in ${formatDuration(leaseLeft)}: Finish payment sends the same key.`
-        : "Its lease has run out: if its server died, Finish payment takes the key over, and charges at most once."}
+      {leaseLeft === null
+        ? "If its server died, Finish payment takes the key over once its lease runs out."
+        : leaseLeft > 0
+          ? `If its server died, the key can be taken over in ${formatDuration(leaseLeft)}: Finish payment sends the same key.`
+          : "Its lease has run out: if its server died, Finish payment takes the key over, and charges at most once."}
     </p>
   );
 }

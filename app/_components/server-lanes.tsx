@@ -1,10 +1,11 @@
 "use client";
 
-import { useState } from "react";
+import { useContext, useState } from "react";
 import { accountSummary } from "~/app/_lib/account-summary";
 import type { SummarizedCharge } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
+import { CurlSession } from "./curl-session";
 import type { ServerAttempt } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
@@ -161,8 +162,9 @@ function LanesRow({
 
 function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
   const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
+  const sessionCookie = useContext(CurlSession);
   const copy = () =>
-    navigator.clipboard.writeText(curlOf(attempt, window.location.origin)).then(
+    navigator.clipboard.writeText(curlOf(attempt, window.location.origin, sessionCookie)).then(
       () => setCopied("copied"),
       () => setCopied("failed"),
     );

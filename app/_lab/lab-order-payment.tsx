@@ -1,11 +1,13 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { CurlSession } from "~/app/_components/curl-session";
 import { OrderPayment } from "~/app/_components/order-payment";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
 import { LabPanel } from "./lab-panel";
 import { naiveSender } from "./naive-client";
 import { pitfallSender } from "./pitfall-client";
+import { useScenario } from "./use-scenario";
 
 /**
  * The order page with the fault lab composed in: its panel beside the Pay
@@ -13,18 +15,31 @@ import { pitfallSender } from "./pitfall-client";
  * of the production one, and in pitfall mode the pitfall charge's client.
  * The production page knows nothing of any of them.
  */
-export function LabOrderPayment({ orderId, behindProxy }: { orderId: string; behindProxy: boolean }) {
+export function LabOrderPayment({
+  orderId,
+  behindProxy,
+  sessionCookie,
+}: {
+  orderId: string;
+  behindProxy: boolean;
+  /** This browser's session cookie, for the server account's copied curl commands. */
+  sessionCookie: string | null;
+}) {
   const trpc = useLabTRPC();
   const labClient = useLabTRPCClient();
   const shop = useQuery(trpc.lab.switches.queryOptions({ orderId })).data?.shop;
   const naive = shop?.naiveClient === true;
   const pitfall = !naive && shop?.pitfallMode === true;
+  const [scenario] = useScenario();
   return (
-    <OrderPayment
-      orderId={orderId}
-      send={naive ? naiveSender(labClient) : pitfall ? pitfallSender(labClient) : undefined}
-      payVerb={naive ? "Pay naively" : pitfall ? "Pay in pitfall mode" : "Pay"}
-      aside={(payment) => <LabPanel {...payment} behindProxy={behindProxy} />}
-    />
+    <CurlSession value={sessionCookie}>
+      <OrderPayment
+        orderId={orderId}
+        send={naive ? naiveSender(labClient) : pitfall ? pitfallSender(labClient) : undefined}
+        payVerb={naive ? "Pay naively" : pitfall ? "Pay in pitfall mode" : "Pay"}
+        unguarded={scenario?.unguardedPay}
+        aside={(payment) => <LabPanel {...payment} behindProxy={behindProxy} />}
+      />
+    </CurlSession>
   );
 }

@@ -18,6 +18,7 @@ import { StallGuide } from "./stall-guide";
 import { SwitchRow } from "./switch-row";
 import { ONE_SHOTS, changed, countOf, oneShotToggle } from "./switches";
 import type { OneShot, Switches, Toggle } from "./switches";
+import { useScenario } from "./use-scenario";
 
 const TOGGLES: Array<Toggle & { help: string }> = [
   {
@@ -115,7 +116,7 @@ export function LabPanel({
   // delivered a tick later) is first put back by React, and flickers.
   const [asked, setAsked] = useState<Switches | null>(null);
   // A chosen scenario shows its own switches, and its stall guide stands in for the one under its switch.
-  const [chosen, setChosen] = useState<Scenario | null>(null);
+  const [chosen] = useScenario();
   const update = useMutation(
     trpc.lab.setSwitches.mutationOptions({
       // A read of the switches still in flight would land after the answer and undo it.
@@ -156,6 +157,7 @@ export function LabPanel({
         >
           {toggle.oneShot === "shop.stallsBetweenHops" && on && chosen?.help !== "stall-guide" && (
             <StallGuide
+              orderId={order.id}
               attempts={attempts}
               providerDelayMs={current.provider.delayMs}
               behindProxy={behindProxy}
@@ -182,11 +184,7 @@ export function LabPanel({
         Fault lab <span className="badge">demo controls</span>
       </h2>
       <p className="muted small">Switches for this order only, honoured by the server.</p>
-      <ScenarioPicker
-        {...{ order, attempts, paying, behindProxy, turn }}
-        switches={current ?? undefined}
-        onChoose={setChosen}
-      />
+      <ScenarioPicker {...{ order, attempts, paying, behindProxy, turn }} switches={current ?? undefined} />
       {ownToggles.length > 0 && <ul className="lab-switches">{switchRows(ownToggles)}</ul>}
       {current && chosen && isPitfall(chosen) && pitfallSwitches(current)}
       {chosen?.id === "key-reuse" && keyReuse}

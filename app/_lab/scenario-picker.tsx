@@ -8,9 +8,9 @@ import { accountSummary } from "~/app/_lib/account-summary";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
 import { SCENARIOS, switchesFor } from "./scenarios";
-import type { Scenario } from "./scenarios";
 import { StallGuide } from "./stall-guide";
 import type { Switches } from "./switches";
+import { useScenario } from "./use-scenario";
 
 /**
  * Guided runs of the guide's failures: choosing one sets the lab's switches,
@@ -24,34 +24,29 @@ export function ScenarioPicker({
   behindProxy,
   switches,
   turn,
-  onChoose,
 }: PaymentView & {
   behindProxy: boolean;
   /** The lab's switches as the panel shows them; undefined until read. */
   switches: Switches | undefined;
   /** Sets the switches through the lab panel, as its own checkboxes do. */
   turn: (next: Switches) => void;
-  /** Told which scenario is chosen (null: none), so that the panel does not repeat what the scenario shows. */
-  onChoose: (scenario: Scenario | null) => void;
 }) {
   const trpc = useTRPC();
   // A choice before React runs would be lost: the picker waits for it, as the switches do.
   const hydrated = useHydrated();
   const account = useQuery(trpc.orders.serverAccount.queryOptions({ orderId: order.id }));
-  const [chosen, setChosen] = useState<{ scenario: Scenario; earlierRequests: number } | null>(null);
+  const [scenario, setScenario] = useScenario();
+  // Requests before the choice, counted when it is made here (a reload starts counting afresh).
+  const [earlierRequests, setEarlierRequests] = useState(0);
   const requests = account.data?.attempts ?? [];
   const somethingHappened = requests.length > 0 || order.charges.length > 0;
 
   const choose = (id: string) => {
-    const scenario = SCENARIOS.find((candidate) => candidate.id === id);
-    if (!scenario || !switches) {
-      setChosen(null);
-      onChoose(null);
-      return;
-    }
-    setChosen({ scenario, earlierRequests: requests.length });
-    onChoose(scenario);
-    turn(switchesFor(scenario, switches));
+    const next = SCENARIOS.find((candidate) => candidate.id === id);
+    setScenario(next && switches ? next.id : null);
+    if (!next || !switches) return;
+    setEarlierRequests(requests.length);
+    turn(switchesFor(next, switches));
   };
 
   return (
@@ -59,45 +54,46 @@ export function ScenarioPicker({
       <label htmlFor="scenario">Try a scenario</label>
       <select
         id="scenario"
-        value={chosen?.scenario.id ?? ""}
+        value={scenario?.id ?? ""}
         disabled={!hydrated || paying || !switches}
         onChange={(event) => choose(event.target.value)}
       >
         <option value="">Choose a failure to watch…</option>
-        {SCENARIOS.map((scenario) => (
-          <option key={scenario.id} value={scenario.id}>
-            {scenario.title}
+        {SCENARIOS.map((candidate) => (
+          <option key={candidate.id} value={candidate.id}>
+            {candidate.title}
           </option>
         ))}
       </select>
-      {chosen && (
-        <div className="scenario" data-scenario={chosen.scenario.id}>
+      {scenario && (
+        <div className="scenario" data-scenario={scenario.id}>
           <p className="small">Its switches are set below; every other switch is off.</p>
-          {chosen.earlierRequests > 0 && (
+          {earlierRequests > 0 && (
             <p className="small" data-testid="scenario-earlier-requests">
-              This order had {chosen.earlierRequests} request{chosen.earlierRequests === 1 ? "" : "s"} before:
-              what happened counts them too. <Link href="/">A new order</Link> starts clean.
+              This order had {earlierRequests} request{earlierRequests === 1 ? "" : "s"} before: what happened
+              counts them too. <Link href="/">A new order</Link> starts clean.
             </p>
           )}
           <p data-testid="scenario-to-do">
-            <strong>Do:</strong> {chosen.scenario.toDo}
+            <strong>Do:</strong> {scenario.toDo}
           </p>
-          {chosen.scenario.help === "second-tab" && (
+          {scenario.help === "second-tab" && (
             <p>
-              <Link href={`/orders/${order.id}`} target="_blank">
+              <Link href={`/orders/${order.id}?scenario=${scenario.id}`} target="_blank">
                 Open this order in a second tab
               </Link>
             </p>
           )}
-          {chosen.scenario.help === "stall-guide" && switches && (
+          {scenario.help === "stall-guide" && switches && (
             <StallGuide
+              orderId={order.id}
               attempts={attempts}
               providerDelayMs={switches.provider.delayMs}
               behindProxy={behindProxy}
             />
           )}
           <p data-testid="scenario-should-happen">
-            <strong>Should happen:</strong> {chosen.scenario.shouldHappen}
+            <strong>Should happen:</strong> {scenario.shouldHappen}
           </p>
           {somethingHappened && (
             <p className="scenario-happened" role="status" data-testid="scenario-happened">

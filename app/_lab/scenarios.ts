@@ -14,6 +14,8 @@ export interface Scenario {
   toDo: string;
   /** A part of the page that helps with it: a link to a second tab, or the stall's command and countdown. */
   help?: "second-tab" | "stall-guide";
+  /** The Pay button stays enabled while a payment is out, so that a person's double-click sends two requests. */
+  unguardedPay?: true;
   shouldHappen: string;
 }
 
@@ -31,9 +33,10 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "double-click",
     title: "Double-click",
     switches: { provider: { delayMs: SLOW_PROVIDER_MS } },
-    toDo: "Double-click Pay (the provider takes 3 s, so a second click lands while the first is out).",
+    toDo: "Double-click Pay. For this lesson the button does not disable itself while a payment is out, so both clicks send a request; the provider takes 3 s.",
+    unguardedPay: true,
     shouldHappen:
-      "Both requests carry the order's key: the second waits for the first and shares its charge. One charge. (If the button was disabled before your second click, only one request leaves.)",
+      "Both requests carry the order's key: the server executes the first, and the second waits for it and shares its charge (coalesced). One charge.",
   },
   {
     id: "two-tabs",

@@ -31,22 +31,33 @@ export function requestBodyOf(attempt: ServerAttempt): Record<string, unknown> {
 /** A masked card number in a kept body: `•••• 4242`. */
 const MASKED_CARD = /^•••• (\d{4})$/;
 
+/** The demo's test cards by their last four digits: a copied command pays with the number itself. */
+const TEST_CARDS: Record<string, string> = { "4242": "4242424242424242", "0002": "4000000000000002" };
+
+const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
 /**
- * The request again, as a curl command against this origin, in the session's
- * cookie jar. A card number the server masked is asked for, never made up.
+ * The request again, as a curl command against this origin, that replays as
+ * pasted: with the session's cookie when the page was given it (the lab shows
+ * it), and the test card the server masked. Another card is asked for, never
+ * made up.
  */
-export function curlOf(attempt: ServerAttempt, origin: string): string {
+export function curlOf(attempt: ServerAttempt, origin: string, sessionCookie: string | null): string {
   const body = requestBodyOf(attempt);
-  const masked = typeof body.cardNumber === "string" ? MASKED_CARD.exec(body.cardNumber) : null;
-  if (masked) body.cardNumber = "CARD_NUMBER";
-  const json = JSON.stringify(body).replaceAll("'", "'\\''");
+  const last4 = typeof body.cardNumber === "string" ? MASKED_CARD.exec(body.cardNumber)?.[1] : undefined;
+  if (last4) body.cardNumber = TEST_CARDS[last4] ?? "CARD_NUMBER";
   return [
-    ...(masked
-      ? [`# CARD_NUMBER: the card ending in ${masked[1]} (the server keeps only its last four digits)`]
+    ...(last4 && !TEST_CARDS[last4]
+      ? [`# CARD_NUMBER: the card ending in ${last4} (the server keeps only its last four digits)`]
       : []),
-    "# -b jar: this browser's checkout_session cookie, in a cookie jar",
-    `curl -i -b jar -X POST '${origin}/api/trpc/payments.charge' \\`,
-    `  -H 'content-type: application/json' -H 'Idempotency-Key: ${attempt.key.replaceAll("'", "'\\''")}' \\`,
-    `  -d '${json}'`,
+    ...(sessionCookie
+      ? []
+      : [
+          "# SESSION: this browser's checkout_session cookie (HttpOnly: the browser's developer tools show it)",
+        ]),
+    `curl -i -X POST ${quoted(`${origin}/api/trpc/payments.charge`)} \\`,
+    `  -b ${quoted(`checkout_session=${sessionCookie ?? "SESSION"}`)} \\`,
+    `  -H 'content-type: application/json' -H ${quoted(`Idempotency-Key: ${attempt.key}`)} \\`,
+    `  -d ${quoted(JSON.stringify(body))}`,
   ].join("\n");
 }

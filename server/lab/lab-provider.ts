@@ -54,12 +54,18 @@ export class LabProvider implements PaymentProvider {
       idempotencyKey,
     );
     if (await spend(this.db, request.orderId, "stallsBetweenHops")) {
-      // Behind the demo's proxy the page cannot tell which instance holds the stall: this line can.
+      // The page names this process in its kill command (behind the demo's proxy it could be any instance).
+      const where = { orderId: request.orderId };
+      await this.db.labSwitches.update({ where, data: { stallPid: process.pid } });
       logger.warn(
         { orderId: request.orderId, pid: process.pid, port: process.env.PORT },
         `lab: stalling ${STALL_MS / 1000} s between the hops; to crash this instance now: kill -9 ${process.pid}`,
       );
       await sleep(STALL_MS);
+      await this.db.labSwitches.updateMany({
+        where: { ...where, stallPid: process.pid },
+        data: { stallPid: null },
+      });
     }
     return answer;
   }

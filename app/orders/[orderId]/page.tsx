@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { LabOrderPayment } from "~/app/_lab/lab-order-payment";
 import { OrderPayment } from "~/app/_components/order-payment";
 import { shortId } from "~/app/_lib/short-id";
 import { HydrateClient, labTrpc, prefetch, trpc } from "~/app/_trpc/server";
 import { VIA_ROUND_ROBIN_PROXY_HEADER } from "~/server/cluster/proxy-headers";
 import { labEnabled } from "~/server/env";
+import { SESSION_COOKIE } from "~/server/session";
 
 interface Props {
   params: Promise<{ orderId: string }>;
@@ -30,6 +31,7 @@ export default async function OrderPage({ params }: Props) {
         <LabOrderPayment
           orderId={orderId}
           behindProxy={(await headers()).has(VIA_ROUND_ROBIN_PROXY_HEADER)}
+          sessionCookie={(await cookies()).get(SESSION_COOKIE)?.value ?? null}
         />
       ) : (
         <OrderPayment orderId={orderId} />

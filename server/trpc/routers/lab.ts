@@ -13,6 +13,7 @@ import {
   ageKeyInput,
   ageKeyOutput,
   labSwitchesInput,
+  labStallOutput,
   labSwitchesSchema,
   naiveChargeInput,
   setLabSwitchesInput,
@@ -48,6 +49,16 @@ export const labRouter = router({
         labProviderOf(ctx.provider).setProviderFaults(order.id, input.provider ?? {}),
       ]);
       return { shop, provider };
+    }),
+
+  /** Which process to kill for the crash lesson: the one answering, and the one holding the stall. */
+  stall: sessionProcedure
+    .input(labSwitchesInput)
+    .output(labStallOutput)
+    .query(async ({ ctx, input }) => {
+      const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
+      const row = await ctx.db.labSwitches.findUnique({ where: { orderId: order.id } });
+      return { serverPid: process.pid, stallPid: row?.stallPid ?? null };
     }),
 
   /** Puts the order's completed key past its retention: the grid's "expired" row, without waiting a day. */

@@ -66,3 +66,9 @@ export const naiveChargeInput = z.strictObject({
 export const ageKeyInput = z.strictObject({ orderId: orderIdSchema });
 
 export const ageKeyOutput = z.object({ key: z.string(), expiresAt: z.iso.datetime() });
+
+/** The server that answered, and the process holding the order's stall between the hops: each a pid for `kill -9`. */
+export const labStallOutput = z.object({
+  serverPid: z.number().int(),
+  stallPid: z.number().int().nullable(),
+});

@@ -1,0 +1,204 @@
+import { spawn, spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { recreateDatabase } from "../testing/postgres-admin";
+import { E2E_SERVERS } from "./environment";
+import type { E2EProvider } from "./environment";
+import { expect, test } from "./fixtures";
+
+/**
+ * The crash lesson followed literally: the kill command the page shows is run
+ * in a shell. On a demo of its own (`npm start`, one instance, then two behind
+ * the round-robin proxy), since the suite's shared server must not die.
+ */
+
+interface Demo {
+  url: string;
+  instanceUrls: string[];
+  providerUrl: string;
+  /** What `npm start` printed so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Ports after the suite's own: E2E_BASE_PORT + 20 to + 39. */
+async function startDemo(project: E2EProvider, instances: number): Promise<Demo> {
+  const port = E2E_SERVERS.sqlite.port + 20 + (project === "postgresql" ? 10 : 0) + (instances - 1) * 5;
+  const name = `crash_${project}_${instances}`;
+  for (const suffix of ["", "-wal", "-shm"]) {
+    for (const file of [`.tmp/${name}.db`, `.tmp/${name}-provider.db`])
+      rmSync(file + suffix, { force: true });
+  }
+  const databaseUrl =
+    project === "sqlite"
+      ? `file:./.tmp/${name}.db`
+      : await recreateDatabase(`${new URL(E2E_SERVERS.postgresql.databaseUrl).pathname.slice(1)}_${name}`);
+  const child = spawn("node_modules/.bin/tsx", ["scripts/start.ts", "start"], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PROVIDER_PORT: String(port + 4),
+      DATABASE_URL: databaseUrl,
+      PROVIDER_DATABASE_URL: `file:./.tmp/${name}-provider.db`,
+      INSTANCES: String(instances),
+      LAB_ENABLED: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://localhost:${port}`;
+  await expect
+    .poll(() => answers(`${url}/api/trpc/catalog.list`), { timeout: 120_000, intervals: [500] })
+    .toBe(true);
+  return {
+    url,
+    instanceUrls:
+      instances === 1
+        ? [url]
+        : Array.from({ length: instances }, (_, i) => `http://localhost:${port + 1 + i}`),
+    providerUrl: `http://127.0.0.1:${port + 4}`,
+    output: () => output,
+    stop: async () => {
+      // The whole process group: npm start, the provider and every instance, restarted ones included.
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(-child.pid!, "SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+const answers = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+    (response) => response.ok,
+    () => false,
+  );
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function placeOrder(page: Page, url: string): Promise<string> {
+  await page.goto(`${url}/`);
+  await page
+    .locator('[data-sku="notebook"]')
+    .getByRole("button", { name: /^Add one/ })
+    .click();
+  await page.getByRole("button", { name: "Place order" }).click();
+  await page.waitForURL(/\/orders\/ord_/);
+  return /\/orders\/(ord_[A-Za-z0-9_-]+)/.exec(page.url())![1]!;
+}
+
+/** Chooses the crash lesson, pays, and runs the kill command the page shows during the stall. */
+async function payAndKill(page: Page, demo: Demo, { commandBeforePaying }: { commandBeforePaying: boolean }) {
+  const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
+  await page.getByLabel("Try a scenario").selectOption("crash-mid-charge");
+  expect((await saved).ok()).toBe(true);
+  const guide = page.getByTestId("scenario-picker").getByTestId("stall-guide");
+  const command = guide.locator("code.command");
+  if (commandBeforePaying) {
+    await expect(command).toHaveText(/^kill -9 \d+$/);
+    // At 1280 px the whole command shows: nothing of it is scrolled out of its box.
+    expect(await command.evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true);
+  } else await expect(command).toHaveCount(0);
+
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(guide.getByRole("timer")).toContainText("s left to kill the server");
+  // Read at once: the stall lasts 4 s, and behind the proxy the command shows only during it.
+  const text = (await command.textContent({ timeout: 4_000 })) ?? "";
+  expect(text).toMatch(/^kill -9 \d+$/);
+  const pid = Number(text.split(" ").at(-1));
+  expect(alive(pid)).toBe(true);
+
+  const shell = spawnSync("sh", ["-c", text], { encoding: "utf8" });
+  expect(shell.status, shell.stderr).toBe(0);
+  await expect.poll(() => alive(pid)).toBe(false);
+  return pid;
+}
+
+/** Presses Finish payment until the retry gets the charge (on SQLite the dead owner's lease must run out first). */
+async function finishPayment(page: Page) {
+  const status = page.getByTestId("payment-status");
+  await expect(async () => {
+    const finish = page.getByRole("button", { name: /^Finish payment/ });
+    // isVisible does not wait: once paid there is no button to press.
+    if (await finish.isVisible()) await finish.click({ timeout: 2_000 }).catch(() => undefined);
+    await expect(status).toContainText("Charged", { timeout: 5_000 });
+  }).toPass({ timeout: 90_000 });
+  await expect(status).toContainText("once");
+}
+
+/** The ledger shows the order's one charge, and the provider's own ledger agrees. */
+async function expectOneCharge(page: Page, demo: Demo, orderId: string) {
+  await page.goto(`${demo.url}/ledger`);
+  await expect(page.locator(`tr[data-charge-id][data-order-id="${orderId}"]`)).toHaveCount(1);
+  await expect(page.locator(`[data-reconciled-order="${orderId}"]`)).toHaveAttribute("data-problems", "0");
+}
+
+// The kill cuts the browser's request off; a retry can meet the dead owner's key (409) or, behind the proxy, the dead instance (502).
+const CRASH_ERRORS = [/net::ERR_/, /status of (409|502|503)/];
+
+test("crash mid-charge on one instance: the page's own kill command kills it, npm start starts it again, and the retry records the one charge", async ({
+  page,
+  consoleErrors,
+}) => {
+  test.setTimeout(300_000);
+  consoleErrors.expect(...CRASH_ERRORS);
+  const demo = await startDemo(test.info().project.name as E2EProvider, 1);
+  try {
+    const orderId = await placeOrder(page, demo.url);
+    const pid = await payAndKill(page, demo, { commandBeforePaying: true });
+    await expect.poll(() => answers(`${demo.url}/api/trpc/catalog.list`), { timeout: 60_000 }).toBe(true);
+    expect(demo.output()).toContain("was killed (SIGKILL): starting it again");
+    await finishPayment(page);
+    // The restarted server names itself: a new process.
+    await page.reload();
+    await expect(page.getByTestId("stall-guide").locator("code.command")).toHaveText(/^kill -9 \d+$/);
+    expect(await page.getByTestId("stall-guide").locator("code.command").textContent()).not.toBe(
+      `kill -9 ${pid}`,
+    );
+    await expectOneCharge(page, demo, orderId);
+  } finally {
+    await demo.stop();
+  }
+});
+
+test("crash mid-charge behind the proxy: the page names the instance holding the stall; killed, the proxy, the other instance and the provider keep serving, and it is started again", async ({
+  page,
+  consoleErrors,
+}) => {
+  test.setTimeout(300_000);
+  consoleErrors.expect(...CRASH_ERRORS);
+  const demo = await startDemo(test.info().project.name as E2EProvider, 2);
+  try {
+    const orderId = await placeOrder(page, demo.url);
+    await payAndKill(page, demo, { commandBeforePaying: false });
+    // At once, before the dead one is back: the other instance, the provider and the proxy answer.
+    const up = await Promise.all(demo.instanceUrls.map((url) => answers(`${url}/api/trpc/catalog.list`)));
+    expect(up.filter(Boolean)).toHaveLength(1);
+    expect(await answers(`${demo.providerUrl}/health`)).toBe(true);
+    await expect.poll(() => answers(`${demo.url}/api/trpc/catalog.list`)).toBe(true);
+    // The dead one is started again.
+    for (const url of demo.instanceUrls) {
+      await expect.poll(() => answers(`${url}/api/trpc/catalog.list`), { timeout: 60_000 }).toBe(true);
+    }
+    expect(demo.output()).toContain("was killed (SIGKILL): starting it again");
+    await finishPayment(page);
+    await expectOneCharge(page, demo, orderId);
+  } finally {
+    await demo.stop();
+  }
+});
