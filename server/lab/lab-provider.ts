@@ -6,6 +6,7 @@ import { logger } from "service-kit/logger";
 import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
 import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import type { providerFaultsSchema } from "../trpc/schemas/lab";
+import { LabError } from "./lab-error";
 import { readSwitches, spend } from "./switches";
 
 type ProviderFaults = z.infer<typeof providerFaultsSchema>;
@@ -37,8 +38,8 @@ export class LabProvider implements PaymentProvider {
     });
   }
 
-  saveCard(cardNumber: string) {
-    return this.inner.saveCard(cardNumber);
+  saveCard(cardNumber: string, idempotencyKey?: string) {
+    return this.inner.saveCard(cardNumber, idempotencyKey);
   }
 
   async charge(
@@ -83,7 +84,15 @@ export class LabProvider implements PaymentProvider {
       headers: { authorization: `Bearer ${this.endpoint.apiKey}`, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(5_000),
-    });
+    }).catch(() => null);
+    // A provider that is down (no answer, or a 5xx) is a moment to wait, not a bug: 503 with Retry-After.
+    if (!response || response.status >= 500) {
+      throw new LabError(
+        "PROVIDER_UNAVAILABLE",
+        "The payment provider does not answer, so its switches were not changed. Try again in a moment.",
+        { retryAfterSeconds: 2 },
+      );
+    }
     if (!response.ok)
       throw new Error(`The provider's test API answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as ProviderFaults;

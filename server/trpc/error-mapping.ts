@@ -24,6 +24,7 @@ const CODE_BY_REASON = {
   // The fault lab's (server/lab/lab-error.ts).
   NO_COMPLETED_KEY: "PRECONDITION_FAILED",
   PITFALL_MODE_OFF: "PRECONDITION_FAILED",
+  PROVIDER_UNAVAILABLE: "SERVICE_UNAVAILABLE",
   // The run-once adapter's (run-once/idempotency-error.ts).
   IDEMPOTENCY_KEY_MISSING: "BAD_REQUEST",
   IDEMPOTENCY_KEY_INVALID: "BAD_REQUEST",

@@ -43,11 +43,9 @@ export const labRouter = router({
     .output(labSwitchesSchema)
     .mutation(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
-      const [shop, provider] = await Promise.all([
-        setSwitches(ctx.db, order.id, input.shop ?? {}),
-        labProviderOf(ctx.provider).setProviderFaults(order.id, input.provider ?? {}),
-      ]);
-      return { shop, provider };
+      // The provider's first: if it is down, the refusal leaves every switch as it was.
+      const provider = await labProviderOf(ctx.provider).setProviderFaults(order.id, input.provider ?? {});
+      return { shop: await setSwitches(ctx.db, order.id, input.shop ?? {}), provider };
     }),
 
   /** Puts the order's completed key past its retention: the grid's "expired" row, without waiting a day. */
