@@ -4,9 +4,9 @@ import type { z } from "zod";
 import type { Db } from "../db/client";
 import { logger } from "service-kit/logger";
 import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
+import { ProviderUnavailableError } from "../payment-provider/payment-provider";
 import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import type { providerFaultsSchema } from "../trpc/schemas/lab";
-import { LabError } from "./lab-error";
 import { readSwitches, spend } from "./switches";
 
 type ProviderFaults = z.infer<typeof providerFaultsSchema>;
@@ -87,11 +87,7 @@ export class LabProvider implements PaymentProvider {
     }).catch(() => null);
     // A provider that is down (no answer, or a 5xx) is a moment to wait, not a bug: 503 with Retry-After.
     if (!response || response.status >= 500) {
-      throw new LabError(
-        "PROVIDER_UNAVAILABLE",
-        "The payment provider does not answer, so its switches were not changed. Try again in a moment.",
-        { retryAfterSeconds: 2 },
-      );
+      throw new ProviderUnavailableError(response ? `HTTP ${response.status}` : "network");
     }
     if (!response.ok)
       throw new Error(`The provider's test API answered ${response.status}: ${await response.text()}`);
