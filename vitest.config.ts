@@ -28,7 +28,12 @@ export default defineConfig({
         test: {
           ...shared,
           name: "sqlite",
-          include: ["packages/**/*.test.ts", "server/**/*.test.ts", "provider/**/*.test.ts", "app/**/*.test.ts"],
+          include: [
+            "packages/**/*.test.ts",
+            "server/**/*.test.ts",
+            "provider/**/*.test.ts",
+            "app/**/*.test.ts",
+          ],
           exclude: ["**/*.postgresql.test.ts", ...scoped],
           env: { NODE_ENV: "test", TEST_DATABASE: "sqlite" },
         },
