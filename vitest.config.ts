@@ -28,7 +28,12 @@ export default defineConfig({
         test: {
           ...shared,
           name: "sqlite",
-          include: ["packages/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.ts"],
+          include: [
+            "packages/**/*.test.ts",
+            "server/**/*.test.ts",
+            "provider/**/*.test.ts",
+            "app/**/*.test.ts",
+          ],
           exclude: ["**/*.postgresql.test.ts", ...scoped],
           env: { NODE_ENV: "test", TEST_DATABASE: "sqlite" },
         },
@@ -39,7 +44,7 @@ export default defineConfig({
           ...shared,
           name: "postgresql",
           // The client's tests know no database; they run once, above.
-          include: ["packages/**/*.test.ts", "server/**/*.test.ts"],
+          include: ["packages/**/*.test.ts", "server/**/*.test.ts", "provider/**/*.test.ts"],
           exclude: ["**/*.sqlite.test.ts", "packages/retry-policy/**", ...scoped],
           env: { NODE_ENV: "test", TEST_DATABASE: "postgresql" },
         },

@@ -1,16 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
 import { IDEMPOTENCY_HEADERS, KEY_RULE, keyFromHeader, resultHeaders } from "run-once/http";
 import { fingerprint } from "run-once";
-import type { RunOnce, RunResult } from "run-once";
+import type { RunOnce } from "run-once";
 import { lostReply } from "service-kit/http/lost-reply";
 import type { ProviderDb, ProviderTx } from "./db/client";
+import { limitBody, readBody, validBody } from "./body";
+import type { BodyEnv } from "./body";
 import { ProviderError, asProviderError, cardDeclined, invalidRequest } from "./errors";
-import { readFaults, setFaults, spend } from "./faults";
+import { OrderFaults } from "./faults";
 import type { ProviderMetrics } from "./metrics";
 import { DECLINING_CARDS } from "./test-cards";
 
@@ -18,19 +19,28 @@ interface ProviderDeps {
   db: ProviderDb;
   runOnce: RunOnce<ProviderTx>;
   metrics: ProviderMetrics;
-  /** Whether the test lab may set faults (POST /v1/test/faults/:order). */
+  /** Whether the test lab may set faults (POST /v1/test/faults/:order); off, the faults are never read. */
   lab: boolean;
   /** How long a "timeout" fault holds a request before running it. */
   timeoutHoldMs: number;
 }
 
-/** The charges endpoint's path, also the name its idempotency keys are stored under. */
-const CHARGES = "POST /v1/charges";
+/** An integer as JSON sends it, or as a form field (digits only: `amount[]=1` is not an amount). */
+const integer = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d{1,12}$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().int());
 
 const chargeRequest = z.strictObject({
-  amount: z.number().int().positive().max(100_000_000),
+  amount: integer.pipe(z.number().positive().max(100_000_000)),
   currency: z.literal("usd"),
-  payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/),
+  /** A saved card's id, as Stripe's Charges API takes it. */
+  source: z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/),
   metadata: z
     .strictObject({ order: z.string().max(100) })
     .partial()
@@ -51,16 +61,17 @@ const faultsRequest = z.strictObject({
   decline: z.boolean(),
 });
 
-type Env = { Variables: { account: string } };
+/** Stripe's charge search, as far as the shop uses it: one order's charges. */
+const ORDER_QUERY = /^metadata\['order'\]:'([^'\\]{1,100})'$/;
 
 /**
- * A mock payment provider in the shape of Stripe's API: saved cards, charges
- * under an Idempotency-Key, and a test lab's faults. Its idempotency is the
- * same run-once core as the shop's, on its own database, with no framework
- * but this HTTP router.
+ * A mock payment provider in the shape of Stripe's API, as Stripe's own
+ * clients speak it: saved cards, charges under an Idempotency-Key, charge
+ * search, and a test lab's faults. Its idempotency is the same run-once core
+ * as the shop's, on its own database, with no framework but this HTTP router.
  */
-export function createProviderApp(deps: ProviderDeps): Hono<Env> {
-  const app = new Hono<Env>();
+export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
+  const app = new Hono<BodyEnv>();
 
   app.get("/health", (c) => c.json({ ok: true }));
   app.get("/metrics", async () => {
@@ -71,101 +82,120 @@ export function createProviderApp(deps: ProviderDeps): Hono<Env> {
   app.use("/v1/*", async (c, next) => {
     const account = accountOf(c.req.header("authorization"));
     if (!account) {
-      return errorReply(
-        c,
-        new ProviderError(
-          401,
-          "invalid_request_error",
-          "api_key_invalid",
-          "Send Authorization: Bearer sk_test_...",
-        ),
+      throw new ProviderError(
+        401,
+        "invalid_request_error",
+        "api_key_invalid",
+        "Send Authorization: Bearer sk_test_...",
       );
     }
     c.set("account", account);
     await next();
   });
+  app.post("/v1/*", limitBody, readBody);
 
-  app.post("/v1/payment_methods", zValidator("json", paymentMethodRequest, refuseInvalid), async (c) => {
-    const { card } = c.req.valid("json");
-    const method = await deps.db.paymentMethod.create({
-      data: {
-        id: `pm_${randomBytes(12).toString("hex")}`,
-        account: c.get("account"),
-        cardNumber: card.number,
-        cardLast4: card.number.slice(-4),
-      },
-    });
-    return c.json({ id: method.id, object: "payment_method", card: { last4: method.cardLast4 } });
+  app.post("/v1/payment_methods", async (c) => {
+    const { card } = validBody(paymentMethodRequest, c.get("body"));
+    return idempotent(c, deps, "POST /v1/payment_methods", { card }, async (commit) =>
+      commit(async (tx) => {
+        const method = await tx.paymentMethod.create({
+          data: {
+            id: `pm_${randomBytes(12).toString("hex")}`,
+            account: c.get("account"),
+            cardNumber: card.number,
+            cardLast4: card.number.slice(-4),
+          },
+        });
+        return { id: method.id, object: "payment_method", type: "card", card: { last4: method.cardLast4 } };
+      }),
+    );
   });
 
-  app.post("/v1/charges", zValidator("json", chargeRequest, refuseInvalid), async (c) => {
+  app.post("/v1/charges", async (c) => {
     const account = c.get("account");
-    const request = c.req.valid("json");
-    const rawKey = c.req.header(IDEMPOTENCY_HEADERS.key);
-    const key = rawKey === undefined ? undefined : keyFromHeader(rawKey);
-    if (key === null) {
-      return errorReply(
-        c,
-        invalidRequest("idempotency_key_invalid", `Invalid ${IDEMPOTENCY_HEADERS.key}: ${KEY_RULE.message}.`),
-      );
+    const request = validBody(chargeRequest, c.get("body"));
+    const orderRef = request.metadata.order;
+    // Off, the lab's table is never read: no fault can touch a charge, and no charge pays for the lookup.
+    const faults = deps.lab && orderRef ? new OrderFaults(deps.db, account, orderRef) : null;
+    const reply = await idempotent(c, deps, "POST /v1/charges", request, (commit, key) =>
+      createCharge(deps, { account, key, faults }, request, commit),
+    );
+    return reply.ok && (await faults?.spend("dropReplies")) ? lostReply(await reply.text(), reply) : reply;
+  });
+
+  app.get("/v1/charges/search", async (c) => {
+    const orderRef = ORDER_QUERY.exec(c.req.query("query") ?? "")?.[1];
+    if (orderRef === undefined) {
+      throw invalidRequest("parameter_invalid", "Only query=metadata['order']:'<order>' is supported.");
     }
-    try {
-      const reply =
-        key === undefined
-          ? // No key, no idempotency: every request is a new charge (the counter-example's path).
-            c.json(
-              await createCharge(deps, { account, key: null }, request, (work) => deps.db.$transaction(work)),
-            )
-          : runOnceReply(
-              c,
-              deps.runOnce,
-              await deps.runOnce.run(
-                {
-                  scope: { caller: account, path: CHARGES, key },
-                  fingerprint: fingerprint(CHARGES, request),
-                },
-                ({ commit }) => createCharge(deps, { account, key }, request, commit),
-              ),
-            );
-      return await maybeLost(deps.db, request.metadata.order ?? null, reply);
-    } catch (error) {
-      return errorReply(c, asProviderError(error));
-    }
+    const charges = await deps.db.charge.findMany({
+      where: { account: c.get("account"), orderRef },
+      orderBy: { createdAt: "asc" },
+      take: 100,
+    });
+    return c.json({
+      object: "search_result",
+      url: "/v1/charges/search",
+      has_more: false,
+      next_page: null,
+      data: charges.map(chargeJson),
+    });
   });
 
   app.get("/v1/charges/:id", async (c) => {
     const charge = await deps.db.charge.findFirst({
       where: { id: c.req.param("id"), account: c.get("account") },
     });
-    if (!charge)
-      return errorReply(
-        c,
-        new ProviderError(404, "invalid_request_error", "resource_missing", "No such charge."),
-      );
+    if (!charge) throw new ProviderError(404, "invalid_request_error", "resource_missing", "No such charge.");
     return c.json(chargeJson(charge));
   });
 
-  app.get("/v1/charges", async (c) => {
-    const orderRef = c.req.query("metadata[order]");
-    const charges = await deps.db.charge.findMany({
-      where: { account: c.get("account"), ...(orderRef === undefined ? {} : { orderRef }) },
-      orderBy: { createdAt: "asc" },
-      take: 100,
-    });
-    return c.json({ object: "list", data: charges.map(chargeJson) });
-  });
-
   if (deps.lab) {
-    app.get("/v1/test/faults/:order", async (c) => c.json(await readFaults(deps.db, c.req.param("order"))));
-    app.post("/v1/test/faults/:order", zValidator("json", faultsRequest, refuseInvalid), async (c) =>
-      c.json(await setFaults(deps.db, c.req.param("order"), c.req.valid("json"))),
+    const faultsOf = (c: Context<BodyEnv>) =>
+      new OrderFaults(deps.db, c.get("account"), c.req.param("order")!);
+    app.get("/v1/test/faults/:order", async (c) => c.json(await faultsOf(c).read()));
+    app.post("/v1/test/faults/:order", async (c) =>
+      c.json(await faultsOf(c).set(validBody(faultsRequest, c.get("body")))),
     );
   }
 
-  app.notFound((c) =>
-    errorReply(c, new ProviderError(404, "invalid_request_error", "resource_missing", "No such endpoint.")),
-  );
+  app.notFound(() => {
+    throw new ProviderError(404, "invalid_request_error", "resource_missing", "No such endpoint.");
+  });
+  // Every failure in Stripe's shape; anything unexpected (a database that is down) a retryable 503, never a 500.
+  app.onError((error, c) => errorReply(c, asProviderError(error)));
   return app;
+}
+
+type Commit = <T>(work: (tx: ProviderTx) => Promise<T>) => Promise<T>;
+
+/**
+ * Runs a POST once per Idempotency-Key, as Stripe does: a replay answers the
+ * stored result, the same key with other parameters is refused. Without a
+ * key, every request runs (the counter-example's path).
+ */
+async function idempotent<T extends object>(
+  c: Context<BodyEnv>,
+  deps: ProviderDeps,
+  path: string,
+  request: unknown,
+  work: (commit: Commit, key: string | null) => Promise<T>,
+): Promise<Response> {
+  const rawKey = c.req.header(IDEMPOTENCY_HEADERS.key);
+  if (rawKey === undefined) return c.json(await work((run) => deps.db.$transaction(run), null));
+  const key = keyFromHeader(rawKey);
+  if (key === null) {
+    throw invalidRequest(
+      "idempotency_key_invalid",
+      `Invalid ${IDEMPOTENCY_HEADERS.key}: ${KEY_RULE.message}.`,
+    );
+  }
+  const result = await deps.runOnce.run(
+    { scope: { caller: c.get("account"), path, key }, fingerprint: fingerprint(path, request) },
+    ({ commit }) => work(commit, key),
+  );
+  for (const [name, value] of Object.entries(resultHeaders(result))) c.header(name, value);
+  return c.json(deps.runOnce.unwrap(result) as T);
 }
 
 /**
@@ -175,14 +205,11 @@ export function createProviderApp(deps: ProviderDeps): Hono<Env> {
  */
 async function createCharge(
   deps: ProviderDeps,
-  { account, key }: { account: string; key: string | null },
+  { account, key, faults }: { account: string; key: string | null; faults: OrderFaults | null },
   request: ChargeRequest,
-  commit: (
-    work: (tx: ProviderTx) => Promise<ReturnType<typeof chargeJson>>,
-  ) => Promise<ReturnType<typeof chargeJson>>,
+  commit: Commit,
 ) {
-  const orderRef = request.metadata.order ?? null;
-  if (await spend(deps.db, orderRef, "unavailable")) {
+  if (await faults?.spend("unavailable")) {
     throw new ProviderError(
       503,
       "api_error",
@@ -191,13 +218,13 @@ async function createCharge(
       1,
     );
   }
-  if (await spend(deps.db, orderRef, "timeouts")) await sleep(deps.timeoutHoldMs);
-  const faults = await readFaults(deps.db, orderRef);
-  if (faults.delayMs > 0) await sleep(faults.delayMs);
-  const method = await deps.db.paymentMethod.findFirst({ where: { id: request.payment_method, account } });
-  if (!method) throw invalidRequest("resource_missing", `No such payment_method: ${request.payment_method}.`);
+  if (await faults?.spend("timeouts")) await sleep(deps.timeoutHoldMs);
+  const lab = await faults?.read();
+  if (lab?.delayMs) await sleep(lab.delayMs);
+  const method = await deps.db.paymentMethod.findFirst({ where: { id: request.source, account } });
+  if (!method) throw invalidRequest("resource_missing", `No such source: ${request.source}.`);
   deps.metrics.chargeExecuted();
-  const declineReason = faults.decline
+  const declineReason = lab?.decline
     ? "The card was declined (test lab)."
     : DECLINING_CARDS[method.cardNumber];
   return commit(async (tx) => {
@@ -210,7 +237,7 @@ async function createCharge(
         currency: request.currency,
         paymentMethod: method.id,
         cardLast4: method.cardLast4,
-        orderRef,
+        orderRef: request.metadata.order ?? null,
         idempotencyKey: key,
       },
     });
@@ -218,37 +245,9 @@ async function createCharge(
   });
 }
 
-/** A run-once result as HTTP: the outcome, what was decided, whether it was replayed, and until when the key is kept. */
-function runOnceReply(c: Context<Env>, runOnce: RunOnce<ProviderTx>, result: RunResult): Response {
-  for (const [name, value] of Object.entries(resultHeaders(result))) c.header(name, value);
-  try {
-    return c.json(runOnce.unwrap(result) as object);
-  } catch (storedError) {
-    return errorReply(c, asProviderError(storedError));
-  }
-}
-
 function errorReply(c: Context, error: ProviderError): Response {
   if (error.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.retryAfterSeconds));
   return c.json(error.toJSON(), error.status as 400);
-}
-
-/** The lab's lost reply: a committed charge's answer breaks on its way back. */
-async function maybeLost(db: ProviderDb, orderRef: string | null, reply: Response): Promise<Response> {
-  if (!reply.ok || !(await spend(db, orderRef, "dropReplies"))) return reply;
-  return lostReply(await reply.text(), reply);
-}
-
-/** A body that does not validate is refused before anything is done, so nothing is stored under its key. */
-function refuseInvalid(
-  result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } },
-  c: Context,
-) {
-  if (result.success) return;
-  const problems = (result.error?.issues ?? []).map(
-    (issue) => `${issue.path.join(".") || "body"}: ${issue.message}`,
-  );
-  return errorReply(c, invalidRequest("parameter_invalid", `Invalid request: ${problems.join("; ")}.`));
 }
 
 /** Test-mode secret keys (sk_test_...) name an account; the key itself is never stored. */
@@ -257,6 +256,7 @@ function accountOf(authorization: string | undefined): string | null {
   return key ? `acct_${createHash("sha256").update(key).digest("hex").slice(0, 16)}` : null;
 }
 
+/** A charge as Stripe's Charge object has it, as far as the shop reads it. */
 function chargeJson(charge: {
   id: string;
   amount: number;
@@ -272,8 +272,10 @@ function chargeJson(charge: {
     amount: charge.amount,
     currency: charge.currency,
     status: "succeeded",
+    paid: true,
+    livemode: false,
     payment_method: charge.paymentMethod,
-    card_last4: charge.cardLast4,
+    payment_method_details: { type: "card", card: { last4: charge.cardLast4 } },
     metadata: charge.orderRef === null ? {} : { order: charge.orderRef },
     created: Math.floor(charge.createdAt.getTime() / 1000),
   };

@@ -50,7 +50,7 @@ export const providerFinalErrors: FinalErrors = {
   },
 };
 
-/** What a failed charge request is answered with: the core's errors with their statuses, anything unexpected as a retryable 503. */
+/** What a failed request is answered with: the core's errors with their statuses, anything unexpected as a retryable 503. */
 export function asProviderError(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof KeyInProgressError) {
@@ -63,7 +63,8 @@ export function asProviderError(error: unknown): ProviderError {
     );
   }
   if (error instanceof KeyReusedError) {
-    return new ProviderError(422, "idempotency_error", "idempotency_key_reused", error.message);
+    // Stripe's status for a key reused with other parameters: its clients read 400 + idempotency_error as such.
+    return new ProviderError(400, "idempotency_error", "idempotency_key_reused", error.message);
   }
   if (error instanceof LeaseLostError)
     return new ProviderError(409, "idempotency_error", "lease_lost", error.message, 1);
@@ -73,7 +74,7 @@ export function asProviderError(error: unknown): ProviderError {
     503,
     "api_error",
     "temporarily_unavailable",
-    "The charge failed before anything was committed. Retry with the same Idempotency-Key.",
+    "The request failed before anything was committed. Retry with the same Idempotency-Key.",
     1,
   );
 }

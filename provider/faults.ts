@@ -1,7 +1,7 @@
 import type { ProviderDb } from "./db/client";
 
 /** The faults a merchant's test lab can ask for, per order. */
-interface Faults {
+export interface Faults {
   dropReplies: number;
   unavailable: number;
   timeouts: number;
@@ -11,31 +11,41 @@ interface Faults {
 
 const NO_FAULTS: Faults = { dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false };
 
-export async function readFaults(db: ProviderDb, orderRef: string | null): Promise<Faults> {
-  if (!orderRef) return NO_FAULTS;
-  const row = await db.faultSwitches.findUnique({ where: { orderRef }, omit: { orderRef: true } });
-  return row ?? NO_FAULTS;
-}
+/** One account's faults for one of its orders: another account's switches never touch them. */
+export class OrderFaults {
+  readonly #where: { account_orderRef: { account: string; orderRef: string } };
 
-export function setFaults(db: ProviderDb, orderRef: string, faults: Faults): Promise<Faults> {
-  return db.faultSwitches.upsert({
-    where: { orderRef },
-    create: { orderRef, ...faults },
-    update: faults,
-    omit: { orderRef: true },
-  });
-}
+  constructor(
+    private readonly db: ProviderDb,
+    account: string,
+    orderRef: string,
+  ) {
+    this.#where = { account_orderRef: { account, orderRef } };
+  }
 
-/** Spends one unit of a counter, atomically: of two requests racing for the last unit, exactly one gets it. */
-export async function spend(
-  db: ProviderDb,
-  orderRef: string | null,
-  counter: "dropReplies" | "unavailable" | "timeouts",
-): Promise<boolean> {
-  if (!orderRef) return false;
-  const { count } = await db.faultSwitches.updateMany({
-    where: { orderRef, [counter]: { gt: 0 } },
-    data: { [counter]: { decrement: 1 } },
-  });
-  return count === 1;
+  async read(): Promise<Faults> {
+    const row = await this.db.faultSwitches.findUnique({
+      where: this.#where,
+      omit: { account: true, orderRef: true },
+    });
+    return row ?? NO_FAULTS;
+  }
+
+  set(faults: Faults): Promise<Faults> {
+    return this.db.faultSwitches.upsert({
+      where: this.#where,
+      create: { ...this.#where.account_orderRef, ...faults },
+      update: faults,
+      omit: { account: true, orderRef: true },
+    });
+  }
+
+  /** Spends one unit of a counter, atomically: of two requests racing for the last unit, exactly one gets it. */
+  async spend(counter: "dropReplies" | "unavailable" | "timeouts"): Promise<boolean> {
+    const { count } = await this.db.faultSwitches.updateMany({
+      where: { ...this.#where.account_orderRef, [counter]: { gt: 0 } },
+      data: { [counter]: { decrement: 1 } },
+    });
+    return count === 1;
+  }
 }

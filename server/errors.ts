@@ -14,7 +14,8 @@ export type DomainErrorReason =
   | "SESSION_REQUIRED"
   | "BODY_TOO_LARGE"
   | "RATE_LIMITED"
-  | "TRANSIENT_FAILURE";
+  | "TRANSIENT_FAILURE"
+  | "PROVIDER_UNAVAILABLE";
 
 /**
  * A failure the server names: its reason, which server/trpc/error-mapping.ts

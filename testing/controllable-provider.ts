@@ -19,8 +19,8 @@ export class ControllableProvider implements PaymentProvider {
     return this;
   }
 
-  saveCard(cardNumber: string) {
-    return this.#provider().saveCard(cardNumber);
+  saveCard(cardNumber: string, idempotencyKey?: string) {
+    return this.#provider().saveCard(cardNumber, idempotencyKey);
   }
 
   async charge(

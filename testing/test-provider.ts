@@ -24,14 +24,16 @@ export interface TestProvider {
 /**
  * The payment provider, a real HTTP server on a free port with a fresh
  * database of its own, run inside the test's process (the cluster tests run it
- * as a process of its own), with its test lab on.
+ * as a process of its own), with its test lab on unless told.
  */
-export async function startTestProvider(opts: { timeoutHoldMs?: number } = {}): Promise<TestProvider> {
+export async function startTestProvider(
+  opts: { timeoutHoldMs?: number; lab?: boolean } = {},
+): Promise<TestProvider> {
   const database = await createTestDatabase("provider");
   const running = await startProvider({
     databaseUrl: database.url,
     port: 0,
-    lab: true,
+    lab: opts.lab ?? true,
     timeoutHoldMs: opts.timeoutHoldMs ?? PROVIDER_DEFAULT_TIMEOUT_HOLD_MS,
   });
   const db = createProviderDb(database.url);

@@ -37,6 +37,8 @@ export interface Cluster {
   provider: Instance;
   /** Kills one instance at once, as a crash would (SIGKILL: no cleanup, no reply). */
   crash(index: number): Promise<void>;
+  /** Kills an instance or the provider (SIGKILL) if it still runs, starts it again on its port, and waits until it answers. */
+  restart(which: number | "provider"): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,27 +96,29 @@ async function launch(
   ports: number[],
 ): Promise<Cluster> {
   const providerPort = ports.pop()!;
-  const provider = startProcess(
-    // tsx as a loader, not its CLI: one process, so a SIGKILL leaves no orphaned child.
-    ["--import", "tsx", "provider/main.ts"],
-    {
-      ...env,
-      PROVIDER_PORT: String(providerPort),
-      PROVIDER_DATABASE_URL:
-        opts.providerDatabaseUrl ?? process.env.PROVIDER_DATABASE_URL ?? PROVIDER_DEFAULT_DATABASE_URL,
-    },
-    providerPort,
-    opts.output,
-    "127.0.0.1",
-  );
-  const instances = ports.map((port) =>
+  const startProvider = () =>
+    startProcess(
+      // tsx as a loader, not its CLI: one process, so a SIGKILL leaves no orphaned child.
+      ["--import", "tsx", "provider/main.ts"],
+      {
+        ...env,
+        PROVIDER_PORT: String(providerPort),
+        PROVIDER_DATABASE_URL:
+          opts.providerDatabaseUrl ?? process.env.PROVIDER_DATABASE_URL ?? PROVIDER_DEFAULT_DATABASE_URL,
+      },
+      providerPort,
+      opts.output,
+      "127.0.0.1",
+    );
+  const provider = startProvider();
+  const startInstance = (port: number) =>
     startProcess(
       [NEXT_BIN, "start", "-p", String(port)],
       { ...env, PORT: String(port), PAYMENT_PROVIDER_URL: provider.url },
       port,
       opts.output,
-    ),
-  );
+    );
+  const instances = ports.map(startInstance);
   const cluster: Cluster = {
     instances,
     provider,
@@ -123,8 +127,19 @@ async function launch(
       if (!instance) throw new Error(`no instance ${index}`);
       await kill(instance.process, "SIGKILL");
     },
+    async restart(which) {
+      const old = which === "provider" ? cluster.provider : instances[which];
+      if (!old) throw new Error(`no instance ${which}`);
+      await kill(old.process, "SIGKILL");
+      const started = which === "provider" ? startProvider() : startInstance(old.port);
+      if (which === "provider") cluster.provider = started;
+      else instances[which] = started;
+      await waitUntilReady(started, which === "provider" ? "/health" : "/api/trpc/catalog.list");
+    },
     async stop() {
-      await Promise.all([...instances, provider].map((instance) => kill(instance.process, "SIGTERM")));
+      await Promise.all(
+        [...instances, cluster.provider].map((instance) => kill(instance.process, "SIGTERM")),
+      );
     },
   };
   try {

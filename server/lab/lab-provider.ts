@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { Db } from "../db/client";
 import { logger } from "service-kit/logger";
 import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
+import { ProviderUnavailableError } from "../payment-provider/payment-provider";
 import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import type { providerFaultsSchema } from "../trpc/schemas/lab";
 import { readSwitches, spend } from "./switches";
@@ -37,8 +38,8 @@ export class LabProvider implements PaymentProvider {
     });
   }
 
-  saveCard(cardNumber: string) {
-    return this.inner.saveCard(cardNumber);
+  saveCard(cardNumber: string, idempotencyKey?: string) {
+    return this.inner.saveCard(cardNumber, idempotencyKey);
   }
 
   async charge(
@@ -89,7 +90,11 @@ export class LabProvider implements PaymentProvider {
       headers: { authorization: `Bearer ${this.endpoint.apiKey}`, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(5_000),
-    });
+    }).catch(() => null);
+    // A provider that is down (no answer, or a 5xx) is a moment to wait, not a bug: 503 with Retry-After.
+    if (!response || response.status >= 500) {
+      throw new ProviderUnavailableError(response ? `HTTP ${response.status}` : "network");
+    }
     if (!response.ok)
       throw new Error(`The provider's test API answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as ProviderFaults;

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { IDEMPOTENCY_HEADERS } from "run-once/http";
-import { decideRetry, parseRetryAfter } from "retry-policy";
+import Stripe from "stripe";
+import { decideRetry } from "retry-policy";
 import type { AttemptFailure, RetrySettings } from "retry-policy";
+import { CardDeclinedError, failureOf } from "./stripe-errors";
 import { ProviderUnavailableError } from "./payment-provider";
 import type { ChargeAnswer, PaymentProvider, ProviderCharge } from "./payment-provider";
 
@@ -18,20 +19,15 @@ export const PROVIDER_RETRY_SETTINGS: RetrySettings = {
   deadlineMs: 20_000,
 };
 
-interface ChargeJson {
-  id: string;
-  amount: number;
-  card_last4: string;
-  metadata: { order?: string };
-  created: number;
-}
-
 /**
- * The payment provider over HTTP (provider/app.ts, or any Stripe-shaped API).
+ * The payment provider through Stripe's official client: provider/app.ts, or
+ * Stripe itself with a real sk_test_ key (PAYMENT_PROVIDER_URL=https://api.stripe.com).
  * Unknown outcomes (no answer, a timeout, 409, 5xx) are retried with the same
- * key; a 402 is a decline; anything else is a bug and thrown.
+ * key; a card error is a decline; anything else is a bug and thrown.
  */
 export class HttpPaymentProvider implements PaymentProvider {
+  readonly #stripe: Stripe;
+
   constructor(
     private readonly opts: {
       url: string;
@@ -43,83 +39,77 @@ export class HttpPaymentProvider implements PaymentProvider {
        */
       keyForAttempt?: (key: string | null, attempt: number) => string | null;
     },
-  ) {}
-
-  async saveCard(cardNumber: string) {
-    const method = await this.#send<{ id: string; card: { last4: string } }>("POST", "/v1/payment_methods", {
-      body: { type: "card", card: { number: cardNumber } },
+  ) {
+    const url = new URL(opts.url);
+    this.#stripe = new Stripe(opts.apiKey, {
+      host: url.hostname,
+      port: url.port || (url.protocol === "https:" ? 443 : 80),
+      protocol: url.protocol === "https:" ? "https" : "http",
+      // The shop's retry policy decides, with the shop's keys (see #send): the client never retries by itself.
+      maxNetworkRetries: 0,
+      telemetry: false,
     });
-    return { paymentMethodId: method.id, cardLast4: method.card.last4 };
+  }
+
+  async saveCard(cardNumber: string, idempotencyKey?: string) {
+    const method = await this.#send(
+      (options) =>
+        this.#stripe.paymentMethods.create({ type: "card", card: { number: cardNumber } }, options),
+      { idempotencyKey: idempotencyKey ?? null, retries: idempotencyKey !== undefined },
+    );
+    return { paymentMethodId: method.id, cardLast4: method.card?.last4 ?? "" };
   }
 
   async charge(
     request: { amountCents: number; paymentMethodId: string; orderId: string },
     idempotencyKey: string | null,
   ): Promise<ChargeAnswer> {
-    const body = {
+    const params = {
       amount: request.amountCents,
       currency: "usd",
-      payment_method: request.paymentMethodId,
+      source: request.paymentMethodId,
       metadata: { order: request.orderId },
     };
     try {
-      return {
-        charged: toCharge(
-          await this.#send<ChargeJson>("POST", "/v1/charges", { body, idempotencyKey, retries: true }),
-        ),
-      };
+      const charge = await this.#send((options) => this.#stripe.charges.create(params, options), {
+        idempotencyKey,
+        retries: true,
+      });
+      return { charged: toCharge(charge) };
     } catch (error) {
-      if (error instanceof DeclinedError) return { declined: { reason: error.message } };
+      if (error instanceof CardDeclinedError) return { declined: { reason: error.message } };
       throw error;
     }
   }
 
   async chargesOf(orderId: string): Promise<ProviderCharge[]> {
-    const list = await this.#send<{ data: ChargeJson[] }>(
-      "GET",
-      `/v1/charges?${new URLSearchParams({ "metadata[order]": orderId })}`,
-      {},
-    );
-    return list.data.map(toCharge);
+    const query = `metadata['order']:'${orderId}'`;
+    const found = await this.#send((options) => this.#stripe.charges.search({ query, limit: 100 }, options), {
+      idempotencyKey: null,
+      retries: false,
+    });
+    return found.data.map(toCharge);
   }
 
   async #send<T>(
-    method: "GET" | "POST",
-    path: string,
-    opts: { body?: unknown; idempotencyKey?: string | null; retries?: boolean },
+    call: (options: Stripe.RequestOptions) => Promise<T>,
+    opts: { idempotencyKey: string | null; retries: boolean },
   ): Promise<T> {
     const settings = this.opts.retry ?? PROVIDER_RETRY_SETTINGS;
     const keyForAttempt = this.opts.keyForAttempt ?? ((key) => key);
     const startedAt = Date.now();
     for (let attempt = 1; ; attempt++) {
-      const key = keyForAttempt(opts.idempotencyKey ?? null, attempt);
+      const key = keyForAttempt(opts.idempotencyKey, attempt);
       let failure: AttemptFailure;
       try {
-        const response = await fetch(`${this.opts.url}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${this.opts.apiKey}`,
-            "content-type": "application/json",
-            ...(key === null ? {} : { [IDEMPOTENCY_HEADERS.key]: key }),
-          },
-          body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-          signal: AbortSignal.timeout(settings.attemptTimeoutMs),
+        // The key is the shop's, given on every call: the client's own key is made per call and dies with
+        // it, while a retry, a restarted shop or the completer must send the payment's key again.
+        return await call({
+          timeout: settings.attemptTimeoutMs,
+          ...(key === null ? {} : { idempotencyKey: key }),
         });
-        // The body is part of the answer: one that breaks off midway is no answer.
-        const text = await response.text();
-        if (response.ok) return JSON.parse(text) as T;
-        if (response.status === 402) throw new DeclinedError(errorMessageOf(text));
-        failure = {
-          kind: "http",
-          status: response.status,
-          retryAfterSeconds: parseRetryAfter(response.headers.get("Retry-After")),
-        };
-        if (failure.kind === "http" && ![409, 502, 503, 504].includes(failure.status)) {
-          throw new Error(`The payment provider refused ${method} ${path} with ${response.status}: ${text}`);
-        }
       } catch (error) {
-        if (!isUnknownOutcome(error)) throw error;
-        failure = (error as Error).name === "TimeoutError" ? { kind: "timeout" } : { kind: "network" };
+        failure = failureOf(error);
       }
       const decision = opts.retries
         ? decideRetry(failure, attempt, Date.now() - startedAt, settings)
@@ -130,32 +120,16 @@ export class HttpPaymentProvider implements PaymentProvider {
   }
 }
 
-class DeclinedError extends Error {}
-
-/** A failure that says nothing about whether the provider did the work: no answer, or half of one. */
-function isUnknownOutcome(error: unknown): boolean {
-  if (!(error instanceof Error) || error instanceof DeclinedError) return false;
-  return error.name === "TimeoutError" || error.name === "AbortError" || error instanceof TypeError;
-}
-
 function describe(failure: AttemptFailure): string {
   return failure.kind === "http" ? `HTTP ${failure.status}` : failure.kind;
 }
 
-function errorMessageOf(text: string): string {
-  try {
-    return (JSON.parse(text) as { error: { message: string } }).error.message;
-  } catch {
-    return "The card was declined.";
-  }
-}
-
-function toCharge(json: ChargeJson): ProviderCharge {
+function toCharge(charge: Stripe.Charge): ProviderCharge {
   return {
-    id: json.id,
-    amountCents: json.amount,
-    cardLast4: json.card_last4,
-    orderId: json.metadata.order ?? null,
-    createdAt: new Date(json.created * 1000),
+    id: charge.id,
+    amountCents: charge.amount,
+    cardLast4: charge.payment_method_details?.card?.last4 ?? "",
+    orderId: charge.metadata.order ?? null,
+    createdAt: new Date(charge.created * 1000),
   };
 }

@@ -17,8 +17,14 @@ export type ChargeAnswer = { charged: ProviderCharge } | { declined: { reason: s
  * an unknown outcome cannot charge twice. Swapped in the services to test.
  */
 export interface PaymentProvider {
-  /** Saves a card at the provider; its token stands for it in every later charge, and in a recovery. */
-  saveCard(cardNumber: string): Promise<{ paymentMethodId: string; cardLast4: string }>;
+  /**
+   * Saves a card at the provider; its token stands for it in every later
+   * charge, and in a recovery. Under `idempotencyKey`, a retry gets the same token.
+   */
+  saveCard(
+    cardNumber: string,
+    idempotencyKey?: string,
+  ): Promise<{ paymentMethodId: string; cardLast4: string }>;
   /**
    * Charges under `idempotencyKey` (null: none, the counter-example),
    * retrying unknown outcomes with the same key. Throws

@@ -70,7 +70,7 @@ async function recoveryPoint(
   if (attempt.paymentMethodId && attempt.cardLast4) {
     return { paymentMethodId: attempt.paymentMethodId, cardLast4: attempt.cardLast4 };
   }
-  const card = await deps.provider.saveCard(cardNumber);
+  const card = await deps.provider.saveCard(cardNumber, `${paymentKey}/card`);
   await deps.db.paymentAttempt.update({
     where: { key: paymentKey },
     data: { ...card, requestFingerprint: deps.execution.fingerprint, providerCalledAt: new Date() },

@@ -4,6 +4,7 @@ import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } f
 import { DomainError } from "../errors";
 import type { DomainErrorReason } from "../errors";
 import { LabError } from "../lab/lab-error";
+import { ProviderUnavailableError } from "../payment-provider/payment-provider";
 import type { LabErrorReason } from "../lab/lab-error";
 import { ReasonedError } from "./reasoned-error";
 import { IdempotencyError } from "./run-once/idempotency-error";
@@ -33,6 +34,8 @@ const CODE_BY_REASON = {
   IDEMPOTENCY_LEASE_LOST: "CONFLICT",
   // The throttle's and the adapter's: nothing was done, so a retry is safe.
   TRANSIENT_FAILURE: "SERVICE_UNAVAILABLE",
+  // The payment provider gave no answer: a moment to wait, never a 500.
+  PROVIDER_UNAVAILABLE: "SERVICE_UNAVAILABLE",
 } as const satisfies Record<DomainErrorReason | LabErrorReason | IdempotencyReason, TRPC_ERROR_CODE_KEY>;
 
 interface NamedFailure {
@@ -77,5 +80,8 @@ function namedFailure(error: unknown): NamedFailure | null {
   }
   if (error instanceof KeyReusedError) return { reason: "IDEMPOTENCY_KEY_REUSED", message: error.message };
   if (error instanceof LeaseLostError) return { reason: "IDEMPOTENCY_LEASE_LOST", message: error.message };
+  if (error instanceof ProviderUnavailableError) {
+    return { reason: "PROVIDER_UNAVAILABLE", message: error.message, cause: error, retryAfterSeconds: 2 };
+  }
   return null;
 }

@@ -44,11 +44,9 @@ export const labRouter = router({
     .output(labSwitchesSchema)
     .mutation(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
-      const [shop, provider] = await Promise.all([
-        setSwitches(ctx.db, order.id, input.shop ?? {}),
-        labProviderOf(ctx.provider).setProviderFaults(order.id, input.provider ?? {}),
-      ]);
-      return { shop, provider };
+      // The provider's first: if it is down, the refusal leaves every switch as it was.
+      const provider = await labProviderOf(ctx.provider).setProviderFaults(order.id, input.provider ?? {});
+      return { shop: await setSwitches(ctx.db, order.id, input.shop ?? {}), provider };
     }),
 
   /** Which process to kill for the crash lesson: the one answering, and the one holding the stall. */

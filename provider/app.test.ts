@@ -1,0 +1,152 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { startTestProvider } from "~/testing/test-provider";
+import type { TestProvider } from "~/testing/test-provider";
+import { BODY_LIMIT_BYTES } from "./body";
+
+/** The provider's HTTP edges, as any client (or attacker) can reach them: every refusal in Stripe's shape, never a 500. */
+let provider: TestProvider;
+afterEach(() => provider.close());
+
+const FORM = "application/x-www-form-urlencoded";
+
+function send(path: string, init: { body?: BodyInit; type?: string; key?: string; apiKey?: string } = {}) {
+  return fetch(`${provider.url}${path}`, {
+    method: init.body === undefined ? "GET" : "POST",
+    headers: {
+      authorization: `Bearer ${init.apiKey ?? provider.apiKey}`,
+      ...(init.type ? { "content-type": init.type } : {}),
+      ...(init.key ? { "idempotency-key": init.key } : {}),
+    },
+    body: init.body,
+    ...(init.body instanceof ReadableStream ? { duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+async function expectStripeError(response: Response, status: number, type: string, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  const { error } = (await response.json()) as { error: { type: string; code: string; message: string } };
+  expect(error).toMatchObject({ type, code });
+  expect(error.message.length).toBeGreaterThan(0);
+}
+
+const card = (number = "4242424242424242") => new URLSearchParams({ type: "card", "card[number]": number });
+
+describe("bodies", () => {
+  test.beforeEach(async () => {
+    provider = await startTestProvider();
+  });
+
+  test("malformed JSON: 400 in Stripe's shape", async () => {
+    await expectStripeError(
+      await send("/v1/payment_methods", { body: '{"type":"card",', type: "application/json" }),
+      400,
+      "invalid_request_error",
+      "body_invalid",
+    );
+  });
+
+  test("a content type Stripe's clients do not send: 415", async () => {
+    await expectStripeError(
+      await send("/v1/payment_methods", { body: "type=card", type: "text/plain" }),
+      415,
+      "invalid_request_error",
+      "content_type_invalid",
+    );
+  });
+
+  test("a body over the limit: 413, by its Content-Length or while it streams in", async () => {
+    const big = `type=card&pad=${"x".repeat(BODY_LIMIT_BYTES)}`;
+    await expectStripeError(
+      await send("/v1/payment_methods", { body: big, type: FORM }),
+      413,
+      "invalid_request_error",
+      "request_too_large",
+    );
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 4; i++) controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    await expectStripeError(
+      await send("/v1/payment_methods", { body: chunks, type: FORM }),
+      413,
+      "invalid_request_error",
+      "request_too_large",
+    );
+  });
+
+  test("a failure of the provider's own (its database): 503 with Retry-After, not 500", async () => {
+    await provider.db.$executeRawUnsafe('DROP TABLE "PaymentMethod"');
+    const response = await send("/v1/payment_methods", { body: card(), type: FORM });
+    expect(response.headers.get("retry-after")).toBe("1");
+    await expectStripeError(response, 503, "api_error", "temporarily_unavailable");
+  });
+});
+
+describe("saving a card", () => {
+  test.beforeEach(async () => {
+    provider = await startTestProvider();
+  });
+
+  test("under an Idempotency-Key: the retry gets the same card; another card under it is refused", async () => {
+    const first = await send("/v1/payment_methods", { body: card(), type: FORM, key: "pay_1/card" });
+    const again = await send("/v1/payment_methods", { body: card(), type: FORM, key: "pay_1/card" });
+    const { id } = (await first.json()) as { id: string };
+    expect(((await again.json()) as { id: string }).id).toBe(id);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await provider.db.paymentMethod.count()).toBe(1);
+
+    const other = await send("/v1/payment_methods", {
+      body: card("5555555555554444"),
+      type: FORM,
+      key: "pay_1/card",
+    });
+    await expectStripeError(other, 400, "idempotency_error", "idempotency_key_reused");
+  });
+});
+
+describe("the test lab's faults", () => {
+  async function charge(apiKey: string, order: string) {
+    const saved = await send("/v1/payment_methods", { body: card(), type: FORM, apiKey });
+    const { id } = (await saved.json()) as { id: string };
+    const body = new URLSearchParams({
+      amount: "500",
+      currency: "usd",
+      source: id,
+      "metadata[order]": order,
+    });
+    return send("/v1/charges", { body, type: FORM, apiKey });
+  }
+
+  test("belong to the account that set them: another account's switches never touch this one's order", async () => {
+    provider = await startTestProvider();
+    const other = "sk_test_another_merchant";
+    const faults = { dropReplies: 0, unavailable: 1, timeouts: 0, delayMs: 0, decline: true };
+    const set = await send("/v1/test/faults/ord_shared", {
+      body: JSON.stringify(faults),
+      type: "application/json",
+      apiKey: other,
+    });
+    expect(set.status).toBe(200);
+
+    const mine = await charge(provider.apiKey, "ord_shared");
+    expect(mine.status).toBe(200);
+    expect(await (await send("/v1/test/faults/ord_shared")).json()).toMatchObject({ unavailable: 0 });
+    expect(await (await send("/v1/test/faults/ord_shared", { apiKey: other })).json()).toEqual(faults);
+    expect((await charge(other, "ord_shared")).status).toBe(503);
+  });
+
+  test("are not read at all with the lab off: a charge succeeds without their table", async () => {
+    provider = await startTestProvider({ lab: false });
+    await provider.db.$executeRawUnsafe('DROP TABLE "FaultSwitches"');
+    expect((await charge(provider.apiKey, "ord_1")).status).toBe(200);
+    await expectStripeError(
+      await send("/v1/test/faults/ord_1"),
+      404,
+      "invalid_request_error",
+      "resource_missing",
+    );
+  });
+});

@@ -1,0 +1,88 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { expect } from "vitest";
+import { apiClient } from "~/testing/api-client";
+import { chargeBody, placeOrderWith } from "~/testing/lab-orders";
+import { clusterTest } from "~/testing/fixtures";
+import { newSignedSession } from "~/testing/signed-session";
+
+/**
+ * A storm of SIGKILLs: shop instances killed between the provider's charge
+ * and their record, and the provider killed in the middle of a charge, each
+ * restarted. Every order is then paid with the same key until it answers, and
+ * both ledgers are audited: no order charged twice, no charge unrecorded.
+ * CRASH_STORM_ROUNDS=40 for a longer storm.
+ */
+const ROUNDS = Number(process.env.CRASH_STORM_ROUNDS ?? 6);
+
+const test = clusterTest({
+  count: 3,
+  env: { LAB_ENABLED: "1", IDEMPOTENCY_LEASE_MS: "5000", PAYMENT_COMPLETER_INTERVAL_MS: "1000" },
+});
+
+test(`${ROUNDS} rounds of kill -9, between the hops and at the provider: 0 double, 0 lost`, async ({
+  running: { cluster, db, providerDb },
+}) => {
+  const { cookie } = await newSignedSession(db);
+  const client = (index: number) => apiClient(cluster.instances[index % 3]!.url, cookie);
+  const orders: Array<Awaited<ReturnType<typeof placeOrderWith>>> = [];
+  const kills = { betweenHops: 0, provider: 0 };
+
+  for (let round = 0; round < ROUNDS; round++) {
+    const index = round % 3;
+    const betweenHops = round % 2 === 0;
+    const order = await placeOrderWith(
+      client(index),
+      betweenHops ? { shop: { stallsBetweenHops: 1 } } : { provider: { delayMs: 1_500 } },
+    );
+    orders.push(order);
+    const paying = client(index)
+      .post("payments.charge", chargeBody(order))
+      .catch(() => null);
+    if (betweenHops) {
+      // The provider has charged; the instance stalls before its record: kill it there.
+      await expect
+        .poll(() => providerDb.charge.count({ where: { orderRef: order.id } }), {
+          interval: 20,
+          timeout: 20_000,
+        })
+        .toBe(1);
+      await cluster.restart(index);
+      kills.betweenHops += 1;
+    } else {
+      // The provider holds the charge for 1.5 s before it reads the card: kill it in the middle.
+      await sleep(700);
+      await cluster.restart("provider");
+      kills.provider += 1;
+    }
+    await paying;
+  }
+
+  // The customers come back: each order paid with its key, on any instance, until it answers.
+  for (const [i, order] of orders.entries()) {
+    await expect
+      .poll(async () => (await client(i + 1).post("payments.charge", chargeBody(order))).status, {
+        interval: 500,
+        timeout: 60_000,
+      })
+      .toBe(200);
+  }
+
+  let double = 0;
+  let lost = 0;
+  for (const order of orders) {
+    const atProvider = await providerDb.charge.findMany({
+      where: { orderRef: order.id },
+      select: { id: true },
+    });
+    const recorded = await db.charge.findMany({ where: { orderId: order.id }, select: { id: true } });
+    if (atProvider.length > 1) double += 1;
+    if (atProvider.some((charge) => !recorded.some((mine) => mine.id === charge.id))) lost += 1;
+  }
+  const providerCharges = await providerDb.charge.count({
+    where: { orderRef: { in: orders.map((o) => o.id) } },
+  });
+  console.log(
+    JSON.stringify({ rounds: ROUNDS, kills, orders: orders.length, providerCharges, double, lost }),
+  );
+  expect({ double, lost, providerCharges }).toEqual({ double: 0, lost: 0, providerCharges: orders.length });
+}, 900_000);

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { startTestProvider } from "~/testing/test-provider";
+import type { TestProvider } from "~/testing/test-provider";
+import { HttpPaymentProvider } from "./http-payment-provider";
+import { ProviderUnavailableError } from "./payment-provider";
+
+/**
+ * The shop's provider client, Stripe's official one under the shop's retry
+ * policy and keys, against the provider over HTTP, on each database engine.
+ */
+let provider: TestProvider;
+let client: HttpPaymentProvider;
+
+beforeEach(async () => {
+  provider = await startTestProvider();
+  client = new HttpPaymentProvider({ url: provider.url, apiKey: provider.apiKey });
+});
+afterEach(() => provider.close());
+
+async function setFaults(order: string, faults: Partial<Record<string, number | boolean>>) {
+  const all = { dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false, ...faults };
+  const response = await fetch(`${provider.url}/v1/test/faults/${order}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${provider.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(all),
+  });
+  expect(response.status).toBe(200);
+}
+
+describe("paying through Stripe's client", () => {
+  test("a charge, and its replay under the same key: one charge at the provider", async () => {
+    const card = await client.saveCard("4242424242424242", "pay_a/card");
+    expect(card.cardLast4).toBe("4242");
+    const request = { amountCents: 1200, paymentMethodId: card.paymentMethodId, orderId: "ord_a" };
+    const first = await client.charge(request, "pay_a/charge");
+    const replay = await client.charge(request, "pay_a/charge");
+
+    expect(first).toEqual(replay);
+    expect(first).toMatchObject({ charged: { amountCents: 1200, cardLast4: "4242", orderId: "ord_a" } });
+    expect(await provider.executions()).toBe(1);
+    expect(await client.chargesOf("ord_a")).toEqual(["charged" in first ? first.charged : null]);
+  });
+
+  test("a decline is an answer, final for its key: replayed, never charged", async () => {
+    const card = await client.saveCard("4000000000000002");
+    const request = { amountCents: 900, paymentMethodId: card.paymentMethodId, orderId: "ord_d" };
+    const answer = await client.charge(request, "pay_d/charge");
+
+    expect(answer).toEqual({ declined: { reason: "The card was declined." } });
+    expect(await client.charge(request, "pay_d/charge")).toEqual(answer);
+    expect(await provider.executions()).toBe(1);
+    expect(await client.chargesOf("ord_d")).toEqual([]);
+  });
+
+  test("a key reused with other parameters is refused at once, not retried as an unknown outcome", async () => {
+    const card = await client.saveCard("4242424242424242");
+    const request = { amountCents: 500, paymentMethodId: card.paymentMethodId, orderId: "ord_r" };
+    await client.charge(request, "pay_r/charge");
+    const reused = client.charge({ ...request, amountCents: 600 }, "pay_r/charge");
+
+    await expect(reused).rejects.toThrow(/refused the request with 400 StripeIdempotencyError/);
+    await expect(reused).rejects.not.toBeInstanceOf(ProviderUnavailableError);
+    expect(await provider.executions()).toBe(1);
+  });
+
+  test("a lost reply: the shop's retry sends the same key and gets the one charge back", async () => {
+    await setFaults("ord_l", { dropReplies: 1 });
+    const card = await client.saveCard("4242424242424242");
+    const answer = await client.charge(
+      { amountCents: 700, paymentMethodId: card.paymentMethodId, orderId: "ord_l" },
+      "pay_l/charge",
+    );
+
+    const charges = await client.chargesOf("ord_l");
+    expect(charges).toHaveLength(1);
+    expect(answer).toEqual({ charged: charges[0] });
+    expect(await provider.executions()).toBe(1);
+  });
+
+  test("a provider that stays unavailable: ProviderUnavailableError once the policy gives up", async () => {
+    await setFaults("ord_u", { unavailable: 5 });
+    const quick = new HttpPaymentProvider({
+      url: provider.url,
+      apiKey: provider.apiKey,
+      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 10, attemptTimeoutMs: 2_000, deadlineMs: 5_000 },
+    });
+    const card = await quick.saveCard("4242424242424242");
+    await expect(
+      quick.charge(
+        { amountCents: 300, paymentMethodId: card.paymentMethodId, orderId: "ord_u" },
+        "pay_u/charge",
+      ),
+    ).rejects.toThrow(ProviderUnavailableError);
+  });
+});

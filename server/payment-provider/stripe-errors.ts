@@ -1,0 +1,35 @@
+import Stripe from "stripe";
+import { parseRetryAfter } from "retry-policy";
+import type { AttemptFailure } from "retry-policy";
+
+/** Statuses that say nothing final about the work: a key in use elsewhere, a gateway or the provider down. */
+const UNKNOWN_OUTCOME_STATUSES = [409, 502, 503, 504];
+
+/** The provider declined the card: a final answer for its key. */
+export class CardDeclinedError extends Error {
+  override name = "CardDeclinedError";
+}
+
+/**
+ * What Stripe's client threw, in the shop's terms, in this one place: no
+ * answer or an unknown outcome is a failure to retry with the same key; a card
+ * error is a decline (final for its key); any other refusal (a bad request, a
+ * key reused with other parameters, a wrong API key) is a bug. Those two are thrown.
+ */
+export function failureOf(error: unknown): AttemptFailure {
+  if (error instanceof Stripe.errors.StripeCardError) throw new CardDeclinedError(error.message);
+  if (error instanceof Stripe.errors.StripeConnectionError) {
+    return /timeout/i.test(error.message) ? { kind: "timeout" } : { kind: "network" };
+  }
+  if (!(error instanceof Stripe.errors.StripeError)) throw error;
+  // A reply that broke off or did not parse is no answer at all.
+  if (error.statusCode === undefined) return { kind: "network" };
+  if (!UNKNOWN_OUTCOME_STATUSES.includes(error.statusCode)) {
+    throw new Error(
+      `The payment provider refused the request with ${error.statusCode} ${error.type}: ${error.message}`,
+      { cause: error },
+    );
+  }
+  const retryAfter = (error.headers as Record<string, string | undefined> | undefined)?.["retry-after"];
+  return { kind: "http", status: error.statusCode, retryAfterSeconds: parseRetryAfter(retryAfter ?? null) };
+}
