@@ -147,8 +147,14 @@ export function createProviderApp(deps: ProviderDeps): Hono<Env> {
 
   app.get("/v1/charges", async (c) => {
     const orderRef = c.req.query("metadata[order]");
+    // The shop's late recovery asks which charge, if any, a key it may no longer replay made.
+    const idempotencyKey = c.req.query("idempotency_key");
     const charges = await deps.db.charge.findMany({
-      where: { account: c.get("account"), ...(orderRef === undefined ? {} : { orderRef }) },
+      where: {
+        account: c.get("account"),
+        ...(orderRef === undefined ? {} : { orderRef }),
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      },
       orderBy: { createdAt: "asc" },
       take: 100,
     });

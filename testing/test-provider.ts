@@ -1,3 +1,4 @@
+import type { RunOnceSettings } from "run-once";
 import { createProviderDb } from "../provider/db/client";
 import { PROVIDER_DEFAULT_TIMEOUT_HOLD_MS } from "../provider/defaults";
 import type { ProviderDb } from "../provider/db/client";
@@ -26,13 +27,16 @@ export interface TestProvider {
  * database of its own, run inside the test's process (the cluster tests run it
  * as a process of its own), with its test lab on.
  */
-export async function startTestProvider(opts: { timeoutHoldMs?: number } = {}): Promise<TestProvider> {
+export async function startTestProvider(
+  opts: { timeoutHoldMs?: number; settings?: Partial<RunOnceSettings> } = {},
+): Promise<TestProvider> {
   const database = await createTestDatabase("provider");
   const running = await startProvider({
     databaseUrl: database.url,
     port: 0,
     lab: true,
     timeoutHoldMs: opts.timeoutHoldMs ?? PROVIDER_DEFAULT_TIMEOUT_HOLD_MS,
+    settings: opts.settings,
   });
   const db = createProviderDb(database.url);
   return {

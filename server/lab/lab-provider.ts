@@ -64,8 +64,8 @@ export class LabProvider implements PaymentProvider {
     return answer;
   }
 
-  chargesOf(orderId: string) {
-    return this.inner.chargesOf(orderId);
+  chargesOf(orderId: string, idempotencyKey?: string) {
+    return this.inner.chargesOf(orderId, idempotencyKey);
   }
 
   async providerFaults(orderId: string): Promise<ProviderFaults> {

@@ -74,10 +74,11 @@ export class HttpPaymentProvider implements PaymentProvider {
     }
   }
 
-  async chargesOf(orderId: string): Promise<ProviderCharge[]> {
+  async chargesOf(orderId: string, idempotencyKey?: string): Promise<ProviderCharge[]> {
+    const query = { "metadata[order]": orderId, ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}) };
     const list = await this.#send<{ data: ChargeJson[] }>(
       "GET",
-      `/v1/charges?${new URLSearchParams({ "metadata[order]": orderId })}`,
+      `/v1/charges?${new URLSearchParams(query)}`,
       {},
     );
     return list.data.map(toCharge);
