@@ -47,7 +47,7 @@ export class AppMetrics implements RunOnceObserver {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  paymentCompleted(result: "charged" | "declined" | "retry_later"): void {
+  paymentCompleted(result: "charged" | "declined" | "needs_review" | "retry_later"): void {
     this.#completed.inc({ result });
   }
 

@@ -84,7 +84,12 @@ export async function chargeOrder(
  * attempt finds the card saved already.
  */
 async function recoveryPoint(
-  deps: { db: Db; provider: PaymentProvider; execution: Execution<Tx>; runOnce: Pick<RunOnce<Tx>, "settings"> },
+  deps: {
+    db: Db;
+    provider: PaymentProvider;
+    execution: Execution<Tx>;
+    runOnce: Pick<RunOnce<Tx>, "settings">;
+  },
   paymentKey: string,
   cardNumber: string,
 ): Promise<{ paymentMethodId: string; cardLast4: string; providerCalledAt: Date }> {
@@ -152,7 +157,11 @@ export async function finishPayment(
   const answer: ChargeAnswer | null = late
     ? await lookUp(deps.provider, payment.orderId, providerKey)
     : await deps.provider.charge(
-        { amountCents: payment.amountCents, paymentMethodId: payment.paymentMethodId, orderId: payment.orderId },
+        {
+          amountCents: payment.amountCents,
+          paymentMethodId: payment.paymentMethodId,
+          orderId: payment.orderId,
+        },
         providerKey,
       );
   return deps.execution.commit(async (tx) => {

@@ -54,7 +54,7 @@ export class PaymentCompleter {
     this.#timer = undefined;
   }
 
-  /** One pass; overlapping ticks share the pass in progress. Resolves with how many payments it finished. */
+  /** One pass; overlapping ticks share the pass in progress. Resolves with how many payments it settled. */
   tick(): Promise<number> {
     this.#running ??= this.#pass().finally(() => {
       this.#running = undefined;
@@ -91,7 +91,11 @@ export class PaymentCompleter {
           (execution) => finishPayment({ ...this.deps, execution }, payment, "completer"),
         );
         finished += 1;
-        this.deps.metrics.paymentCompleted(result.outcome.ok ? "charged" : "declined");
+        // A stored failure is a decline, or a look-up past the cutoff that found no charge (review).
+        const reason = result.outcome.ok ? null : (result.outcome.error as { reason?: string }).reason;
+        this.deps.metrics.paymentCompleted(
+          reason === null ? "charged" : reason === "CARD_DECLINED" ? "declined" : "needs_review",
+        );
         this.deps.logger.info({ decision: result.decision }, "the completer finished a stranded payment");
       } catch (error) {
         // Its owner is alive: not stranded after all; look again a lease later.
@@ -106,14 +110,21 @@ export class PaymentCompleter {
   async #failed(key: string, failures: number, error: unknown): Promise<void> {
     const giveUp = failures >= (this.deps.maxFailures ?? 8);
     const data = giveUp
-      ? { status: "NEEDS_REVIEW" as const, completerFailures: failures, settledBy: "completer", settledAt: this.#now() }
+      ? {
+          status: "NEEDS_REVIEW" as const,
+          completerFailures: failures,
+          settledBy: "completer",
+          settledAt: this.#now(),
+        }
       : { completerFailures: failures, nextTryAt: this.#backedOff(failures) };
     await this.deps.db.paymentAttempt.updateMany({ where: { key, status: "OPEN" }, data });
     if (giveUp) this.deps.metrics.paymentNeedsReview("completer_gave_up");
     else this.deps.metrics.paymentCompleted("retry_later");
     this.deps.logger.warn(
       { err: error, key, failures },
-      giveUp ? "the completer gave up on a payment: it needs review" : "the completer could not finish a payment; it backs off",
+      giveUp
+        ? "the completer gave up on a payment: it needs review"
+        : "the completer could not finish a payment; it backs off",
     );
   }
 
