@@ -31,7 +31,7 @@ async function strandedPayment(app: TestApp, provider: ControllableProvider) {
   return { session, order };
 }
 
-describe("the background completer", () => {
+describe("the background completer", { timeout: 60_000 }, () => {
   test("finishes a payment left between the provider's charge and the record: the provider's one charge, recorded", async ({
     startApp,
   }) => {
