@@ -71,7 +71,7 @@ export async function chargeOrder(
     throw new DomainError(
       "PAYMENT_UNCONFIRMED",
       "The payment may have gone through: the payment provider's answer did not reach the shop. It will be confirmed or finished automatically; do not pay again.",
-      { cause: error, retryAfterSeconds: 5 },
+      { cause: error, retryAfterSeconds: 1 },
     );
   }
 }
