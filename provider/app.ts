@@ -42,7 +42,8 @@ const chargeRequest = z.strictObject({
   /** A saved card's id, as Stripe's Charges API takes it. */
   source: z.string().regex(/^pm_[A-Za-z0-9]{1,64}$/),
   metadata: z
-    .strictObject({ order: z.string().max(100) })
+    // idempotency_key: the shop's key for the charge, so that a late lookup can find the charge it made.
+    .strictObject({ order: z.string().max(100), idempotency_key: z.string().max(255) })
     .partial()
     .default({}),
 });
@@ -61,8 +62,9 @@ const faultsRequest = z.strictObject({
   decline: z.boolean(),
 });
 
-/** Stripe's charge search, as far as the shop uses it: one order's charges. */
-const ORDER_QUERY = /^metadata\['order'\]:'([^'\\]{1,100})'$/;
+/** Stripe's charge search, as far as the shop uses it: one order's charges, or the one its key made. */
+const ORDER_QUERY =
+  /^metadata\['order'\]:'([^'\\]{1,100})'(?: AND metadata\['idempotency_key'\]:'([^'\\]{1,255})')?$/;
 
 /**
  * A mock payment provider in the shape of Stripe's API, as Stripe's own
@@ -124,12 +126,17 @@ export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
   });
 
   app.get("/v1/charges/search", async (c) => {
-    const orderRef = ORDER_QUERY.exec(c.req.query("query") ?? "")?.[1];
+    const [, orderRef, idempotencyKey] = ORDER_QUERY.exec(c.req.query("query") ?? "") ?? [];
     if (orderRef === undefined) {
       throw invalidRequest("parameter_invalid", "Only query=metadata['order']:'<order>' is supported.");
     }
     const charges = await deps.db.charge.findMany({
-      where: { account: c.get("account"), orderRef },
+      // The mock matches the key it stored the charge under: the shop sends the same one as metadata.
+      where: {
+        account: c.get("account"),
+        orderRef,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      },
       orderBy: { createdAt: "asc" },
       take: 100,
     });

@@ -21,6 +21,8 @@ export interface Services {
   fingerprintSecret: () => Promise<string>;
   /** This process's run-once metrics (also served at /api/metrics). */
   metrics: AppMetrics;
+  /** Past this age of its first provider call, a payment attempt is only looked up, never charged again (env.ts). */
+  redriveCutoffMs: number;
   /** Limits on mutations over HTTP; null: none (in-process tests). */
   throttle: MutationThrottle | null;
 }

@@ -35,6 +35,10 @@ export function createServices(opts: {
   clock?: () => Date;
   /** Puts the fault-injection lab in front of the provider. */
   lab?: boolean;
+  /** PAYMENT_REDRIVE_CUTOFF_MS (env.ts) unless given. */
+  redriveCutoffMs?: number;
+  /** The completer's give-up: failures before an attempt goes to review. */
+  completerMaxFailures?: number;
   fingerprintSecret?: string;
   /** SESSION_SECRET; without it, the key kept in the database. */
   sessionSecret?: string;
@@ -57,13 +61,16 @@ export function createServices(opts: {
   const { runOnce, sweeper, journal, recorder } = shopRunOnce;
   const http = opts.providerOverride ?? new HttpPaymentProvider(opts.provider);
   const provider = opts.lab ? new LabProvider(db, http, opts.provider) : http;
+  const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
   const completer = new PaymentCompleter({
     db,
     provider,
     runOnce,
     metrics,
     logger,
-    olderThanMs: runOnce.settings.leaseMs,
+    backoffMs: runOnce.settings.leaseMs,
+    maxFailures: opts.completerMaxFailures,
+    redriveCutoffMs,
     clock: opts.clock,
   });
   return {
@@ -75,6 +82,7 @@ export function createServices(opts: {
     fingerprintSecret: secretLoader(() => loadServerSecret(db, "fingerprint", opts.fingerprintSecret)),
     metrics,
     throttle,
+    redriveCutoffMs,
     sessionSecret: secretLoader(() => loadServerSecret(db, "session", opts.sessionSecret)),
     sweeper,
     completer,

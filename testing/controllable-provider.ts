@@ -34,8 +34,8 @@ export class ControllableProvider implements PaymentProvider {
     return answer;
   }
 
-  chargesOf(orderId: string) {
-    return this.#provider().chargesOf(orderId);
+  chargesOf(orderId: string, idempotencyKey?: string) {
+    return this.#provider().chargesOf(orderId, idempotencyKey);
   }
 
   #provider(): PaymentProvider {

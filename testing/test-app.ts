@@ -38,6 +38,8 @@ export async function createTestApp(
     paymentProvider?: TestProvider;
     lab?: boolean;
     fingerprintSecret?: string;
+    redriveCutoffMs?: number;
+    completerMaxFailures?: number;
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase());
@@ -51,6 +53,8 @@ export async function createTestApp(
     clock: opts.clock,
     lab: opts.lab,
     fingerprintSecret: opts.fingerprintSecret,
+    redriveCutoffMs: opts.redriveCutoffMs,
+    completerMaxFailures: opts.completerMaxFailures,
   });
   await seedCatalog(services.db);
   return {

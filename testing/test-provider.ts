@@ -1,3 +1,4 @@
+import type { RunOnceSettings } from "run-once";
 import { createProviderDb } from "../provider/db/client";
 import { PROVIDER_DEFAULT_TIMEOUT_HOLD_MS } from "../provider/defaults";
 import type { ProviderDb } from "../provider/db/client";
@@ -27,7 +28,7 @@ export interface TestProvider {
  * as a process of its own), with its test lab on unless told.
  */
 export async function startTestProvider(
-  opts: { timeoutHoldMs?: number; lab?: boolean } = {},
+  opts: { timeoutHoldMs?: number; lab?: boolean; settings?: Partial<RunOnceSettings> } = {},
 ): Promise<TestProvider> {
   const database = await createTestDatabase("provider");
   const running = await startProvider({
@@ -35,6 +36,7 @@ export async function startTestProvider(
     port: 0,
     lab: opts.lab ?? true,
     timeoutHoldMs: opts.timeoutHoldMs ?? PROVIDER_DEFAULT_TIMEOUT_HOLD_MS,
+    settings: opts.settings,
   });
   const db = createProviderDb(database.url);
   return {

@@ -63,7 +63,7 @@ export function LedgerView() {
                         <li key={attempt.key} data-attempt-status={attempt.status}>
                           <ShortId value={attempt.key} name="attempt's key" />
                           <span className={`badge attempt-${attempt.status.toLowerCase()}`}>
-                            {attempt.status.toLowerCase()}
+                            {attempt.status.toLowerCase().replace("_", " ")}
                           </span>
                         </li>
                       ))}

@@ -13,9 +13,10 @@ import type { Order } from "~/app/_lib/order";
 import { AttemptTimeline } from "./attempt-timeline";
 import { OrderSummary } from "./order-summary";
 import { PaymentCard } from "./payment-card";
+import { awaitingProvider } from "./payment-status";
 import { ServerAccountView } from "./server-account";
 
-/** How often the page reads an order whose key is in progress, until it settles. */
+/** How often the page reads an order whose payment is under way or unconfirmed, until it settles. */
 const FOLLOW_MS = 1_000;
 
 /** What a panel beside the payment (the lab's) is told. */
@@ -45,8 +46,11 @@ export function OrderPayment({ orderId, ...view }: OrderPaymentProps) {
       {
         // While a payment with the order's key is under way somewhere (another tab, before a
         // reload), follow it until it settles, so the page shows the outcome without a click.
-        refetchInterval: (query) =>
-          query.state.data?.paymentKeyState === "in_progress" ? FOLLOW_MS : untilReachable(query),
+        refetchInterval: (query) => {
+          const data = query.state.data;
+          if (data && (data.paymentKeyState === "in_progress" || awaitingProvider(data))) return FOLLOW_MS;
+          return untilReachable(query);
+        },
       },
     ),
   );

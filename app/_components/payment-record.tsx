@@ -7,6 +7,7 @@ const ATTEMPT_LABELS: Record<Order["attempts"][number]["status"], string> = {
   OPEN: "current key",
   DECLINED: "declined",
   SUCCEEDED: "charged",
+  NEEDS_REVIEW: "needs review",
 };
 
 /** The server's record of the order's payment: every attempt's key and how it ended, and every charge. */

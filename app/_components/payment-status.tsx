@@ -71,6 +71,24 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
   if (order.status === "PENDING" && order.paymentKeyState === "in_progress") {
     return <FollowingPayment leaseExpiresAt={order.paymentKeyLeaseExpiresAt} />;
   }
+  const current = order.attempts.at(-1);
+  if (order.status === "PENDING" && current?.status === "NEEDS_REVIEW") {
+    return (
+      <p role="alert" className="alert warning" data-testid="payment-needs-review">
+        <strong>Under review:</strong> this payment could not be confirmed automatically, and it may have gone
+        through. Do not pay again: the shop is checking it with the payment provider and will settle it.
+      </p>
+    );
+  }
+  if (awaitingProvider(order) && progress.phase !== "refused") {
+    return (
+      <p className="alert info following" data-testid="payment-unconfirmed">
+        <span className="spinner" aria-hidden="true" /> The payment may have gone through: the payment
+        provider&apos;s answer did not reach the shop. It will be confirmed or finished automatically; do not
+        pay again. Following it until it settles.
+      </p>
+    );
+  }
   const declined = lastDecline(order);
   if (declined) {
     return (
@@ -111,6 +129,12 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
       );
   }
   return null;
+}
+
+/** The current attempt reached the provider and is still open: the completer (or a retry) settles it. */
+export function awaitingProvider(order: Order): boolean {
+  const current = order.attempts.at(-1);
+  return order.status === "PENDING" && current?.status === "OPEN" && current.providerCalled;
 }
 
 /** The order's key is in progress on the server (another tab, or an attempt cut off by a reload). */

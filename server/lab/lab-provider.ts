@@ -38,7 +38,14 @@ export class LabProvider implements PaymentProvider {
     });
   }
 
-  saveCard(cardNumber: string, idempotencyKey?: string) {
+  async saveCard(cardNumber: string, idempotencyKey?: string) {
+    // Before anything reaches the provider, so that the retry may bring another card. The key is `<paymentKey>/card`.
+    const paymentKey = idempotencyKey?.replace(/\/card$/, "");
+    const order =
+      paymentKey && (await this.db.order.findUnique({ where: { paymentKey }, select: { id: true } }));
+    if (order && (await spend(this.db, order.id, "failuresBeforeCommit"))) {
+      throw new Error("Lab fault: the connection to the provider broke before the card was sent.");
+    }
     return this.inner.saveCard(cardNumber, idempotencyKey);
   }
 
@@ -46,9 +53,6 @@ export class LabProvider implements PaymentProvider {
     request: { amountCents: number; paymentMethodId: string; orderId: string },
     idempotencyKey: string | null,
   ): Promise<ChargeAnswer> {
-    if (await spend(this.db, request.orderId, "failuresBeforeCommit")) {
-      throw new Error("Lab fault: the connection to the provider broke before the charge was sent.");
-    }
     const switches = await readSwitches(this.db, request.orderId);
     const answer = await (switches.naiveProviderCalls ? this.#naive : this.inner).charge(
       request,
@@ -71,8 +75,8 @@ export class LabProvider implements PaymentProvider {
     return answer;
   }
 
-  chargesOf(orderId: string) {
-    return this.inner.chargesOf(orderId);
+  chargesOf(orderId: string, idempotencyKey?: string) {
+    return this.inner.chargesOf(orderId, idempotencyKey);
   }
 
   async providerFaults(orderId: string): Promise<ProviderFaults> {

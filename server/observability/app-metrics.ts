@@ -36,12 +36,23 @@ export class AppMetrics implements RunOnceObserver {
     registers: [this.registry],
   });
 
+  readonly #needsReview = new Counter({
+    name: "payments_needs_review_total",
+    help: "Payment attempts sent to review: no charge found past the re-drive cutoff, or the completer gave up.",
+    labelNames: ["reason"] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  paymentCompleted(result: "charged" | "declined" | "retry_later"): void {
+  paymentCompleted(result: "charged" | "declined" | "needs_review" | "retry_later"): void {
     this.#completed.inc({ result });
+  }
+
+  paymentNeedsReview(reason: "no_charge_past_cutoff" | "completer_gave_up"): void {
+    this.#needsReview.inc({ reason });
   }
 
   countQuery = (): void => {

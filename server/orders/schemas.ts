@@ -61,7 +61,9 @@ const paymentKeyStateSchema = z.enum(["absent", "in_progress", "completed"]);
 /** One payment attempt and its key: a decline settles it and opens the next, under a new key. */
 export const paymentAttemptSchema = z.object({
   key: z.string(),
-  status: z.enum(["OPEN", "DECLINED", "SUCCEEDED"]),
+  status: z.enum(["OPEN", "DECLINED", "SUCCEEDED", "NEEDS_REVIEW"]),
+  /** The provider may have been called under this attempt: its outcome is the provider's, not unknown to it. */
+  providerCalled: z.boolean(),
   cardLast4: z.string().nullable(),
   declineReason: z.string().nullable(),
   createdAt: z.iso.datetime(),

@@ -6,16 +6,20 @@ import { CardDeclinedError, failureOf } from "./stripe-errors";
 import { ProviderUnavailableError } from "./payment-provider";
 import type { ChargeAnswer, PaymentProvider, ProviderCharge } from "./payment-provider";
 
+/** How long the provider holds a duplicate of a charge in progress before its 409 (Stripe-like; provider/ IDEMPOTENCY_WAIT_MS). */
+export const PROVIDER_WAIT_BOUND_MS = 5_000;
+
 /**
  * The retry policy of the shop's calls to the provider: the browser's policy
  * (full-jitter backoff, an attempt cap, a per-attempt timeout, an overall
- * deadline), with budgets that fit inside one payment's lease.
+ * deadline). Each attempt outlasts the provider's wait bound, so that its 409
+ * idempotency_key_in_use, and its Retry-After, reach the shop.
  */
 export const PROVIDER_RETRY_SETTINGS: RetrySettings = {
   maxAttempts: 5,
   baseDelayMs: 200,
   maxDelayMs: 2_000,
-  attemptTimeoutMs: 4_000,
+  attemptTimeoutMs: PROVIDER_WAIT_BOUND_MS + 3_000,
   deadlineMs: 20_000,
 };
 
@@ -68,7 +72,10 @@ export class HttpPaymentProvider implements PaymentProvider {
       amount: request.amountCents,
       currency: "usd",
       source: request.paymentMethodId,
-      metadata: { order: request.orderId },
+      metadata: {
+        order: request.orderId,
+        ...(idempotencyKey === null ? {} : { idempotency_key: idempotencyKey }),
+      },
     };
     try {
       const charge = await this.#send((options) => this.#stripe.charges.create(params, options), {
@@ -82,8 +89,9 @@ export class HttpPaymentProvider implements PaymentProvider {
     }
   }
 
-  async chargesOf(orderId: string): Promise<ProviderCharge[]> {
-    const query = `metadata['order']:'${orderId}'`;
+  async chargesOf(orderId: string, idempotencyKey?: string): Promise<ProviderCharge[]> {
+    const byKey = idempotencyKey === undefined ? "" : ` AND metadata['idempotency_key']:'${idempotencyKey}'`;
+    const query = `metadata['order']:'${orderId}'${byKey}`;
     const found = await this.#send((options) => this.#stripe.charges.search({ query, limit: 100 }, options), {
       idempotencyKey: null,
       retries: false,

@@ -34,8 +34,12 @@ export interface PaymentProvider {
     request: { amountCents: number; paymentMethodId: string; orderId: string },
     idempotencyKey: string | null,
   ): Promise<ChargeAnswer>;
-  /** The provider's charges of one order, for reconciliation. */
-  chargesOf(orderId: string): Promise<ProviderCharge[]>;
+  /**
+   * The provider's charges of one order, for reconciliation; with
+   * `idempotencyKey`, only those made under it: what a late recovery asks
+   * instead of charging again once the provider may have forgotten the key.
+   */
+  chargesOf(orderId: string, idempotencyKey?: string): Promise<ProviderCharge[]>;
 }
 
 /** No attempt got a final answer within the retry policy: the outcome at the provider is unknown. */

@@ -1,8 +1,10 @@
-import type { Execution } from "run-once";
+import { RunOnceError } from "run-once";
+import type { Execution, RunOnce } from "run-once";
 import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
+import type { AppMetrics } from "../observability/app-metrics";
 import { findSessionOrder } from "../orders/order-view";
-import type { PaymentProvider } from "../payment-provider/payment-provider";
+import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import { toChargeView } from "./charge-view";
 import type { ChargeView } from "./charge-view";
 import { newPaymentKey } from "./payment-key";
@@ -10,6 +12,16 @@ import { newPaymentKey } from "./payment-key";
 /** The key the shop sends the provider for a payment attempt: derived from the attempt's own, so every retry sends it again. */
 function providerKeyOf(paymentKey: string): string {
   return `${paymentKey}/charge`;
+}
+
+/** What the second hop needs besides the provider: when a re-drive must turn into a look-up. */
+export interface RecoveryDeps {
+  provider: PaymentProvider;
+  execution: Execution<Tx>;
+  metrics: Pick<AppMetrics, "paymentNeedsReview">;
+  /** Past this age of its first provider call, an attempt is never charged again, only looked up (see env.ts). */
+  redriveCutoffMs: number;
+  clock?: () => Date;
 }
 
 /**
@@ -26,7 +38,7 @@ function providerKeyOf(paymentKey: string): string {
  *    the key completed in one local transaction.
  */
 export async function chargeOrder(
-  deps: { db: Db; provider: PaymentProvider; sessionId: string; execution: Execution<Tx> },
+  deps: RecoveryDeps & { db: Db; sessionId: string; runOnce: Pick<RunOnce<Tx>, "settings"> },
   input: { orderId: string; amountCents: number; cardNumber: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
@@ -46,12 +58,22 @@ export async function chargeOrder(
     );
   }
   const card = await recoveryPoint(deps, order.paymentKey, input.cardNumber);
-  return finishPayment(deps, {
-    orderId: order.id,
-    paymentKey: order.paymentKey,
-    amountCents: order.totalCents,
-    ...card,
-  });
+  try {
+    return await finishPayment(deps, {
+      orderId: order.id,
+      paymentKey: order.paymentKey,
+      amountCents: order.totalCents,
+      ...card,
+    });
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof RunOnceError) throw error;
+    // Past the recovery point the provider may have charged: never "nothing happened".
+    throw new DomainError(
+      "PAYMENT_UNCONFIRMED",
+      "The payment may have gone through: the payment provider's answer did not reach the shop. It will be confirmed or finished automatically; do not pay again.",
+      { cause: error, retryAfterSeconds: 1 },
+    );
+  }
 }
 
 /**
@@ -62,20 +84,49 @@ export async function chargeOrder(
  * attempt finds the card saved already.
  */
 async function recoveryPoint(
-  deps: { db: Db; provider: PaymentProvider; execution: Execution<Tx> },
+  deps: {
+    db: Db;
+    provider: PaymentProvider;
+    execution: Execution<Tx>;
+    runOnce: Pick<RunOnce<Tx>, "settings">;
+  },
   paymentKey: string,
   cardNumber: string,
-): Promise<{ paymentMethodId: string; cardLast4: string }> {
+): Promise<{ paymentMethodId: string; cardLast4: string; providerCalledAt: Date }> {
   const attempt = await deps.db.paymentAttempt.findUniqueOrThrow({ where: { key: paymentKey } });
-  if (attempt.paymentMethodId && attempt.cardLast4) {
-    return { paymentMethodId: attempt.paymentMethodId, cardLast4: attempt.cardLast4 };
+  if (attempt.status === "NEEDS_REVIEW") throw needsReview();
+  if (attempt.paymentMethodId && attempt.cardLast4 && attempt.providerCalledAt) {
+    // The same card, or none charged: the fingerprint covers the card number (order and amount are checked above).
+    if (attempt.requestFingerprint !== deps.execution.fingerprint) {
+      throw new DomainError(
+        "CARD_IN_USE",
+        `This payment is already under way with the card •••• ${attempt.cardLast4}, and may have been charged to it. Pay again with that card to finish it; nothing was charged to the new one.`,
+      );
+    }
+    const { paymentMethodId, cardLast4, providerCalledAt } = attempt;
+    return { paymentMethodId, cardLast4, providerCalledAt };
   }
   const card = await deps.provider.saveCard(cardNumber, `${paymentKey}/card`);
+  const providerCalledAt = new Date();
   await deps.db.paymentAttempt.update({
     where: { key: paymentKey },
-    data: { ...card, requestFingerprint: deps.execution.fingerprint, providerCalledAt: new Date() },
+    data: {
+      ...card,
+      requestFingerprint: deps.execution.fingerprint,
+      providerCalledAt,
+      // The completer's first look, once a client that is still retrying would have finished.
+      nextTryAt: new Date(providerCalledAt.getTime() + deps.runOnce.settings.leaseMs),
+    },
   });
-  return card;
+  return { ...card, providerCalledAt };
+}
+
+/** The attempt is with a person: neither a retry nor the completer may settle it. */
+function needsReview(): DomainError {
+  return new DomainError(
+    "PAYMENT_NEEDS_REVIEW",
+    "This payment could not be confirmed automatically and is being reviewed by the shop. It may have gone through: do not pay again; the shop will settle it.",
+  );
 }
 
 interface PaymentToFinish {
@@ -84,26 +135,45 @@ interface PaymentToFinish {
   amountCents: number;
   paymentMethodId: string;
   cardLast4: string;
+  providerCalledAt: Date;
 }
 
 /**
  * The second hop and the record, from the recovery point on: a client's
  * request runs it, and so does the background completer for a payment its
  * client never came back for. The provider answers once per key, so re-driving
- * it after any crash gets the same charge, never a second one.
+ * it after any crash gets the same charge, never a second one; past the
+ * cutoff, when the provider may have forgotten the key, it is only asked what
+ * the key charged, and with no such charge the attempt goes to review.
  */
 export async function finishPayment(
-  deps: { provider: PaymentProvider; execution: Execution<Tx> },
+  deps: RecoveryDeps,
   payment: PaymentToFinish,
   settledBy: "client" | "completer" = "client",
 ): Promise<ChargeView> {
   const providerKey = providerKeyOf(payment.paymentKey);
-  const answer = await deps.provider.charge(
-    { amountCents: payment.amountCents, paymentMethodId: payment.paymentMethodId, orderId: payment.orderId },
-    providerKey,
-  );
+  const now = (deps.clock ?? (() => new Date()))();
+  const late = now.getTime() - payment.providerCalledAt.getTime() > deps.redriveCutoffMs;
+  const answer: ChargeAnswer | null = late
+    ? await lookUp(deps.provider, payment.orderId, providerKey)
+    : await deps.provider.charge(
+        {
+          amountCents: payment.amountCents,
+          paymentMethodId: payment.paymentMethodId,
+          orderId: payment.orderId,
+        },
+        providerKey,
+      );
   return deps.execution.commit(async (tx) => {
     const current = { id: payment.orderId, paymentKey: payment.paymentKey };
+    if (answer === null) {
+      await tx.paymentAttempt.update({
+        where: { key: payment.paymentKey },
+        data: { status: "NEEDS_REVIEW", settledBy, settledAt: now },
+      });
+      deps.metrics.paymentNeedsReview("no_charge_past_cutoff");
+      throw needsReview();
+    }
     if ("declined" in answer) {
       await openNextAttempt(tx, current, {
         cardLast4: payment.cardLast4,
@@ -130,6 +200,12 @@ export async function finishPayment(
     await updateCurrentOrder(tx, current, { status: "PAID" });
     return toChargeView(charge);
   });
+}
+
+/** The provider's charge under the key, if it made one; null when it made none (or declined: it keeps no record). */
+async function lookUp(provider: PaymentProvider, orderId: string, providerKey: string) {
+  const [charged] = await provider.chargesOf(orderId, providerKey);
+  return charged ? { charged } : null;
 }
 
 interface CurrentOrder {

@@ -31,7 +31,7 @@ async function strandedPayment(app: TestApp, provider: ControllableProvider) {
   return { session, order };
 }
 
-describe("the background completer", () => {
+describe("the background completer", { timeout: 60_000 }, () => {
   test("finishes a payment left between the provider's charge and the record: the provider's one charge, recorded", async ({
     startApp,
   }) => {
@@ -64,5 +64,54 @@ describe("the background completer", () => {
       }),
     ).resolves.toMatchObject({ chargeId: recorded[0]!.id });
     expect(await app.services.completer.tick()).toBe(0);
+  });
+
+  test("is not blocked by attempts that never finish: 20 of them ahead of a real stranded charge, recorded within two ticks; then they go to review", async ({
+    startApp,
+  }) => {
+    const clock = new FakeClock();
+    const provider = new ControllableProvider();
+    const app = await startApp({
+      provider,
+      clock: clock.now,
+      settings: { leaseMs: LEASE_MS },
+      completerMaxFailures: 2,
+    });
+    const { order } = await strandedPayment(app, provider);
+    // Ahead of it, 20 attempts whose card the provider no longer knows: every try fails.
+    const session = newSessionId();
+    const longAgo = new Date(Date.now() - 3_600_000);
+    for (let i = 0; i < 20; i++) {
+      const poisoned = await app.caller(session).orders.place({
+        submissionKey: crypto.randomUUID(),
+        items: [{ sku: "notebook", quantity: 1 }],
+      });
+      await app.services.db.paymentAttempt.update({
+        where: { key: poisoned.paymentKey },
+        data: {
+          paymentMethodId: "pm_forgotten",
+          cardLast4: "4242",
+          requestFingerprint: "fp",
+          providerCalledAt: longAgo,
+          nextTryAt: longAgo,
+        },
+      });
+    }
+    clock.advance(LEASE_MS + 1);
+
+    await app.services.completer.tick();
+    await app.services.completer.tick();
+    expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
+
+    // Each failing attempt backs off on its own, and after the bound it needs review.
+    const open = () =>
+      app.services.db.paymentAttempt.count({ where: { status: "OPEN", paymentMethodId: "pm_forgotten" } });
+    expect(await open()).toBe(20);
+    clock.advance(2 * LEASE_MS);
+    await app.services.completer.tick();
+    expect(await open()).toBe(0);
+    expect(await app.services.metrics.registry.metrics()).toContain(
+      'payments_needs_review_total{reason="completer_gave_up"} 20',
+    );
   });
 });

@@ -9,16 +9,20 @@ import { PAYMENT_KEYSPACE } from "./keyspace";
 
 /** Payments looked at per tick: the job is bounded, the next tick takes the rest. */
 const BATCH = 20;
+/** The longest wait between two tries of one attempt. */
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
 /**
  * Finishes the payments whose client never came back: an attempt that passed
- * its recovery point (the provider may have charged) and is still open after
- * `olderThanMs`. Each is re-driven under the payment's own key, through the
- * run-once core: while a live owner holds the key the completer waits its
- * turn (KeyInProgressError: next tick); a dead owner's key is taken over after
- * its lease; then the provider is asked again with the same key, and whatever
- * it answers (its first charge, replayed, or a decline) is recorded. A
- * provider that does not answer leaves the key released for the next tick.
+ * its recovery point (the provider may have charged) and is due (its
+ * nextTryAt, a lease after the provider call, then backed off per failure).
+ * Each is re-driven under the payment's own key, through the run-once core:
+ * while a live owner holds the key the completer waits its turn; a dead
+ * owner's key is taken over after its lease; then the provider is asked again
+ * (or, past the cutoff, only looked up: see finishPayment), and whatever it
+ * answers is recorded. An attempt that fails is tried again later with
+ * exponential backoff and jitter, so failing rows never block the batch, and
+ * after `maxFailures` it goes to review.
  */
 export class PaymentCompleter {
   #timer: NodeJS.Timeout | undefined;
@@ -29,9 +33,12 @@ export class PaymentCompleter {
       db: Db;
       provider: PaymentProvider;
       runOnce: RunOnce<Tx>;
-      metrics: Pick<AppMetrics, "paymentCompleted">;
+      metrics: Pick<AppMetrics, "paymentCompleted" | "paymentNeedsReview">;
       logger: Pick<Logger, "info" | "warn">;
-      olderThanMs: number;
+      /** The first backoff: a lease, the time a live owner's retries may still take. */
+      backoffMs: number;
+      maxFailures?: number;
+      redriveCutoffMs: number;
       clock?: () => Date;
     },
   ) {}
@@ -47,7 +54,7 @@ export class PaymentCompleter {
     this.#timer = undefined;
   }
 
-  /** One pass; overlapping ticks share the pass in progress. Resolves with how many payments it finished. */
+  /** One pass; overlapping ticks share the pass in progress. Resolves with how many payments it settled. */
   tick(): Promise<number> {
     this.#running ??= this.#pass().finally(() => {
       this.#running = undefined;
@@ -56,43 +63,85 @@ export class PaymentCompleter {
   }
 
   async #pass(): Promise<number> {
-    const now = (this.deps.clock ?? (() => new Date()))();
-    const stranded = await this.deps.db.paymentAttempt.findMany({
-      where: { status: "OPEN", providerCalledAt: { lt: new Date(now.getTime() - this.deps.olderThanMs) } },
+    const now = this.#now();
+    const due = await this.deps.db.paymentAttempt.findMany({
+      where: { status: "OPEN", nextTryAt: { lte: now } },
       include: { order: { select: { sessionId: true, totalCents: true } } },
-      orderBy: { providerCalledAt: "asc" },
+      orderBy: { nextTryAt: "asc" },
       take: BATCH,
     });
     let finished = 0;
-    for (const attempt of stranded) {
-      if (!attempt.paymentMethodId || !attempt.cardLast4 || !attempt.requestFingerprint) continue;
+    for (const attempt of due) {
+      const { paymentMethodId, cardLast4, requestFingerprint, providerCalledAt } = attempt;
+      if (!paymentMethodId || !cardLast4 || !requestFingerprint || !providerCalledAt) continue;
       const payment = {
         orderId: attempt.orderId,
         paymentKey: attempt.key,
         amountCents: attempt.order.totalCents,
-        paymentMethodId: attempt.paymentMethodId,
-        cardLast4: attempt.cardLast4,
+        paymentMethodId,
+        cardLast4,
+        providerCalledAt,
       };
       try {
         const result = await this.deps.runOnce.run(
           {
             scope: { caller: attempt.order.sessionId, path: PAYMENT_KEYSPACE, key: attempt.key },
-            fingerprint: attempt.requestFingerprint,
+            fingerprint: requestFingerprint,
           },
-          (execution) => finishPayment({ provider: this.deps.provider, execution }, payment, "completer"),
+          (execution) => finishPayment({ ...this.deps, execution }, payment, "completer"),
         );
         finished += 1;
-        this.deps.metrics.paymentCompleted(result.outcome.ok ? "charged" : "declined");
+        // A stored failure is a decline, or a look-up past the cutoff that found no charge (review).
+        const reason = result.outcome.ok ? null : (result.outcome.error as { reason?: string }).reason;
+        this.deps.metrics.paymentCompleted(
+          reason === null ? "charged" : reason === "CARD_DECLINED" ? "declined" : "needs_review",
+        );
         this.deps.logger.info({ decision: result.decision }, "the completer finished a stranded payment");
       } catch (error) {
-        if (error instanceof KeyInProgressError) continue; // its owner is alive: not stranded after all
-        this.deps.metrics.paymentCompleted("retry_later");
-        this.deps.logger.warn(
-          { err: error },
-          "the completer could not finish a payment; the next tick retries",
-        );
+        // Its owner is alive: not stranded after all; look again a lease later.
+        if (error instanceof KeyInProgressError) await this.#later(attempt.key, attempt.completerFailures);
+        else await this.#failed(attempt.key, attempt.completerFailures + 1, error);
       }
     }
     return finished;
+  }
+
+  /** Backs the attempt off, or past the bound sends it to review (an update only while it is still open). */
+  async #failed(key: string, failures: number, error: unknown): Promise<void> {
+    const giveUp = failures >= (this.deps.maxFailures ?? 8);
+    const data = giveUp
+      ? {
+          status: "NEEDS_REVIEW" as const,
+          completerFailures: failures,
+          settledBy: "completer",
+          settledAt: this.#now(),
+        }
+      : { completerFailures: failures, nextTryAt: this.#backedOff(failures) };
+    await this.deps.db.paymentAttempt.updateMany({ where: { key, status: "OPEN" }, data });
+    if (giveUp) this.deps.metrics.paymentNeedsReview("completer_gave_up");
+    else this.deps.metrics.paymentCompleted("retry_later");
+    this.deps.logger.warn(
+      { err: error, key, failures },
+      giveUp
+        ? "the completer gave up on a payment: it needs review"
+        : "the completer could not finish a payment; it backs off",
+    );
+  }
+
+  async #later(key: string, failures: number): Promise<void> {
+    await this.deps.db.paymentAttempt.updateMany({
+      where: { key, status: "OPEN" },
+      data: { nextTryAt: this.#backedOff(failures) },
+    });
+  }
+
+  /** Exponential backoff from a lease, with equal jitter so that instances and rows spread out. */
+  #backedOff(failures: number): Date {
+    const ceiling = Math.min(MAX_BACKOFF_MS, this.deps.backoffMs * 2 ** Math.max(0, failures - 1));
+    return new Date(this.#now().getTime() + ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+
+  #now(): Date {
+    return (this.deps.clock ?? (() => new Date()))();
   }
 }

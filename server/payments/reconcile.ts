@@ -48,7 +48,8 @@ export async function reconcile(
             return mine !== undefined && mine.amountCents !== charge.amountCents;
           })
           .map(
-            (charge) => `${charge.id} is ${charge.amountCents} at the provider but not in the shop's record`,
+            (charge) =>
+              `${charge.id} is ${charge.amountCents} at the provider but ${recordedById.get(charge.id)?.amountCents} in the shop's record`,
           ),
       ];
       return { orderId, providerCharges, recordedCharges, problems };

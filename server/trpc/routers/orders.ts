@@ -46,6 +46,7 @@ export const ordersRouter = router({
         attempts: attempts.map((attempt) => ({
           key: attempt.key,
           status: attempt.status,
+          providerCalled: attempt.providerCalledAt !== null,
           cardLast4: attempt.cardLast4,
           declineReason: attempt.declineReason,
           createdAt: attempt.createdAt.toISOString(),
