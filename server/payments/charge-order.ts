@@ -2,6 +2,7 @@ import type { Execution } from "run-once";
 import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
 import { findSessionOrder } from "../orders/order-view";
+import { writePaymentSucceeded } from "../receipts/payment-succeeded";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
 import { toChargeView } from "./charge-view";
 import type { ChargeView } from "./charge-view";
@@ -128,6 +129,7 @@ export async function finishPayment(
       settledBy,
     });
     await updateCurrentOrder(tx, current, { status: "PAID" });
+    await writePaymentSucceeded(tx, charge);
     return toChargeView(charge);
   });
 }
