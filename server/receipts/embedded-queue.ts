@@ -78,7 +78,10 @@ export class EmbeddedQueue implements ReceiptQueue {
   async #deliver(handler: DeliveryHandler, id: string, payload: string, attempt: number): Promise<void> {
     try {
       await handler({ body: parseJson(payload), attempt });
-      await this.db.outboxEvent.updateMany({ where: { id, sentAt: null }, data: { sentAt: new Date(), lockedUntil: null } });
+      await this.db.outboxEvent.updateMany({
+        where: { id, sentAt: null },
+        data: { sentAt: new Date(), lockedUntil: null },
+      });
     } catch (error) {
       this.logger.warn({ err: error, eventId: id, attempt }, "delivery failed; it will be redelivered");
       // Back off before the next delivery, as a broker's requeue would not: a key in progress needs time.
