@@ -98,7 +98,7 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     console.log(
       `${kind}: ${kills} kills, ${orders.length} paid orders, ${perOrder.size} receipts, ${replayed} redeliveries replayed`,
     );
-  }, 240_000);
+  }, 420_000);
 
   test("with the run-once guard off, the same kills leave duplicate receipts", async () => {
     const kills = 3;
@@ -109,5 +109,5 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     // Every kill stranded a sent receipt, and its redelivery sent another.
     const extra = [...perOrder.values()].reduce((sum, count) => sum + count - 1, 0);
     expect(extra).toBeGreaterThanOrEqual(kills);
-  }, 240_000);
+  }, 420_000);
 });
