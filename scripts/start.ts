@@ -63,6 +63,7 @@ if (!providerUrl) {
   await untilAnswers(`${providerUrl}/health`, "The payment provider");
 }
 const shopEnv = { ...process.env, PAYMENT_PROVIDER_URL: providerUrl };
+run(bin("tsx"), ["server/receipts/main.ts"], shopEnv); // the receipt worker (server/receipts/)
 if (instances === 1) {
   run(bin("next"), [mode], shopEnv, true);
 } else {

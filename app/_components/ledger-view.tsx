@@ -6,6 +6,7 @@ import { useTRPC } from "~/app/_trpc/provider";
 import { isServerUnreachable } from "~/app/_trpc/server-unreachable";
 import { LocalTime } from "./local-time";
 import { OrderLinkCell, StatusCell } from "./order-cells";
+import { Mailbox } from "./mailbox";
 import { Reconciliation } from "./reconciliation";
 import { RunOncePanel } from "./run-once-panel";
 import { SessionCounters } from "./session-counters";
@@ -137,6 +138,7 @@ export function LedgerView() {
       </section>
 
       <Reconciliation refreshMs={REFRESH_MS} />
+      <Mailbox refreshMs={REFRESH_MS} />
 
       <details className="card process-counters">
         <summary>This server process, all sessions</summary>

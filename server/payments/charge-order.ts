@@ -4,6 +4,7 @@ import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
 import type { AppMetrics } from "../observability/app-metrics";
 import { findSessionOrder } from "../orders/order-view";
+import { writePaymentSucceeded } from "../receipts/payment-succeeded";
 import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import { toChargeView } from "./charge-view";
 import type { ChargeView } from "./charge-view";
@@ -198,6 +199,7 @@ export async function finishPayment(
       settledBy,
     });
     await updateCurrentOrder(tx, current, { status: "PAID" });
+    await writePaymentSucceeded(tx, charge);
     return toChargeView(charge);
   });
 }

@@ -1,5 +1,6 @@
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { reconcile } from "../../payments/reconcile";
+import { mailboxOf, mailboxOutput } from "../../receipts/mailbox";
 import { tallyKeys, viewKeys } from "../../run-once/key-views";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
@@ -45,6 +46,9 @@ export const ledgerRouter = router({
       replayCount: replaysOf(order.attempts),
     }));
   }),
+
+  /** The receipts of the session's last paid orders, sent by the receipt worker (server/receipts/). */
+  mailbox: sessionProcedure.output(mailboxOutput).query(({ ctx }) => mailboxOf(ctx.db, ctx.sessionId)),
 
   /** The session's last orders, reconciled with the payment provider's charges. */
   reconciliation: sessionProcedure.output(reconciliationOutput).query(async ({ ctx }) => {

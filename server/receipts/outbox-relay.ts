@@ -1,0 +1,54 @@
+import type { Db } from "../db/client";
+import type { Logger } from "service-kit/logger";
+
+/**
+ * Publishes the outbox to the broker, oldest first, and marks each row sent
+ * once the broker has confirmed it. A relay that dies between the two
+ * publishes the row again on its next start: a duplicate message, which the
+ * consumer's key answers. Rows past the redelivery window are dead, not sent.
+ */
+export class OutboxRelay {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly publish: (message: { id: string; body: unknown }, expiresInMs: number) => Promise<void>,
+    private readonly settings: { windowMs: number; pollMs: number },
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.#timer = setInterval(() => {
+      this.#running ??= this.relay()
+        .catch((error: unknown) =>
+          this.logger.error({ err: error }, "the outbox relay failed; it will try again"),
+        )
+        .finally(() => (this.#running = undefined));
+    }, this.settings.pollMs);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  /** One pass over the unsent rows. */
+  async relay(): Promise<void> {
+    const rows = await this.db.outboxEvent.findMany({
+      where: { sentAt: null, deadAt: null },
+      orderBy: { createdAt: "asc" },
+      take: 100,
+    });
+    for (const row of rows) {
+      const expiresInMs = row.createdAt.getTime() + this.settings.windowMs - Date.now();
+      if (expiresInMs <= 0) {
+        await this.db.outboxEvent.update({ where: { id: row.id }, data: { deadAt: new Date() } });
+        this.logger.warn({ eventId: row.id }, "past the redelivery window: dead, not published");
+        continue;
+      }
+      await this.publish({ id: row.id, body: JSON.parse(row.payload) }, expiresInMs);
+      await this.db.outboxEvent.update({ where: { id: row.id }, data: { sentAt: new Date() } });
+    }
+  }
+}

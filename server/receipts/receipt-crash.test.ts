@@ -1,0 +1,113 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { createDb } from "../db/client";
+import type { Db } from "../db/client";
+import { createTestDatabase } from "~/testing/test-database";
+import type { TestDatabase } from "~/testing/test-database";
+import {
+  TEST_AMQP_URL,
+  receiptsPerOrder,
+  seedPaidOrders,
+  startWorkerProcess,
+  testQueue,
+} from "~/testing/receipt-workers";
+import type { WorkerProcess } from "~/testing/receipt-workers";
+
+/**
+ * Receipt workers killed with SIGKILL after the receipt is committed and
+ * before its message is acknowledged, again and again, while payments keep
+ * coming: the queue redelivers what the dead worker held. The mailbox must
+ * hold exactly one receipt per paid order, and no event may be lost.
+ */
+describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
+  let database: TestDatabase;
+  let db: Db;
+  let queue: ReturnType<typeof testQueue>;
+  beforeEach(async () => {
+    database = await createTestDatabase();
+    db = createDb(database.url);
+    queue = testQueue();
+  });
+  afterEach(async () => {
+    await db.$disconnect();
+    await database.drop();
+    await queue.delete();
+  });
+
+  const envOf = (extra: Record<string, string> = {}) => ({
+    DATABASE_URL: database.url,
+    RECEIPT_QUEUE: queue.name,
+    ...(kind === "rabbitmq" ? { AMQP_URL: TEST_AMQP_URL } : {}),
+    // The window the kills aim at: each acknowledgement waits this long after its receipt.
+    RECEIPT_ACK_DELAY_MS: "200",
+    RECEIPT_PREFETCH: "10",
+    RECEIPT_POLL_MS: "50",
+    RECEIPT_VISIBILITY_MS: "1000",
+    RECEIPT_MAX_DELIVERIES: "1000", // a message held by many dead workers is not poison
+    IDEMPOTENCY_LEASE_MS: "1500",
+    ...extra,
+  });
+
+  /** Two workers; kills one at each "settled" line in turn, restarting it, while orders are paid; then drains. */
+  async function killBetweenReceiptAndAck(env: Record<string, string>, kills: number) {
+    const workers = [startWorkerProcess(env), startWorkerProcess(env)];
+    const all: WorkerProcess[] = [...workers];
+    let killing = true;
+    const paying = (async () => {
+      const ids = await seedPaidOrders(db, 20);
+      while (killing) {
+        ids.push(...(await seedPaidOrders(db, 1)));
+        await sleep(300);
+      }
+      return ids;
+    })();
+    for (let kill = 0; kill < kills; kill++) {
+      const index = kill % workers.length;
+      await workers[index]!.next((line) => line.msg === "receipt settled; acknowledging");
+      await workers[index]!.kill("SIGKILL");
+      workers[index] = startWorkerProcess(env);
+      all.push(workers[index]!);
+    }
+    killing = false;
+    const orders = await paying;
+    const drained = async () => [
+      (await receiptsPerOrder(db)).size,
+      await db.outboxEvent.count({ where: { sentAt: null } }),
+    ];
+    await expect.poll(drained, { timeout: 120_000, interval: 500 }).toEqual([orders.length, 0]);
+    await Promise.all(workers.map((worker) => worker.kill("SIGTERM")));
+    const replayed = all
+      .flatMap((worker) => worker.lines)
+      .filter((line) => line.decision === "replayed").length;
+    return { orders, replayed };
+  }
+
+  test("SIGKILL between the receipt and the ack, many times under load: one receipt per paid order, none lost", async () => {
+    const kills = 10;
+    const { orders, replayed } = await killBetweenReceiptAndAck(envOf(), kills);
+
+    const perOrder = await receiptsPerOrder(db);
+    expect([...perOrder.keys()].sort()).toEqual([...orders].sort());
+    expect([...perOrder.values()].every((count) => count === 1)).toBe(true);
+    expect(await db.outboxEvent.count({ where: { OR: [{ sentAt: null }, { deadAt: { not: null } }] } })).toBe(
+      0,
+    );
+    if (kind === "rabbitmq") expect(await queue.counts()).toEqual({ ready: 0, dead: 0 });
+    // Every kill stranded a settled message: its redelivery was answered from the key.
+    expect(replayed).toBeGreaterThanOrEqual(kills);
+    console.log(
+      `${kind}: ${kills} kills, ${orders.length} paid orders, ${perOrder.size} receipts, ${replayed} redeliveries replayed`,
+    );
+  }, 420_000);
+
+  test("with the run-once guard off, the same kills leave duplicate receipts", async () => {
+    const kills = 3;
+    const { orders } = await killBetweenReceiptAndAck(envOf({ RECEIPT_CONSUMER: "naive" }), kills);
+
+    const perOrder = await receiptsPerOrder(db);
+    expect(perOrder.size).toBe(orders.length); // none lost
+    // Every kill stranded a sent receipt, and its redelivery sent another.
+    const extra = [...perOrder.values()].reduce((sum, count) => sum + count - 1, 0);
+    expect(extra).toBeGreaterThanOrEqual(kills);
+  }, 420_000);
+});

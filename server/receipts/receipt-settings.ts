@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const settingsSchema = z.object({
+  /** RabbitMQ (amqp://guest:guest@127.0.0.1:5672); unset, the embedded queue delivers from the outbox. */
+  AMQP_URL: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.url({ protocol: /^amqps?$/ }).optional(),
+  ),
+  /** The queue's name (tests use their own). */
+  RECEIPT_QUEUE: z.string().min(1).default("receipts"),
+  /** How long after a payment its event may still be delivered: the message TTL, and the relay's horizon. */
+  RECEIPT_REDELIVERY_WINDOW_MS: milliseconds(3 * DAY_MS),
+  /** How long a receipt's run-once key is kept: it must outlive the redelivery window. */
+  RECEIPT_KEY_TTL_MS: milliseconds(7 * DAY_MS),
+  /** Deliveries a message gets before it goes to the dead-letter queue. */
+  RECEIPT_MAX_DELIVERIES: z.coerce.number().int().min(1).default(5),
+  /** Messages one consumer holds unacknowledged at a time. */
+  RECEIPT_PREFETCH: z.coerce.number().int().min(1).default(10),
+  /** Embedded queue: how long a delivery holds its row before it is redelivered, and how often it looks. */
+  RECEIPT_VISIBILITY_MS: milliseconds(10_000),
+  RECEIPT_POLL_MS: milliseconds(250),
+  /** "naive" sends a receipt on every delivery, without the run-once key: the counter-example. */
+  RECEIPT_CONSUMER: z.enum(["run-once", "naive"]).default("run-once"),
+  /** Holds each acknowledgement this long after the receipt: the window a crash test aims at. */
+  RECEIPT_ACK_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  IDEMPOTENCY_LEASE_MS: milliseconds(10_000),
+});
+
+export type ReceiptSettings = z.infer<typeof settingsSchema>;
+
+/** Reads the receipt worker's settings, or fails with one line that names each bad variable. */
+export function receiptSettings(source: Record<string, string | undefined>): ReceiptSettings {
+  const parsed = settingsSchema.safeParse(source);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  throw new Error(`Invalid environment: ${problems.join("; ")}.`);
+}
+
+/**
+ * The guide's TTL rule: a key that expires while its message can still be
+ * redelivered lets that redelivery send a second receipt. Null when kept.
+ */
+export function retentionProblem(settings: ReceiptSettings): string | null {
+  if (settings.RECEIPT_KEY_TTL_MS >= settings.RECEIPT_REDELIVERY_WINDOW_MS) return null;
+  return (
+    `RECEIPT_KEY_TTL_MS (${settings.RECEIPT_KEY_TTL_MS} ms) is shorter than the queue's redelivery window ` +
+    `RECEIPT_REDELIVERY_WINDOW_MS (${settings.RECEIPT_REDELIVERY_WINDOW_MS} ms), and the guide says why that cannot start: ` +
+    `"if a queue can redeliver a message for up to three days, a 24-hour key TTL reopens the double-execution window on day two".`
+  );
+}

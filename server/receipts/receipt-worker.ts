@@ -1,0 +1,85 @@
+import { RunOnce } from "run-once";
+import { runOnceStoreFor } from "service-kit/db/run-once-store";
+import type { Logger } from "service-kit/logger";
+import { createDb } from "../db/client";
+import type { Tx } from "../db/client";
+import { EmbeddedQueue } from "./embedded-queue";
+import { OutboxRelay } from "./outbox-relay";
+import { RabbitQueue } from "./rabbitmq-queue";
+import { receiptConsumer } from "./receipt-consumer";
+import { retentionProblem } from "./receipt-settings";
+import type { ReceiptSettings } from "./receipt-settings";
+
+/** The worker's keys would expire inside the redelivery window: it refuses to start with this sentence. */
+export class RetentionTooShortError extends Error {}
+
+/**
+ * Starts the relay (RabbitMQ only) and the consumer on one database: with
+ * AMQP_URL the relay publishes the outbox to RabbitMQ and the consumer reads
+ * it there; without it the embedded queue delivers the outbox itself. Either
+ * way the consumer is the same. Throws before starting anything when the TTL
+ * rule is broken or the broker cannot be reached.
+ */
+export async function startReceiptWorker(settings: ReceiptSettings, databaseUrl: string, logger: Logger) {
+  const problem = retentionProblem(settings);
+  if (problem) throw new RetentionTooShortError(problem);
+  const queueSettings = {
+    prefetch: settings.RECEIPT_PREFETCH,
+    maxDeliveries: settings.RECEIPT_MAX_DELIVERIES,
+    windowMs: settings.RECEIPT_REDELIVERY_WINDOW_MS,
+  };
+  const rabbit = settings.AMQP_URL
+    ? await RabbitQueue.connect(
+        settings.AMQP_URL,
+        { ...queueSettings, queue: settings.RECEIPT_QUEUE },
+        logger,
+      )
+    : null;
+  const db = createDb(databaseUrl);
+  const queue =
+    rabbit ??
+    new EmbeddedQueue(
+      db,
+      { ...queueSettings, visibilityMs: settings.RECEIPT_VISIBILITY_MS, pollMs: settings.RECEIPT_POLL_MS },
+      logger,
+    );
+  const relay = rabbit
+    ? new OutboxRelay(
+        db,
+        (message, expiresInMs) => rabbit.publish(message, expiresInMs),
+        { windowMs: settings.RECEIPT_REDELIVERY_WINDOW_MS, pollMs: settings.RECEIPT_POLL_MS },
+        logger,
+      )
+    : null;
+  const keys = runOnceStoreFor<Tx>(databaseUrl, db, logger);
+  const runOnce = new RunOnce<Tx>({
+    store: keys.store,
+    watcher: keys.watcher,
+    // Nothing a receipt fails with is final: every failure releases the key, and the message is redelivered.
+    finalErrors: { isFinal: () => false, encode: () => null, decode: () => new Error("not stored") },
+    settings: { ttlMs: settings.RECEIPT_KEY_TTL_MS, leaseMs: settings.IDEMPOTENCY_LEASE_MS },
+    logger,
+  });
+  const naive = settings.RECEIPT_CONSUMER === "naive";
+  await queue.start(
+    receiptConsumer({ db, runOnce, naive, ackDelayMs: settings.RECEIPT_ACK_DELAY_MS, logger }),
+  );
+  relay?.start();
+  logger.info(
+    {
+      queue: rabbit ? `RabbitMQ ${settings.RECEIPT_QUEUE}` : "embedded (the outbox)",
+      consumer: settings.RECEIPT_CONSUMER,
+    },
+    "the receipt worker is running",
+  );
+  return {
+    /** The relay alone, for a test that publishes a row again. */
+    relay,
+    async close() {
+      await relay?.stop();
+      await queue.close();
+      await keys.close();
+      await db.$disconnect();
+    },
+  };
+}

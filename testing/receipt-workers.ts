@@ -1,0 +1,110 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { createInterface } from "node:readline";
+import { Connection } from "rabbitmq-client";
+import type { Db } from "../server/db/client";
+import { writePaymentSucceeded } from "../server/receipts/payment-succeeded";
+import { ROOT } from "./paths";
+
+/** The RabbitMQ server the tests use (the one on this project's machines and CI). */
+export const TEST_AMQP_URL = process.env.TEST_AMQP_URL ?? "amqp://guest:guest@127.0.0.1:5672";
+
+/** A receipt worker process (server/receipts/main.ts), its JSON log lines as they come. */
+export interface WorkerProcess {
+  /** Each log line, parsed, as it arrives; `settled` lines are the ones between a receipt and its ack. */
+  readonly lines: Array<Record<string, unknown>>;
+  /** Resolves with the next line the predicate accepts. */
+  next(accept: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  readonly exited: Promise<{ code: number | null; stderr: string }>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+  // tsx as a loader, not its CLI: one process, so a SIGKILL leaves no orphaned child.
+  const child = spawn(process.execPath, ["--import", "tsx", "server/receipts/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: Array<Record<string, unknown>> = [];
+  const waiters: Array<{
+    accept: (line: Record<string, unknown>) => boolean;
+    resolve: (line: Record<string, unknown>) => void;
+  }> = [];
+  createInterface({ input: child.stdout }).on("line", (text) => {
+    const line = JSON.parse(text) as Record<string, unknown>;
+    lines.push(line);
+    for (const waiter of waiters.filter((w) => w.accept(line))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(line);
+    }
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, stderr })),
+  );
+  return {
+    lines,
+    next: (accept) => new Promise((resolve) => waiters.push({ accept, resolve })),
+    exited,
+    async kill(signal = "SIGTERM") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** Paid orders as the charge's transaction leaves them: the order, its charge and its outbox event. */
+export async function seedPaidOrders(db: Db, count: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => `ord_${randomUUID()}`);
+  for (const id of ids) {
+    await db.$transaction(async (tx) => {
+      await tx.order.create({
+        data: { id, sessionId: "receipts-test", paymentKey: `pay_${id}`, totalCents: 1200, status: "PAID" },
+      });
+      const charge = await tx.charge.create({
+        data: {
+          id: `ch_${id}`,
+          orderId: id,
+          amountCents: 1200,
+          idempotencyKey: `pay_${id}`,
+          cardLast4: "4242",
+        },
+      });
+      await writePaymentSucceeded(tx, charge);
+    });
+  }
+  return ids;
+}
+
+/** Per order, how many receipts the mailbox holds. */
+export async function receiptsPerOrder(db: Db): Promise<Map<string, number>> {
+  const groups = await db.receipt.groupBy({ by: ["orderId"], _count: { _all: true } });
+  return new Map(groups.map((group) => [group.orderId, group._count._all]));
+}
+
+/** A queue of one test's own on the test broker, and a way to count its messages and delete it. */
+export function testQueue() {
+  const name = `receipts-test-${randomUUID().slice(0, 8)}`;
+  return {
+    name,
+    /** Messages ready in the queue and in its dead-letter queue (a passive declare: it changes nothing). */
+    async counts(): Promise<{ ready: number; dead: number }> {
+      const rabbit = new Connection(TEST_AMQP_URL);
+      try {
+        const ready = await rabbit.queueDeclare({ queue: name, passive: true });
+        const dead = await rabbit.queueDeclare({ queue: `${name}.dead`, passive: true });
+        return { ready: ready.messageCount, dead: dead.messageCount };
+      } finally {
+        await rabbit.close();
+      }
+    },
+    async delete(): Promise<void> {
+      const rabbit = new Connection(TEST_AMQP_URL);
+      await rabbit.queueDelete({ queue: name }).catch(() => undefined);
+      await rabbit.queueDelete({ queue: `${name}.dead` }).catch(() => undefined);
+      await rabbit.close();
+    },
+  };
+}
