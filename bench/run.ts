@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -23,6 +23,7 @@ import { measureEngineOverhead } from "./engine-overhead";
 import { measureKeyWriteFloor } from "./key-write-floor";
 import { answers, countersOf, load, percentile } from "./load";
 import { counterOf, cpuMsOf } from "./process-usage";
+import { costsByArea } from "./cpu-profile";
 import type { LoadOptions, LoadResult } from "./load";
 import { writeReport } from "./report";
 import type { Row, Series } from "./report";
@@ -89,6 +90,7 @@ async function withCluster<T>(
   count: number,
   env: Record<string, string>,
   work: (cluster: Cluster, db: Db) => Promise<T>,
+  nodeArgs: string[] = [],
 ): Promise<T> {
   const url = await freshDatabase(provider, name);
   const cluster = await startInstances({
@@ -96,6 +98,7 @@ async function withCluster<T>(
     count,
     basePort: BASE_PORT,
     providerPort: BASE_PORT + 10,
+    nodeArgs,
     // Lab off (its switches cost queries), baseline procedures on, a throttle that counts but refuses none.
     env: {
       LAB_ENABLED: "0",
@@ -361,6 +364,53 @@ async function throughput(provider: Provider, instances: number): Promise<number
   });
 }
 
+/** The shop under the throughput run's charges with --cpu-prof (PostgreSQL, one instance): its largest costs. */
+async function profile() {
+  const directory = path.join(TMP, `bench-profiles-${Date.now()}`);
+  const nodeArgs = ["--cpu-prof", `--cpu-prof-dir=${directory}`];
+  const pid = await withCluster(
+    "postgresql",
+    "profile",
+    1,
+    {},
+    async (cluster, db) => {
+      const { id: session, cookie } = await newSignedSession(db);
+      const next = orderQueue(await seedOrders(db, session, 2_000));
+      const body = () => chargeBody(next());
+      await load({
+        url: cluster.instances[0]!.url,
+        path: "/api/trpc/payments.charge",
+        cookie,
+        connections: 4,
+        amount: 50,
+        body,
+      });
+      await load({
+        url: cluster.instances[0]!.url,
+        path: "/api/trpc/payments.charge",
+        cookie,
+        connections: 24,
+        durationSeconds: 8,
+        body,
+      });
+      return cluster.instances[0]!.process.pid!;
+    },
+    nodeArgs,
+  );
+  // Written when the server exits; named with its pid.
+  const file = readdirSync(directory).find((name) => name.includes(`.${pid}.`));
+  if (!file) throw new Error(`no profile of the shop (pid ${pid}) in ${directory}`);
+  addRow("postgresql", 1, {
+    case: "CPU profile of the shop under charges: its largest costs",
+    result: costsByArea(path.join(directory, file), 8_000)
+      .slice(0, 5)
+      .map(({ area, share }) => `${area} ${(share * 100).toFixed(0)}%`)
+      .join("; "),
+    ...REPORTED,
+    how: `node --cpu-prof on the shop's server, 24 connections of distinct-key charges for 8 s: the share of those 8 s with the area on the stack (areas overlap); the profile is ${path.relative(ROOT, path.join(directory, file))}`,
+  });
+}
+
 /** Keys under a steady load with a 3 s TTL, swept every 0.5 s: they must level off within 2 × rate × TTL. */
 async function storeGrowth(provider: Provider) {
   const ttlSeconds = 3;
@@ -539,7 +589,7 @@ async function engineOverhead(provider: Provider) {
 const selected = new Set(
   (
     process.env.BENCH_CASES ??
-    (QUICK ? "overhead,storm,recovery" : "overhead,storm,throughput,growth,recovery,lease,engine")
+    (QUICK ? "overhead,storm,recovery" : "overhead,storm,throughput,profile,growth,recovery,lease,engine")
   ).split(","),
 );
 const started = Date.now();
@@ -563,6 +613,7 @@ if (selected.has("throughput")) {
     how: `${os.cpus().length} cores: the instances, PostgreSQL and autocannon share them, so CPU, not the store, is the ceiling`,
   });
 }
+if (selected.has("profile")) await profile();
 if (selected.has("growth")) for (const provider of PROVIDERS) await storeGrowth(provider);
 // SQLite's recovery waits out a 10 s lease: the quick run keeps PostgreSQL's, the one with a target.
 if (selected.has("recovery"))
