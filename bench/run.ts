@@ -25,7 +25,7 @@ import { answers, countersOf, load, percentile } from "./load";
 import { counterOf, cpuMsOf } from "./process-usage";
 import { costsByArea } from "./cpu-profile";
 import type { LoadOptions, LoadResult } from "./load";
-import { writeReport } from "./report";
+import { tableOf, writeReport } from "./report";
 import type { Row, Series } from "./report";
 import { orderQueue, seedOrders } from "./seed-orders";
 import type { BenchOrder } from "./seed-orders";
@@ -40,8 +40,11 @@ const QUICK = process.argv.includes("--quick");
 const APP_RATIO_TARGET = 1.1;
 /** What the server's account of attempts may add to that ratio (issue 15: written off the request's path). */
 const ACCOUNT_RATIO_MOVE_TARGET = 0.02;
-/** Charges/s ÷ catalog.list/s before issue 26 (measured on PostgreSQL, one instance), and the factor it asks for. */
-const CHARGE_TO_CATALOG_BEFORE = 0.15;
+/**
+ * Charges/s ÷ catalog.list/s before issue 26's work: about 40 ÷ 230 in the issue's run (0.15 on SQLite and 0.25
+ * on PostgreSQL measured again under heavy load from other sessions), and the factor the issue asks for.
+ */
+const CHARGE_TO_CATALOG_BEFORE = 0.17;
 const CHARGE_TO_CATALOG_TARGET_FACTOR = 1.5;
 /** The recovery target on PostgreSQL, from the issue: kill to the retry's charge. */
 const RECOVERY_TARGET_MS = 2_000;
@@ -137,11 +140,12 @@ const loadEach = (cluster: Cluster, options: (index: number) => Omit<LoadOptions
 async function overhead(provider: Provider) {
   await withCluster(provider, "overhead", 1, {}, async (cluster, db) => {
     const { id: session, cookie } = await newSignedSession(db);
-    const perRound = QUICK ? 150 : 300;
+    const perRound = QUICK ? 100 : 300;
+    const warmUp = QUICK ? 50 : 200;
     const rounds = QUICK ? 4 : 8;
     const sides = ["payments.charge", "bench.chargeWithoutAccount", "bench.unprotectedCharge"] as const;
-    // The rounds, the warm-ups (200 a side), and slack for a request autocannon resends.
-    const next = orderQueue(await seedOrders(db, session, sides.length * (perRound * rounds + 200) + 200));
+    // The rounds, the warm-ups, and slack for a request autocannon resends.
+    const next = orderQueue(await seedOrders(db, session, sides.length * (perRound * rounds + warmUp) + 200));
     const chargesOn = (procedure: string, amount: number) =>
       load({
         url: cluster.instances[0]!.url,
@@ -151,7 +155,7 @@ async function overhead(provider: Provider) {
         amount,
         body: () => chargeBody(next()),
       });
-    for (const side of sides) await chargesOn(side, 200); // warm-up: connections, JIT, caches
+    for (const side of sides) await chargesOn(side, warmUp); // connections, JIT, caches
 
     const results = new Map<(typeof sides)[number], LoadResult[]>(sides.map((side) => [side, []]));
     for (let round = 0; round < rounds; round++) {
@@ -357,7 +361,7 @@ async function throughput(provider: Provider, instances: number): Promise<number
         result: `${ratio.toFixed(3)} (${perSecond.toFixed(0)} ÷ ${catalogPerSecond.toFixed(0)})`,
         target: `≥ ${CHARGE_TO_CATALOG_TARGET_FACTOR} × ${CHARGE_TO_CATALOG_BEFORE} = ${target.toFixed(3)}`,
         met: ratio >= target,
-        how: `catalog.list (GET, one read) with ${connections} connections for ${seconds} s right after the charges, same server; ${CHARGE_TO_CATALOG_BEFORE} was measured before issue 26's work`,
+        how: `catalog.list (GET, one read) with ${connections} connections for ${seconds} s right after the charges, same server; ${CHARGE_TO_CATALOG_BEFORE} before issue 26's work`,
       });
     }
     return perSecond;
@@ -621,14 +625,18 @@ if (selected.has("recovery"))
 if (selected.has("lease")) for (const provider of PROVIDERS) await leaseKeep(provider);
 if (selected.has("engine")) for (const provider of PROVIDERS) await engineOverhead(provider);
 
+const elapsedSeconds = (Date.now() - started) / 1000;
+// The quick run prints its rows; bench/results/ keeps the last full run's.
 console.log(
-  await writeReport({
-    rows,
-    latency: latencySeries,
-    storeSize: storeSeries,
-    directory: path.join(ROOT, "bench/results"),
-    elapsedSeconds: (Date.now() - started) / 1000,
-  }),
+  QUICK
+    ? `${tableOf(rows)}\n\nQuick run: ${Math.round(elapsedSeconds)} s.`
+    : await writeReport({
+        rows,
+        latency: latencySeries,
+        storeSize: storeSeries,
+        directory: path.join(ROOT, "bench/results"),
+        elapsedSeconds,
+      }),
 );
 for (const name of createdDatabases) {
   if (name.startsWith("idem_bench_")) await dropDatabase(name);
