@@ -18,8 +18,8 @@ export interface LoadOptions {
   durationSeconds?: number;
   /** Requests per second over all connections, for a steady load. */
   overallRate?: number;
-  /** The body of each request; called once per request. */
-  body: () => string;
+  /** The body of each POST; called once per request. Without it, GET. */
+  body?: () => string;
 }
 
 /**
@@ -38,9 +38,9 @@ export function load(options: LoadOptions): Promise<LoadResult> {
         ...(options.durationSeconds !== undefined ? { duration: options.durationSeconds } : {}),
         ...(options.overallRate !== undefined ? { overallRate: options.overallRate } : {}),
         timeout: 30,
-        method: "POST",
+        method: options.body ? "POST" : "GET",
         headers: { "content-type": "application/json", cookie: options.cookie },
-        requests: [{ setupRequest: (request) => ({ ...request, body: options.body() }) }],
+        requests: [{ setupRequest: (request) => ({ ...request, body: options.body?.() }) }],
       },
       (error, result) => {
         if (error) return reject(error);

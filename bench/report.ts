@@ -37,6 +37,19 @@ const frame = (title: string, values: Series[]) => ({
   data: { values },
 });
 
+/** The rows as a Markdown table, each with its target and "met" or "missed". */
+export function tableOf(rows: Row[]): string {
+  const verdict = (met: boolean | null) => (met === null ? "" : met ? "met" : "**missed**");
+  return [
+    "| case | database | instances | result | target | | how measured |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...rows.map(
+      (row) =>
+        `| ${row.case} | ${row.database} | ${row.instances} | ${row.result} | ${row.target} | ${verdict(row.met)} | ${row.how} |`,
+    ),
+  ].join("\n");
+}
+
 /** Writes latest.md, latency.svg and store-size.svg; returns the table as printed. */
 export async function writeReport(opts: {
   rows: Row[];
@@ -46,15 +59,7 @@ export async function writeReport(opts: {
   elapsedSeconds: number;
 }): Promise<string> {
   mkdirSync(opts.directory, { recursive: true });
-  const verdict = (met: boolean | null) => (met === null ? "" : met ? "met" : "**missed**");
-  const table = [
-    "| case | database | instances | result | target | | how measured |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
-    ...opts.rows.map(
-      (row) =>
-        `| ${row.case} | ${row.database} | ${row.instances} | ${row.result} | ${row.target} | ${verdict(row.met)} | ${row.how} |`,
-    ),
-  ].join("\n");
+  const table = tableOf(opts.rows);
   const markdown = `# Benchmark results
 
 Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, in ${Math.round(

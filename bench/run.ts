@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -22,20 +22,30 @@ import type { ApiClient } from "../testing/api-client";
 import { measureEngineOverhead } from "./engine-overhead";
 import { measureKeyWriteFloor } from "./key-write-floor";
 import { answers, countersOf, load, percentile } from "./load";
+import { counterOf, cpuMsOf } from "./process-usage";
+import { costsByArea } from "./cpu-profile";
 import type { LoadOptions, LoadResult } from "./load";
-import { writeReport } from "./report";
+import { tableOf, writeReport } from "./report";
 import type { Row, Series } from "./report";
 import { orderQueue, seedOrders } from "./seed-orders";
 import type { BenchOrder } from "./seed-orders";
 
 type Provider = "sqlite" | "postgresql";
 const PROVIDERS: Provider[] = ["sqlite", "postgresql"];
-/** BENCH_BASE_PORT moves the servers, to run beside a test suite. */
+/** BENCH_BASE_PORT moves the servers (the provider 10 above it), to run beside a test suite. */
 const BASE_PORT = Number(process.env.BENCH_BASE_PORT ?? 3301);
-/** payments.charge against its unprotected twin, median, on both databases (issue 17 keeps it at 1.15). */
-const APP_RATIO_TARGET = 1.15;
+/** `--quick`: the user-facing rows only (overhead, storm, recovery on PostgreSQL), in fewer rounds. */
+const QUICK = process.argv.includes("--quick");
+/** payments.charge against its unprotected twin, p50 and p99, on both databases (issue 26). */
+const APP_RATIO_TARGET = 1.1;
 /** What the server's account of attempts may add to that ratio (issue 15: written off the request's path). */
 const ACCOUNT_RATIO_MOVE_TARGET = 0.02;
+/**
+ * Charges/s ÷ catalog.list/s before issue 26's work: about 40 ÷ 230 in the issue's run (0.15 on SQLite and 0.25
+ * on PostgreSQL measured again under heavy load from other sessions), and the factor the issue asks for.
+ */
+const CHARGE_TO_CATALOG_BEFORE = 0.17;
+const CHARGE_TO_CATALOG_TARGET_FACTOR = 1.5;
 /** The recovery target on PostgreSQL, from the issue: kill to the retry's charge. */
 const RECOVERY_TARGET_MS = 2_000;
 
@@ -49,6 +59,15 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const REPORTED = { target: "report", met: null } as const;
 const addRow = (provider: Provider, instances: number, row: Omit<Row, "database" | "instances">) =>
   rows.push({ ...row, database: label(provider), instances });
+
+/** No production build, or a source file newer than it (the quick run skips a build that is current). */
+function buildIsStale(): boolean {
+  const buildId = path.join(ROOT, ".next/BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const sources = ["app", "server", "packages", "next.config.ts", "package-lock.json"];
+  const newer = ["-newer", buildId, "-type", "f", "-not", "-path", "*/node_modules/*", "-print", "-quit"];
+  return execFileSync("find", [...sources, ...newer], { cwd: ROOT, encoding: "utf8" }) !== "";
+}
 
 /** Databases the run made: dropped at the end. */
 const createdDatabases: string[] = [];
@@ -74,12 +93,15 @@ async function withCluster<T>(
   count: number,
   env: Record<string, string>,
   work: (cluster: Cluster, db: Db) => Promise<T>,
+  nodeArgs: string[] = [],
 ): Promise<T> {
   const url = await freshDatabase(provider, name);
   const cluster = await startInstances({
     databaseUrl: url,
     count,
     basePort: BASE_PORT,
+    providerPort: BASE_PORT + 10,
+    nodeArgs,
     // Lab off (its switches cost queries), baseline procedures on, a throttle that counts but refuses none.
     env: {
       LAB_ENABLED: "0",
@@ -118,11 +140,12 @@ const loadEach = (cluster: Cluster, options: (index: number) => Omit<LoadOptions
 async function overhead(provider: Provider) {
   await withCluster(provider, "overhead", 1, {}, async (cluster, db) => {
     const { id: session, cookie } = await newSignedSession(db);
-    const perRound = 300;
-    const rounds = 8;
+    const perRound = QUICK ? 100 : 300;
+    const warmUp = QUICK ? 50 : 200;
+    const rounds = QUICK ? 4 : 8;
     const sides = ["payments.charge", "bench.chargeWithoutAccount", "bench.unprotectedCharge"] as const;
-    // The rounds, the warm-ups (200 a side), and slack for a request autocannon resends.
-    const next = orderQueue(await seedOrders(db, session, sides.length * (perRound * rounds + 200) + 200));
+    // The rounds, the warm-ups, and slack for a request autocannon resends.
+    const next = orderQueue(await seedOrders(db, session, sides.length * (perRound * rounds + warmUp) + 200));
     const chargesOn = (procedure: string, amount: number) =>
       load({
         url: cluster.instances[0]!.url,
@@ -132,7 +155,7 @@ async function overhead(provider: Provider) {
         amount,
         body: () => chargeBody(next()),
       });
-    for (const side of sides) await chargesOn(side, 200); // warm-up: connections, JIT, caches
+    for (const side of sides) await chargesOn(side, warmUp); // connections, JIT, caches
 
     const results = new Map<(typeof sides)[number], LoadResult[]>(sides.map((side) => [side, []]));
     for (let round = 0; round < rounds; round++) {
@@ -161,7 +184,8 @@ async function overhead(provider: Provider) {
       addRow(provider, 1, {
         case: `Overhead ratio, p${p}`,
         result: `${ratio.toFixed(2)}× (${ms(percentile(a, p))} vs ${ms(percentile(b, p))})`,
-        ...(p === 50 ? { target: `≤ ${APP_RATIO_TARGET}`, met: ratio <= APP_RATIO_TARGET } : REPORTED),
+        target: `≤ ${APP_RATIO_TARGET}`,
+        met: ratio <= APP_RATIO_TARGET,
         how: `payments.charge vs the same handler without run-once, ${a.length} + ${b.length} requests, 4 connections, ${rounds} ABCCBA rounds${p === 50 ? ` (${spread})` : ""}`,
       });
     }
@@ -185,14 +209,28 @@ async function overhead(provider: Provider) {
   });
 }
 
+/** The background jobs (payment completer, key sweeper) paused: they poll per second, not per request. */
+const NO_BACKGROUND_JOBS = {
+  PAYMENT_COMPLETER_INTERVAL_MS: "3600000",
+  IDEMPOTENCY_SWEEP_INTERVAL_MS: "3600000",
+};
+
 /** 1,000 concurrent requests with one key, split over the instances; statements from db_queries_total. */
 async function storm(provider: Provider, instances: number) {
-  await withCluster(provider, `storm${instances}`, instances, {}, async (cluster, db) => {
+  await withCluster(provider, `storm${instances}`, instances, NO_BACKGROUND_JOBS, async (cluster, db) => {
     const { id: session, cookie } = await newSignedSession(db);
-    const [order] = await seedOrders(db, session, 1);
+    const [order, ...warmUps] = await seedOrders(db, session, 1 + instances);
     const body = chargeBody(order!);
-    // Every instance has served a request (connections open, code warm) before the storm.
-    for (const instance of cluster.instances) await fetch(`${instance.url}/api/trpc/catalog.list`);
+    // Every instance has charged another order (connections open, secrets loaded, code warm) before the storm.
+    for (const [index, instance] of cluster.instances.entries()) {
+      const warmUp = await apiClient(instance.url, cookie).post(
+        "payments.charge",
+        chargeInput(warmUps[index]!),
+      );
+      if (warmUp.status !== 200)
+        throw new Error(`the warm-up charge answered ${warmUp.status}: ${warmUp.text}`);
+    }
+    await sleep(500); // its account of attempts is written once quiet for 200 ms
     const before = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
 
     const total = 1000;
@@ -208,7 +246,7 @@ async function storm(provider: Provider, instances: number) {
       };
     });
     const lastAnswerMs = performance.now() - startedAt;
-    await sleep(5_500); // replay counts are written within 5 s; let them land before counting
+    await sleep(5_500); // the account of attempts (and replay counts) is written within 5 s: counted too
     const after = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
     const queries = after.reduce(
       (sum, counters, index) => sum + counters.queries - before[index]!.queries,
@@ -221,7 +259,7 @@ async function storm(provider: Provider, instances: number) {
       }
     });
     const executions = await db.charge.count({ where: { orderId: order!.id } });
-    // The one execution (about 8 statements, BEGIN not logged) and the batched replay counts.
+    // The one execution (about 11 statements, BEGIN not logged) and the batched account of attempts.
     const constant = 20;
     addRow(provider, instances, {
       case: "Storm: executions",
@@ -240,7 +278,7 @@ async function storm(provider: Provider, instances: number) {
       result: String(queries),
       target: `≤ 3 × ${instances} + ${constant} = ${3 * instances + constant}`,
       met: queries <= 3 * instances + constant,
-      how: "db_queries_total from /api/metrics (Prisma's query log, which leaves out BEGIN), before and after; the constant covers the one execution and the batched replay counts",
+      how: "db_queries_total from /api/metrics (Prisma's query log, which leaves out BEGIN), before and after, background jobs paused; the constant covers the one execution and the batched account of attempts",
     });
     addRow(provider, instances, {
       case: "Storm: time to the last answer",
@@ -251,7 +289,21 @@ async function storm(provider: Provider, instances: number) {
   });
 }
 
-/** Distinct-key charges per second at saturation. */
+/** What the services have spent so far: CPU ms and statements, the shop's instances summed. */
+async function usageOf(cluster: Cluster) {
+  const shops = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
+  return {
+    shopCpuMs: cluster.instances.reduce((sum, instance) => sum + cpuMsOf(instance.process.pid!), 0),
+    providerCpuMs: cpuMsOf(cluster.provider.process.pid!),
+    shopStatements: shops.reduce((sum, counters) => sum + counters.queries, 0),
+    providerStatements: await counterOf(`${cluster.provider.url}/metrics`, "provider_db_queries_total"),
+  };
+}
+
+/**
+ * Distinct-key charges per second at saturation, what each costs the shop and the provider (CPU,
+ * statements), and on one instance, catalog.list's requests per second through the same stack.
+ */
 async function throughput(provider: Provider, instances: number): Promise<number> {
   return withCluster(provider, `throughput${instances}`, instances, {}, async (cluster, db) => {
     const { id: session, cookie } = await newSignedSession(db);
@@ -266,9 +318,11 @@ async function throughput(provider: Provider, instances: number): Promise<number
     await charges({ connections: 4, amount: 100 });
     const connections = 24;
     const seconds = 8;
+    const before = await usageOf(cluster);
     const counts = answers(
       await charges({ connections: Math.round(connections / instances), durationSeconds: seconds }),
     );
+    const after = await usageOf(cluster);
     const ok = counts["200"] ?? 0;
     const failed = Object.values(counts).reduce((a, b) => a + b, 0) - ok;
     // Charges, not requests: the successful answers per second of the run.
@@ -279,7 +333,85 @@ async function throughput(provider: Provider, instances: number): Promise<number
       ...REPORTED,
       how: `${connections} connections for ${seconds} s, ${ok} charges, on ${os.cpus().length} cores shared with the database and the load`,
     });
+    const per = (key: keyof typeof before) => ((after[key] - before[key]) / ok).toFixed(1);
+    addRow(provider, instances, {
+      case: "CPU per charge: shop, provider",
+      result: `${per("shopCpuMs")} ms, ${per("providerCpuMs")} ms`,
+      ...REPORTED,
+      how: "user + system CPU of each server process (/proc/PID/stat) over the throughput run, divided by its charges",
+    });
+    addRow(provider, instances, {
+      case: "Statements per charge: shop, provider",
+      result: `${per("shopStatements")}, ${per("providerStatements")}`,
+      ...REPORTED,
+      how: "db_queries_total and provider_db_queries_total (Prisma's query logs, which leave out BEGIN) over the throughput run, divided by its charges",
+    });
+    if (instances === 1) {
+      const [catalog] = await loadEach(cluster, () => ({
+        path: "/api/trpc/catalog.list",
+        cookie,
+        connections,
+        durationSeconds: seconds,
+      }));
+      const catalogPerSecond = (catalog!.statuses[200] ?? 0) / seconds;
+      const ratio = perSecond / catalogPerSecond;
+      const target = CHARGE_TO_CATALOG_TARGET_FACTOR * CHARGE_TO_CATALOG_BEFORE;
+      addRow(provider, 1, {
+        case: "Charges/s ÷ catalog.list/s",
+        result: `${ratio.toFixed(3)} (${perSecond.toFixed(0)} ÷ ${catalogPerSecond.toFixed(0)})`,
+        target: `≥ ${CHARGE_TO_CATALOG_TARGET_FACTOR} × ${CHARGE_TO_CATALOG_BEFORE} = ${target.toFixed(3)}`,
+        met: ratio >= target,
+        how: `catalog.list (GET, one read) with ${connections} connections for ${seconds} s right after the charges, same server; ${CHARGE_TO_CATALOG_BEFORE} before issue 26's work`,
+      });
+    }
     return perSecond;
+  });
+}
+
+/** The shop under the throughput run's charges with --cpu-prof (PostgreSQL, one instance): its largest costs. */
+async function profile() {
+  const directory = path.join(TMP, `bench-profiles-${Date.now()}`);
+  const nodeArgs = ["--cpu-prof", `--cpu-prof-dir=${directory}`];
+  const pid = await withCluster(
+    "postgresql",
+    "profile",
+    1,
+    {},
+    async (cluster, db) => {
+      const { id: session, cookie } = await newSignedSession(db);
+      const next = orderQueue(await seedOrders(db, session, 2_000));
+      const body = () => chargeBody(next());
+      await load({
+        url: cluster.instances[0]!.url,
+        path: "/api/trpc/payments.charge",
+        cookie,
+        connections: 4,
+        amount: 50,
+        body,
+      });
+      await load({
+        url: cluster.instances[0]!.url,
+        path: "/api/trpc/payments.charge",
+        cookie,
+        connections: 24,
+        durationSeconds: 8,
+        body,
+      });
+      return cluster.instances[0]!.process.pid!;
+    },
+    nodeArgs,
+  );
+  // Written when the server exits; named with its pid.
+  const file = readdirSync(directory).find((name) => name.includes(`.${pid}.`));
+  if (!file) throw new Error(`no profile of the shop (pid ${pid}) in ${directory}`);
+  addRow("postgresql", 1, {
+    case: "CPU profile of the shop under charges: its largest costs",
+    result: costsByArea(path.join(directory, file), 8_000)
+      .slice(0, 5)
+      .map(({ area, share }) => `${area} ${(share * 100).toFixed(0)}%`)
+      .join("; "),
+    ...REPORTED,
+    how: `node --cpu-prof on the shop's server, 24 connections of distinct-key charges for 8 s: the share of those 8 s with the area on the stack (areas overlap); the profile is ${path.relative(ROOT, path.join(directory, file))}`,
   });
 }
 
@@ -459,9 +591,13 @@ async function engineOverhead(provider: Provider) {
 
 // BENCH_CASES=storm,growth runs some cases only (for a quick look; the report then has only those).
 const selected = new Set(
-  (process.env.BENCH_CASES ?? "overhead,storm,throughput,growth,recovery,lease,engine").split(","),
+  (
+    process.env.BENCH_CASES ??
+    (QUICK ? "overhead,storm,recovery" : "overhead,storm,throughput,profile,growth,recovery,lease,engine")
+  ).split(","),
 );
 const started = Date.now();
+if (!QUICK || buildIsStale()) execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
 if (selected.has("overhead"))
   for (const provider of (process.env.BENCH_PROVIDERS?.split(",") ?? PROVIDERS) as Provider[])
     await overhead(provider);
@@ -481,19 +617,26 @@ if (selected.has("throughput")) {
     how: `${os.cpus().length} cores: the instances, PostgreSQL and autocannon share them, so CPU, not the store, is the ceiling`,
   });
 }
+if (selected.has("profile")) await profile();
 if (selected.has("growth")) for (const provider of PROVIDERS) await storeGrowth(provider);
-if (selected.has("recovery")) for (const provider of PROVIDERS) await recovery(provider);
+// SQLite's recovery waits out a 10 s lease: the quick run keeps PostgreSQL's, the one with a target.
+if (selected.has("recovery"))
+  for (const provider of QUICK ? (["postgresql"] as const) : PROVIDERS) await recovery(provider);
 if (selected.has("lease")) for (const provider of PROVIDERS) await leaseKeep(provider);
 if (selected.has("engine")) for (const provider of PROVIDERS) await engineOverhead(provider);
 
+const elapsedSeconds = (Date.now() - started) / 1000;
+// The quick run prints its rows; bench/results/ keeps the last full run's.
 console.log(
-  await writeReport({
-    rows,
-    latency: latencySeries,
-    storeSize: storeSeries,
-    directory: path.join(ROOT, "bench/results"),
-    elapsedSeconds: (Date.now() - started) / 1000,
-  }),
+  QUICK
+    ? `${tableOf(rows)}\n\nQuick run: ${Math.round(elapsedSeconds)} s.`
+    : await writeReport({
+        rows,
+        latency: latencySeries,
+        storeSize: storeSeries,
+        directory: path.join(ROOT, "bench/results"),
+        elapsedSeconds,
+      }),
 );
 for (const name of createdDatabases) {
   if (name.startsWith("idem_bench_")) await dropDatabase(name);

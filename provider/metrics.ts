@@ -3,9 +3,9 @@ import { RUN_ONCE_OUTCOMES } from "run-once";
 import type { RunOnceEvent, RunOnceObserver } from "run-once";
 
 /**
- * The provider's Prometheus metrics: how its run-once requests ended, and how
+ * The provider's Prometheus metrics: how its run-once requests ended, how
  * often a charge really executed (what a storm of duplicates must keep at one
- * per key).
+ * per key), and the statements it sent its database.
  */
 export class ProviderMetrics implements RunOnceObserver {
   readonly registry = new Registry();
@@ -20,6 +20,16 @@ export class ProviderMetrics implements RunOnceObserver {
     help: "Charge executions that reached the card (with or without a key).",
     registers: [this.registry],
   });
+
+  readonly #queries = new Counter({
+    name: "provider_db_queries_total",
+    help: "Statements sent to the provider's database through Prisma.",
+    registers: [this.registry],
+  });
+
+  countQuery = (): void => {
+    this.#queries.inc();
+  };
 
   constructor() {
     for (const outcome of RUN_ONCE_OUTCOMES) this.#outcomes.inc({ outcome }, 0);

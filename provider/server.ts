@@ -31,8 +31,8 @@ export async function startProvider(opts: {
   timeoutHoldMs: number;
   settings?: Partial<RunOnceSettings>;
 }): Promise<RunningProvider> {
-  const db = createProviderDb(opts.databaseUrl);
   const metrics = new ProviderMetrics();
+  const db = createProviderDb(opts.databaseUrl, { onQuery: metrics.countQuery });
   const { store, watcher, close: closeStore } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger);
   const runOnce = new RunOnce<ProviderTx>({
     store,

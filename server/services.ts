@@ -20,7 +20,7 @@ import type { HttpServices } from "./trpc/http-handler";
 export interface AppServices extends HttpServices {
   sweeper: KeySweeper;
   completer: PaymentCompleter;
-  /** Stops the background jobs, writes pending replay counts, and closes the database and Redis connections. */
+  /** Stops the background jobs, writes the pending account of attempts, and closes the database and Redis connections. */
   close(): Promise<void>;
 }
 
@@ -78,7 +78,6 @@ export function createServices(opts: {
     provider,
     runOnce,
     attempts: { recorder, journal, instance: opts.instance ?? instanceName(undefined) },
-    replays: shopRunOnce.replays,
     fingerprintSecret: secretLoader(() => loadServerSecret(db, "fingerprint", opts.fingerprintSecret)),
     metrics,
     throttle,

@@ -59,6 +59,8 @@ export async function startInstances(opts: {
   basePort?: number;
   providerPort?: number;
   env?: Record<string, string>;
+  /** Node options for the shop's servers only (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
+  nodeArgs?: string[];
   output?: Output;
 }): Promise<Cluster> {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
@@ -113,7 +115,7 @@ async function launch(
   const provider = startProvider();
   const startInstance = (port: number) =>
     startProcess(
-      [NEXT_BIN, "start", "-p", String(port)],
+      [...(opts.nodeArgs ?? []), NEXT_BIN, "start", "-p", String(port)],
       { ...env, PORT: String(port), PAYMENT_PROVIDER_URL: provider.url },
       port,
       opts.output,

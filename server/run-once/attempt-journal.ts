@@ -3,25 +3,39 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
 import type { AttemptJournal, AttemptRecord, FoundKeyState } from "./attempt-recorder";
 
+/** The decisions answered from a key rather than by running: what the ledger counts as replays. */
+const REPLAYS = new Set<AttemptRecord["decision"]>(["replayed", "coalesced"]);
+
 /** Keys per capping statement: far under either database's limit on bound values (3 per key). */
 const KEYS_PER_STATEMENT = 100;
 
 /**
  * The server's account of attempts, on the table "RunOnceAttempt" beside the
  * keys. Written in batches by AttemptRecorder, so its statements cost no
- * request any time.
+ * request any time, with the keys' replay counts for the ledger.
  */
 export class PrismaAttemptJournal implements AttemptJournal {
   constructor(private readonly db: Db) {}
 
-  /** One transaction: the inserts (Prisma sizes their statements), then a capping delete per chunk of keys. */
+  /**
+   * One transaction: the inserts of each key's newest `capPerKey` (older ones would be capped at once,
+   * and on SQLite every 60 or so rows cost a statement), a capping delete per chunk of keys, and each
+   * key's replays added to its "replayCount".
+   */
   async append(records: AttemptRecord[], capPerKey: number): Promise<void> {
-    const scopes = [
-      ...new Map(records.map((r) => [JSON.stringify(Object.values(r.scope)), r.scope])).values(),
-    ];
+    const byKey = new Map<string, AttemptRecord[]>();
+    for (const r of records) {
+      const id = JSON.stringify(Object.values(r.scope));
+      if (byKey.has(id)) byKey.get(id)!.push(r);
+      else byKey.set(id, [r]);
+    }
+    const kept = [...byKey.values()].flatMap((ofKey) =>
+      ofKey.sort((a, b) => a.at.getTime() - b.at.getTime()).slice(-capPerKey),
+    );
+    const scopes = [...byKey.values()].map((ofKey) => ofKey[0]!.scope);
     await this.db.$transaction(async (tx) => {
       await tx.runOnceAttempt.createMany({
-        data: records.map(({ scope, body, durationMs, ...record }) => ({
+        data: kept.map(({ scope, body, durationMs, ...record }) => ({
           ...record,
           scope: scope.caller,
           path: scope.path,
@@ -39,6 +53,15 @@ export class PrismaAttemptJournal implements AttemptJournal {
               SELECT "id", ROW_NUMBER() OVER (PARTITION BY "scope", "path", "key" ORDER BY "at" DESC) AS "rank"
               FROM "RunOnceAttempt" WHERE ("scope", "path", "key") IN (VALUES ${keys})) AS "ranked"
             WHERE "rank" > ${capPerKey})`;
+      }
+      for (const ofKey of byKey.values()) {
+        const replays = ofKey.filter((r) => REPLAYS.has(r.decision)).length;
+        if (replays === 0) continue;
+        const { caller, path, key } = ofKey[0]!.scope;
+        await tx.idempotencyKey.updateMany({
+          where: { scope: caller, path, key },
+          data: { replayCount: { increment: replays } },
+        });
       }
     });
   }

@@ -34,7 +34,7 @@ export interface AttemptRecord {
 
 /** Where the server's account is kept. Writes come in batches, off the requests' path. */
 export interface AttemptJournal {
-  /** Appends the records, then keeps only the newest `capPerKey` of each key they name. */
+  /** Appends the records, keeps only the newest `capPerKey` of each key they name, and counts their keys' replays. */
   append(records: AttemptRecord[], capPerKey: number): Promise<void>;
   /** Marks an attempt already written as one whose reply was lost. */
   markReplyLost(id: string): Promise<void>;

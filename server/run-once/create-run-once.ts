@@ -7,31 +7,27 @@ import { logger } from "service-kit/logger";
 import { trpcFinalErrors } from "../trpc/run-once/final-errors";
 import { PrismaAttemptJournal } from "./attempt-journal";
 import { AttemptRecorder } from "./attempt-recorder";
-import { ReplayCounter } from "./replay-counter";
 
 /**
  * The run-once core on the shop's database, with the tRPC integration's final
  * errors, and what the shop keeps beside its keys: the record of requests
- * (AttemptRecorder) and the replay counts, both swept with the keys.
+ * (AttemptRecorder, which also counts the keys' replays), swept with the keys.
  */
 export function createRunOnce(opts: {
   databaseUrl: string;
   db: Db;
   settings: Partial<RunOnceSettings>;
-  /** Told how every request ended (logs, metrics), beside the shop's replay counter. */
+  /** Told how every request ended (logs, metrics). */
   observers: RunOnceObserver[];
   clock?: () => Date;
 }) {
   const { store, watcher, close } = runOnceStoreFor<Tx>(opts.databaseUrl, opts.db, logger);
-  const replays = new ReplayCounter(opts.db, logger);
   const runOnce = new RunOnce<Tx>({
     store,
     watcher,
     finalErrors: trpcFinalErrors,
     settings: opts.settings,
-    observer: {
-      observe: (event) => [...opts.observers, replays].forEach((observer) => observer.observe(event)),
-    },
+    observer: { observe: (event) => opts.observers.forEach((observer) => observer.observe(event)) },
     logger,
     clock: opts.clock,
   });
@@ -51,10 +47,9 @@ export function createRunOnce(opts: {
     sweeper,
     journal,
     recorder,
-    replays,
     /** Writes what is pending, then closes the connections the store and its watcher hold of their own. */
     async close() {
-      await Promise.all([replays.flush(), recorder.flush()]);
+      await recorder.flush();
       await close();
     },
   };

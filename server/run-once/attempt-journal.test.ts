@@ -1,0 +1,56 @@
+import { expect } from "vitest";
+import { test } from "~/testing/fixtures";
+import { ATTEMPTS_KEPT_PER_KEY } from "./attempt-recorder";
+import type { AttemptRecord } from "./attempt-recorder";
+
+const scope = { caller: "journal", path: "p", key: "storm" };
+
+/** Request `i` of a storm on one key, answered from it. */
+const duplicate = (i: number): AttemptRecord => ({
+  id: crypto.randomUUID(),
+  scope,
+  at: new Date(i),
+  instance: "test",
+  generation: null,
+  decision: i % 2 ? "replayed" : "coalesced",
+  keyState: "completed",
+  fingerprint: "f",
+  body: {},
+  status: 200,
+  durationMs: 1,
+  replyLost: false,
+  retryAfterSeconds: null,
+  keyExpiresAt: null,
+});
+
+test("writes a storm's batch of 1,000 duplicates in four statements: the newest rows, the cap, the replay count, the commit", async ({
+  startApp,
+}) => {
+  const { services } = await startApp();
+  const statements = async () =>
+    (await services.metrics.registry.getSingleMetric("db_queries_total")!.get()).values[0]?.value ?? 0;
+  const now = new Date();
+  await services.db.idempotencyKey.create({
+    data: {
+      id: "k",
+      ...{ scope: scope.caller, path: scope.path, key: scope.key },
+      fingerprint: "f",
+      state: "COMPLETED",
+      token: "t",
+      lockedUntil: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    },
+  });
+  const before = await statements();
+  await services.attempts.journal.append(
+    Array.from({ length: 1000 }, (_, i) => duplicate(i)),
+    ATTEMPTS_KEPT_PER_KEY,
+  );
+
+  // Inserting every record would take 17 INSERTs on SQLite (its limit on bound values).
+  expect((await statements()) - before).toBe(4);
+  const kept = await services.attempts.journal.list(scope.caller, scope.path, [scope.key]);
+  expect(kept.map((r) => r.at.getTime())).toEqual(Array.from({ length: 50 }, (_, i) => 950 + i));
+  const key = await services.db.idempotencyKey.findUniqueOrThrow({ where: { id: "k" } });
+  expect(key.replayCount).toBe(1000);
+});
