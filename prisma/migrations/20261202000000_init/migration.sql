@@ -29,6 +29,8 @@ CREATE TABLE "PaymentAttempt" (
     "settledBy" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "settledAt" DATETIME,
+    "nextTryAt" DATETIME,
+    "completerFailures" INTEGER NOT NULL DEFAULT 0,
     CONSTRAINT "PaymentAttempt_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
@@ -106,7 +108,33 @@ CREATE TABLE "LabSwitches" (
     "brokenRule" TEXT,
     "failuresAfterWrite" INTEGER NOT NULL DEFAULT 0,
     "stuckExecutions" INTEGER NOT NULL DEFAULT 0,
+    "stallPid" INTEGER,
     CONSTRAINT "LabSwitches_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "OutboxEvent" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "type" TEXT NOT NULL,
+    "orderId" TEXT NOT NULL,
+    "payload" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "sentAt" DATETIME,
+    "deliveries" INTEGER NOT NULL DEFAULT 0,
+    "lockedUntil" DATETIME,
+    "deadAt" DATETIME
+);
+
+-- CreateTable
+CREATE TABLE "Receipt" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "orderId" TEXT NOT NULL,
+    "chargeId" TEXT NOT NULL,
+    "amountCents" INTEGER NOT NULL,
+    "eventId" TEXT NOT NULL,
+    "delivery" INTEGER NOT NULL,
+    "naive" BOOLEAN NOT NULL DEFAULT false,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
 
 -- CreateTable
@@ -125,7 +153,7 @@ CREATE INDEX "Order_sessionId_createdAt_idx" ON "Order"("sessionId", "createdAt"
 CREATE INDEX "PaymentAttempt_orderId_createdAt_idx" ON "PaymentAttempt"("orderId", "createdAt");
 
 -- CreateIndex
-CREATE INDEX "PaymentAttempt_status_providerCalledAt_idx" ON "PaymentAttempt"("status", "providerCalledAt");
+CREATE INDEX "PaymentAttempt_status_nextTryAt_idx" ON "PaymentAttempt"("status", "nextTryAt");
 
 -- CreateIndex
 CREATE INDEX "OrderItem_orderId_idx" ON "OrderItem"("orderId");
@@ -144,4 +172,10 @@ CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("sco
 
 -- CreateIndex
 CREATE INDEX "RunOnceAttempt_scope_path_key_at_idx" ON "RunOnceAttempt"("scope", "path", "key", "at");
+
+-- CreateIndex
+CREATE INDEX "OutboxEvent_sentAt_createdAt_idx" ON "OutboxEvent"("sentAt", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Receipt_orderId_idx" ON "Receipt"("orderId");
 

@@ -5,7 +5,7 @@ CREATE SCHEMA IF NOT EXISTS "public";
 CREATE TYPE "OrderStatus" AS ENUM ('PENDING', 'PAID');
 
 -- CreateEnum
-CREATE TYPE "PaymentAttemptStatus" AS ENUM ('OPEN', 'DECLINED', 'SUCCEEDED');
+CREATE TYPE "PaymentAttemptStatus" AS ENUM ('OPEN', 'DECLINED', 'SUCCEEDED', 'NEEDS_REVIEW');
 
 -- CreateEnum
 CREATE TYPE "IdempotencyKeyState" AS ENUM ('IN_PROGRESS', 'COMPLETED');
@@ -45,6 +45,8 @@ CREATE TABLE "PaymentAttempt" (
     "settledBy" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "settledAt" TIMESTAMP(3),
+    "nextTryAt" TIMESTAMP(3),
+    "completerFailures" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "PaymentAttempt_pkey" PRIMARY KEY ("key")
 );
@@ -128,8 +130,38 @@ CREATE TABLE "LabSwitches" (
     "brokenRule" TEXT,
     "failuresAfterWrite" INTEGER NOT NULL DEFAULT 0,
     "stuckExecutions" INTEGER NOT NULL DEFAULT 0,
+    "stallPid" INTEGER,
 
     CONSTRAINT "LabSwitches_pkey" PRIMARY KEY ("orderId")
+);
+
+-- CreateTable
+CREATE TABLE "OutboxEvent" (
+    "id" TEXT NOT NULL,
+    "type" TEXT NOT NULL,
+    "orderId" TEXT NOT NULL,
+    "payload" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "sentAt" TIMESTAMP(3),
+    "deliveries" INTEGER NOT NULL DEFAULT 0,
+    "lockedUntil" TIMESTAMP(3),
+    "deadAt" TIMESTAMP(3),
+
+    CONSTRAINT "OutboxEvent_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "Receipt" (
+    "id" TEXT NOT NULL,
+    "orderId" TEXT NOT NULL,
+    "chargeId" TEXT NOT NULL,
+    "amountCents" INTEGER NOT NULL,
+    "eventId" TEXT NOT NULL,
+    "delivery" INTEGER NOT NULL,
+    "naive" BOOLEAN NOT NULL DEFAULT false,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "Receipt_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -150,7 +182,7 @@ CREATE INDEX "Order_sessionId_createdAt_idx" ON "Order"("sessionId", "createdAt"
 CREATE INDEX "PaymentAttempt_orderId_createdAt_idx" ON "PaymentAttempt"("orderId", "createdAt");
 
 -- CreateIndex
-CREATE INDEX "PaymentAttempt_status_providerCalledAt_idx" ON "PaymentAttempt"("status", "providerCalledAt");
+CREATE INDEX "PaymentAttempt_status_nextTryAt_idx" ON "PaymentAttempt"("status", "nextTryAt");
 
 -- CreateIndex
 CREATE INDEX "OrderItem_orderId_idx" ON "OrderItem"("orderId");
@@ -169,6 +201,12 @@ CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("sco
 
 -- CreateIndex
 CREATE INDEX "RunOnceAttempt_scope_path_key_at_idx" ON "RunOnceAttempt"("scope", "path", "key", "at");
+
+-- CreateIndex
+CREATE INDEX "OutboxEvent_sentAt_createdAt_idx" ON "OutboxEvent"("sentAt", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Receipt_orderId_idx" ON "Receipt"("orderId");
 
 -- AddForeignKey
 ALTER TABLE "PaymentAttempt" ADD CONSTRAINT "PaymentAttempt_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order"("id") ON DELETE CASCADE ON UPDATE CASCADE;

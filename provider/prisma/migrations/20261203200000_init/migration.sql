@@ -39,12 +39,15 @@ CREATE TABLE "IdempotencyKey" (
 
 -- CreateTable
 CREATE TABLE "FaultSwitches" (
-    "orderRef" TEXT NOT NULL PRIMARY KEY,
+    "account" TEXT NOT NULL,
+    "orderRef" TEXT NOT NULL,
     "dropReplies" INTEGER NOT NULL DEFAULT 0,
     "unavailable" INTEGER NOT NULL DEFAULT 0,
     "timeouts" INTEGER NOT NULL DEFAULT 0,
     "delayMs" INTEGER NOT NULL DEFAULT 0,
-    "decline" BOOLEAN NOT NULL DEFAULT false
+    "decline" BOOLEAN NOT NULL DEFAULT false,
+
+    PRIMARY KEY ("account", "orderRef")
 );
 
 -- CreateIndex

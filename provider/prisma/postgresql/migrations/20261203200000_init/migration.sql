@@ -51,6 +51,7 @@ CREATE TABLE "IdempotencyKey" (
 
 -- CreateTable
 CREATE TABLE "FaultSwitches" (
+    "account" TEXT NOT NULL,
     "orderRef" TEXT NOT NULL,
     "dropReplies" INTEGER NOT NULL DEFAULT 0,
     "unavailable" INTEGER NOT NULL DEFAULT 0,
@@ -58,7 +59,7 @@ CREATE TABLE "FaultSwitches" (
     "delayMs" INTEGER NOT NULL DEFAULT 0,
     "decline" BOOLEAN NOT NULL DEFAULT false,
 
-    CONSTRAINT "FaultSwitches_pkey" PRIMARY KEY ("orderRef")
+    CONSTRAINT "FaultSwitches_pkey" PRIMARY KEY ("account","orderRef")
 );
 
 -- CreateIndex

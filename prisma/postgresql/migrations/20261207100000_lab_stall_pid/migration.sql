@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "LabSwitches" ADD COLUMN "stallPid" INTEGER;
