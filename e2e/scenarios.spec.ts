@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
 import { DESKTOP, PHONE } from "./environment";
 import { LAB, expect, serverHtmlOf, test } from "./fixtures";
+import type { Shop } from "./fixtures";
 
 /**
  * The lab's guided scenarios, each driven as its "Do:" line says: the picker
@@ -29,6 +30,35 @@ async function choose(page: Page, id: string) {
   const savedResponse = await saved;
   expect(savedResponse.ok(), await savedResponse.text()).toBe(true);
   await expect(page.getByTestId("scenario-to-do")).toBeVisible();
+}
+
+/**
+ * A scenario's test: a fresh order (one notebook unless told) with the scenario chosen, then the body,
+ * then what happened, the kept screenshots and the ledger. `refusals`: the statuses its browser logs on purpose.
+ */
+function scenarioTest(
+  title: string,
+  setup: {
+    scenario: string;
+    items?: Record<string, number>;
+    refusals?: RegExp;
+    /** What the picker then says happened; the charges the ledger must hold, which ends the run (its screenshots kept). */
+    happened?: string | RegExp;
+    charges?: number;
+  },
+  body: (run: { shop: Shop; page: Page; orderId: string; key: string }) => Promise<void>,
+) {
+  test(title, async ({ shop, page, consoleErrors }) => {
+    if (setup.refusals) consoleErrors.expect(setup.refusals);
+    const orderId = await shop.placeOrder(setup.items ?? { notebook: 1 });
+    const key = await shop.paymentKey();
+    await choose(page, setup.scenario);
+    await body({ shop, page, orderId, key });
+    if (setup.happened !== undefined) await expect(happened(page)).toHaveText(setup.happened);
+    if (setup.charges === undefined) return;
+    await keep(page, setup.scenario);
+    await shop.expectLedger(orderId, setup.charges);
+  });
 }
 
 function happened(page: Page) {
@@ -77,21 +107,20 @@ test("the picker is disabled until React runs, as the lab's switches are", async
   await expect(page.getByLabel("Try a scenario")).toBeEnabled();
 });
 
-test("the chosen scenario lives in the address: a reload keeps its steps, and a second tab opens with it", async ({
-  shop,
-  page,
-}) => {
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  await choose(page, "two-tabs");
-  await expect(page).toHaveURL(/\?scenario=two-tabs$/);
-  await page.reload();
-  await expect(page.getByLabel("Try a scenario")).toHaveValue("two-tabs");
-  await expect(page.getByTestId("scenario-to-do")).toContainText("second tab");
-  await expect(page.getByRole("link", { name: "Open this order in a second tab" })).toHaveAttribute(
-    "href",
-    `/orders/${orderId}?scenario=two-tabs`,
-  );
-});
+scenarioTest(
+  "the chosen scenario lives in the address: a reload keeps its steps, and a second tab opens with it",
+  { scenario: "two-tabs" },
+  async ({ page, orderId }) => {
+    await expect(page).toHaveURL(/\?scenario=two-tabs$/);
+    await page.reload();
+    await expect(page.getByLabel("Try a scenario")).toHaveValue("two-tabs");
+    await expect(page.getByTestId("scenario-to-do")).toContainText("second tab");
+    await expect(page.getByRole("link", { name: "Open this order in a second tab" })).toHaveAttribute(
+      "href",
+      `/orders/${orderId}?scenario=two-tabs`,
+    );
+  },
+);
 
 test("lost reply: the retry with the same key gets the stored result, and the other switches are turned off", async ({
   shop,
@@ -118,38 +147,36 @@ test("lost reply: the retry with the same key gets the stored result, and the ot
   await shop.expectLedger(orderId, 1);
 });
 
-test("double-click: with Pay's own guard off, a real double-click sends two requests; one executes, the other waits and shares its charge", async ({
-  shop,
-  page,
-}) => {
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  const key = await shop.paymentKey();
-  await choose(page, "double-click");
-  await expect(page.getByLabel(LAB.slowProvider)).toBeChecked();
-  await expect(page.getByTestId("pay-unguarded")).toBeVisible();
-  const sent: string[] = [];
-  page.on("request", (request) => {
-    if (request.method() === "POST" && request.url().endsWith("/api/trpc/payments.charge")) {
-      sent.push(request.postDataJSON().idempotencyKey);
-    }
-  });
+scenarioTest(
+  "double-click: with Pay's own guard off, a real double-click sends two requests; one executes, the other waits and shares its charge",
+  {
+    scenario: "double-click",
+    happened:
+      "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 waited for the one in flight and shared its result.",
+    charges: 1,
+  },
+  async ({ shop, page, key }) => {
+    await expect(page.getByLabel(LAB.slowProvider)).toBeChecked();
+    await expect(page.getByTestId("pay-unguarded")).toBeVisible();
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith("/api/trpc/payments.charge")) {
+        sent.push(request.postDataJSON().idempotencyKey);
+      }
+    });
 
-  await shop.payButton().dblclick();
-  await shop.expectCharged();
-  expect(sent).toEqual([key, key]);
-  await shop.expectServerAnswered(key, 2);
-  const figure = page.getByTestId("server-lanes").locator("[data-decision]");
-  await expect(figure).toHaveCount(2);
-  expect(await figure.evaluateAll((rows) => rows.map((row) => row.getAttribute("data-decision")))).toEqual([
-    "executed",
-    "coalesced",
-  ]);
-  await expect(happened(page)).toHaveText(
-    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 waited for the one in flight and shared its result.",
-  );
-  await keep(page, "double-click");
-  await shop.expectLedger(orderId, 1);
-});
+    await shop.payButton().dblclick();
+    await shop.expectCharged();
+    expect(sent).toEqual([key, key]);
+    await shop.expectServerAnswered(key, 2);
+    const figure = page.getByTestId("server-lanes").locator("[data-decision]");
+    await expect(figure).toHaveCount(2);
+    expect(await figure.evaluateAll((rows) => rows.map((row) => row.getAttribute("data-decision")))).toEqual([
+      "executed",
+      "coalesced",
+    ]);
+  },
+);
 
 test("two tabs: the later tab's request waits for the one in flight, one charge shown in both", async ({
   shop,
@@ -178,28 +205,27 @@ test("two tabs: the later tab's request waits for the one in flight, one charge 
 });
 
 // Asserted up to the stall: the e2e server is shared by every test, so it is not killed here.
-test("crash mid-charge: the picker counts down the stall and names the kill command, once; left alive, one charge", async ({
-  shop,
-  page,
-}) => {
-  const orderId = await shop.placeOrder({ "desk-plant": 1 });
-  await choose(page, "crash-mid-charge");
-  await expect(page.getByLabel(LAB.stallBetweenHops)).toBeChecked();
-  const guide = page.getByTestId("scenario-picker").getByTestId("stall-guide");
-  // The server names its own pid (e2e/crash-kill.spec.ts runs the command, on a server of its own).
-  await expect(guide.locator("code.command")).toHaveText(/^kill -9 \d+$/);
-  // The scenario's guide stands in for the one under the switch: one countdown on the page.
-  await expect(page.getByTestId("stall-guide")).toHaveCount(1);
+scenarioTest(
+  "crash mid-charge: the picker counts down the stall and names the kill command, once; left alive, one charge",
+  {
+    scenario: "crash-mid-charge",
+    items: { "desk-plant": 1 },
+    happened: "What happened: 1 request reached the server; 1 charge: attempt 1 executed.",
+    charges: 1,
+  },
+  async ({ shop, page }) => {
+    await expect(page.getByLabel(LAB.stallBetweenHops)).toBeChecked();
+    const guide = page.getByTestId("scenario-picker").getByTestId("stall-guide");
+    // The server names its own pid (e2e/crash-kill.spec.ts runs the command, on a server of its own).
+    await expect(guide.locator("code.command")).toHaveText(/^kill -9 \d+$/);
+    // The scenario's guide stands in for the one under the switch: one countdown on the page.
+    await expect(page.getByTestId("stall-guide")).toHaveCount(1);
 
-  await shop.payButton().click();
-  await expect(guide.getByRole("timer")).toContainText("s left to kill the server");
-  await shop.expectCharged();
-  await expect(happened(page)).toHaveText(
-    "What happened: 1 request reached the server; 1 charge: attempt 1 executed.",
-  );
-  await keep(page, "crash-mid-charge");
-  await shop.expectLedger(orderId, 1);
-});
+    await shop.payButton().click();
+    await expect(guide.getByRole("timer")).toContainText("s left to kill the server");
+    await shop.expectCharged();
+  },
+);
 
 test("slow card: the shop's and the browser's requests time out, and their retries get the one charge", async ({
   shop,
@@ -223,147 +249,130 @@ test("slow card: the shop's and the browser's requests time out, and their retri
   await shop.expectLedger(orderId, 1);
 });
 
-test("decline, then another card: nothing charged for the decline, one charge under the new key", async ({
-  shop,
-  page,
-  consoleErrors,
-}) => {
-  consoleErrors.expect(/status of 402/);
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  await choose(page, "decline-then-card");
-  await page.getByLabel("Card number").fill(DECLINING_CARD);
-  await shop.payButton().click();
-  await expect(shop.status()).toContainText("Declined");
-  await expect(happened(page)).toHaveText(
-    "What happened: 1 request reached the server; 0 charges: attempt 1 ran and the card was declined (HTTP 402).",
-  );
+scenarioTest(
+  "decline, then another card: nothing charged for the decline, one charge under the new key",
+  {
+    scenario: "decline-then-card",
+    refusals: /status of 402/,
+    happened:
+      /^What happened: 3 requests reached the server under 2 keys; 1 charge: attempt 1 ran and the card was declined \(HTTP 402\), attempt 2 executed, attempt 3 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
+    charges: 1,
+  },
+  async ({ shop, page }) => {
+    await page.getByLabel("Card number").fill(DECLINING_CARD);
+    await shop.payButton().click();
+    await expect(shop.status()).toContainText("Declined");
+    await expect(happened(page)).toHaveText(
+      "What happened: 1 request reached the server; 0 charges: attempt 1 ran and the card was declined (HTTP 402).",
+    );
 
-  const nextKey = await shop.paymentKey();
-  await page.getByLabel("Card number").fill(APPROVED_CARD);
-  await shop.submitPaymentTwice();
-  await shop.expectCharged();
-  await shop.expectServerAnswered(nextKey, 2);
-  // The second submit lands during the first (shares it) or after it (its replay): either way, no charge.
-  await expect(happened(page)).toHaveText(
-    /^What happened: 3 requests reached the server under 2 keys; 1 charge: attempt 1 ran and the card was declined \(HTTP 402\), attempt 2 executed, attempt 3 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
-  );
-  await keep(page, "decline-then-card");
-  await shop.expectLedger(orderId, 1);
-});
+    const nextKey = await shop.paymentKey();
+    await page.getByLabel("Card number").fill(APPROVED_CARD);
+    await shop.submitPaymentTwice();
+    await shop.expectCharged();
+    await shop.expectServerAnswered(nextKey, 2);
+    // The second submit lands during the first (shares it) or after it (its replay): either way, no charge.
+  },
+);
 
-test("key reuse: the same key with another amount is refused with 422, and nothing more is charged", async ({
-  shop,
-  page,
-  consoleErrors,
-}) => {
-  consoleErrors.expect(/status of 422/);
-  const orderId = await shop.placeOrder({ backpack: 1 });
-  const key = await shop.paymentKey();
-  await choose(page, "key-reuse");
-  await shop.payButton().click();
-  await shop.expectCharged();
-  await page.getByRole("button", { name: "Reuse this order's key with a different amount" }).click();
-  await expect(page.getByTestId("reuse-answer")).toContainText("Rejected with 422");
-  expect(shop.answerStatuses(key)).toEqual([200, 422]);
-  await expect(happened(page)).toHaveText(
-    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 was refused with 422: another body under the key.",
-  );
-  await keep(page, "key-reuse");
-  await shop.expectLedger(orderId, 1);
-});
+scenarioTest(
+  "key reuse: the same key with another amount is refused with 422, and nothing more is charged",
+  {
+    scenario: "key-reuse",
+    items: { backpack: 1 },
+    refusals: /status of 422/,
+    happened:
+      "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 was refused with 422: another body under the key.",
+    charges: 1,
+  },
+  async ({ shop, page, key }) => {
+    await shop.payButton().click();
+    await shop.expectCharged();
+    await page.getByRole("button", { name: "Reuse this order's key with a different amount" }).click();
+    await expect(page.getByTestId("reuse-answer")).toContainText("Rejected with 422");
+    expect(shop.answerStatuses(key)).toEqual([200, 422]);
+  },
+);
 
-test("keys per attempt (pitfall): the naive client's retry with a new key charges again", async ({
-  shop,
-  page,
-  consoleErrors,
-}) => {
-  consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
-  const orderId = await shop.placeOrder({ "desk-plant": 1 });
-  await choose(page, "keys-per-attempt");
-  await expect(page.getByLabel(LAB.naiveClient)).toBeChecked();
-  await expect(page.getByLabel(LAB.dropReply)).toBeChecked();
+scenarioTest(
+  "keys per attempt (pitfall): the naive client's retry with a new key charges again",
+  {
+    scenario: "keys-per-attempt",
+    items: { "desk-plant": 1 },
+    refusals: /net::ERR_INCOMPLETE_CHUNKED_ENCODING/,
+    happened:
+      "What happened: No request reached run-once; 2 charges, made by the naive client without run-once, under 2 keys it made itself.",
+    charges: 2,
+  },
+  async ({ page }) => {
+    await expect(page.getByLabel(LAB.naiveClient)).toBeChecked();
+    await expect(page.getByLabel(LAB.dropReply)).toBeChecked();
 
-  await page.getByRole("button", { name: /^Pay naively/ }).click();
-  await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
-  await expect(happened(page)).toHaveText(
-    "What happened: No request reached run-once; 2 charges, made by the naive client without run-once, under 2 keys it made itself.",
-  );
-  await keep(page, "keys-per-attempt");
-  await shop.expectLedger(orderId, 2);
-});
+    await page.getByRole("button", { name: /^Pay naively/ }).click();
+    await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
+  },
+);
 
 /** Pay once the page pays in pitfall mode: a click before the switches reached it would pay the production way. */
 const payInPitfallMode = (page: Page) => page.getByRole("button", { name: /^Pay in pitfall mode/ }).click();
 
-test("partial commit (pitfall): the key released after the write, and the retry charges again", async ({
-  shop,
-  page,
-  consoleErrors,
-}) => {
-  consoleErrors.expect(/status of 503/);
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  const key = await shop.paymentKey();
-  await choose(page, "partial-commit");
-  await expect(page.getByLabel("Break: release the key after a partial commit")).toBeChecked();
+scenarioTest(
+  "partial commit (pitfall): the key released after the write, and the retry charges again",
+  {
+    scenario: "partial-commit",
+    refusals: /status of 503/,
+    happened:
+      "What happened: 2 requests reached the server; 2 charges: attempt 1 failed before its key was completed (HTTP 503) and released it, attempt 2 executed.",
+    charges: 2,
+  },
+  async ({ shop, page, key }) => {
+    await expect(page.getByLabel("Break: release the key after a partial commit")).toBeChecked();
 
-  await payInPitfallMode(page);
-  await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
-  await expect.poll(() => shop.answerStatuses(key)).toEqual([503, 200]);
-  await expect(happened(page)).toHaveText(
-    "What happened: 2 requests reached the server; 2 charges: attempt 1 failed before its key was completed (HTTP 503) and released it, attempt 2 executed.",
-  );
-  await keep(page, "partial-commit");
-  await shop.expectLedger(orderId, 2);
-});
+    await payInPitfallMode(page);
+    await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
+    await expect.poll(() => shop.answerStatuses(key)).toEqual([503, 200]);
+  },
+);
 
-test("keys in memory (pitfall), on one instance: the retry meets the key in the same memory, one charge", async ({
-  shop,
-  page,
-  consoleErrors,
-}) => {
-  consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  const key = await shop.paymentKey();
-  await choose(page, "memory-store");
-  await expect(page.getByTestId("pitfall-needs-instances")).toContainText("INSTANCES=2 npm run demo");
+scenarioTest(
+  "keys in memory (pitfall), on one instance: the retry meets the key in the same memory, one charge",
+  {
+    scenario: "memory-store",
+    refusals: /net::ERR_INCOMPLETE_CHUNKED_ENCODING/,
+    happened:
+      "What happened: 2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
+    charges: 1,
+  },
+  async ({ shop, page, key }) => {
+    await expect(page.getByTestId("pitfall-needs-instances")).toContainText("INSTANCES=2 npm run demo");
 
-  await payInPitfallMode(page);
-  await shop.expectCharged();
-  await shop.expectServerAnswered(key, 2);
-  await expect(happened(page)).toHaveText(
-    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
-  );
-  await keep(page, "memory-store");
-  await shop.expectLedger(orderId, 1);
-});
+    await payInPitfallMode(page);
+    await shop.expectCharged();
+    await shop.expectServerAnswered(key, 2);
+  },
+);
 
-test("cached errors (pitfall): the provider's one 503 is stored, every retry replays it, nothing is charged", async ({
-  shop,
-  page,
-  consoleErrors,
-}) => {
-  consoleErrors.expect(/status of 503/);
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  const key = await shop.paymentKey();
-  await choose(page, "cached-error");
-  await expect(page.getByLabel("Break: cache error responses forever")).toBeChecked();
+scenarioTest(
+  "cached errors (pitfall): the provider's one 503 is stored, every retry replays it, nothing is charged",
+  { scenario: "cached-error", refusals: /status of 503/, charges: 0 },
+  async ({ shop, page, key }) => {
+    await expect(page.getByLabel("Break: cache error responses forever")).toBeChecked();
 
-  await payInPitfallMode(page);
-  const attempts = DEFAULT_RETRY_SETTINGS.maxAttempts;
-  await expect.poll(() => shop.answerStatuses(key)).toEqual(Array.from({ length: attempts }, () => 503));
-  const replays = Array.from(
-    { length: attempts - 1 },
-    (_, i) => `attempt ${i + 2} replayed the stored failure (HTTP 503)`,
-  );
-  await expect(happened(page)).toHaveText(
-    `What happened: ${attempts} requests reached the server; 0 charges: attempt 1 ran, and its failure (HTTP 503) was stored as the key's outcome, ${replays.join(", ")}.`,
-  );
-  // The page tells the stored failure for what it is, not as a missing answer.
-  await expect(shop.status()).toContainText("The server stored a failure as this key's outcome");
-  await expect(shop.attempts().nth(1)).toContainText("a stored failure, replayed");
-  await keep(page, "cached-error");
-  await shop.expectLedger(orderId, 0);
-});
+    await payInPitfallMode(page);
+    const attempts = DEFAULT_RETRY_SETTINGS.maxAttempts;
+    await expect.poll(() => shop.answerStatuses(key)).toEqual(Array.from({ length: attempts }, () => 503));
+    const replays = Array.from(
+      { length: attempts - 1 },
+      (_, i) => `attempt ${i + 2} replayed the stored failure (HTTP 503)`,
+    );
+    await expect(happened(page)).toHaveText(
+      `What happened: ${attempts} requests reached the server; 0 charges: attempt 1 ran, and its failure (HTTP 503) was stored as the key's outcome, ${replays.join(", ")}.`,
+    );
+    // The page tells the stored failure for what it is, not as a missing answer.
+    await expect(shop.status()).toContainText("The server stored a failure as this key's outcome");
+    await expect(shop.attempts().nth(1)).toContainText("a stored failure, replayed");
+  },
+);
 
 test("unbounded wait (pitfall): the second tab's duplicate of a stuck execution waits without an answer", async ({
   shop,
