@@ -59,24 +59,6 @@ CREATE TABLE "Charge" (
 );
 
 -- CreateTable
-CREATE TABLE "IdempotencyKey" (
-    "id" TEXT NOT NULL PRIMARY KEY,
-    "scope" TEXT NOT NULL,
-    "path" TEXT NOT NULL,
-    "key" TEXT NOT NULL,
-    "fingerprint" TEXT NOT NULL,
-    "state" TEXT NOT NULL,
-    "token" TEXT NOT NULL,
-    "lockedUntil" DATETIME NOT NULL,
-    "expiresAt" DATETIME NOT NULL,
-    "outcome" TEXT,
-    "awaited" BOOLEAN NOT NULL DEFAULT false,
-    "replayCount" INTEGER NOT NULL DEFAULT 0,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "completedAt" DATETIME
-);
-
--- CreateTable
 CREATE TABLE "RunOnceAttempt" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "scope" TEXT NOT NULL,
@@ -165,12 +147,6 @@ CREATE INDEX "Charge_orderId_idx" ON "Charge"("orderId");
 CREATE INDEX "Charge_createdAt_idx" ON "Charge"("createdAt");
 
 -- CreateIndex
-CREATE INDEX "IdempotencyKey_expiresAt_idx" ON "IdempotencyKey"("expiresAt");
-
--- CreateIndex
-CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("scope", "path", "key");
-
--- CreateIndex
 CREATE INDEX "RunOnceAttempt_scope_path_key_at_idx" ON "RunOnceAttempt"("scope", "path", "key", "at");
 
 -- CreateIndex
@@ -179,3 +155,5 @@ CREATE INDEX "OutboxEvent_sentAt_createdAt_idx" ON "OutboxEvent"("sentAt", "crea
 -- CreateIndex
 CREATE INDEX "Receipt_orderId_idx" ON "Receipt"("orderId");
 
+-- The shop's own column beside the run-once table (20261201000000_run_once, the package's SQL).
+ALTER TABLE "IdempotencyKey" ADD COLUMN "replayCount" INTEGER NOT NULL DEFAULT 0;

@@ -7,9 +7,6 @@ CREATE TYPE "OrderStatus" AS ENUM ('PENDING', 'PAID');
 -- CreateEnum
 CREATE TYPE "PaymentAttemptStatus" AS ENUM ('OPEN', 'DECLINED', 'SUCCEEDED', 'NEEDS_REVIEW');
 
--- CreateEnum
-CREATE TYPE "IdempotencyKeyState" AS ENUM ('IN_PROGRESS', 'COMPLETED');
-
 -- CreateTable
 CREATE TABLE "Product" (
     "sku" TEXT NOT NULL,
@@ -74,26 +71,6 @@ CREATE TABLE "Charge" (
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "Charge_pkey" PRIMARY KEY ("id")
-);
-
--- CreateTable
-CREATE TABLE "IdempotencyKey" (
-    "id" TEXT NOT NULL,
-    "scope" TEXT NOT NULL,
-    "path" TEXT NOT NULL,
-    "key" TEXT NOT NULL,
-    "fingerprint" TEXT NOT NULL,
-    "state" "IdempotencyKeyState" NOT NULL,
-    "token" TEXT NOT NULL,
-    "lockedUntil" TIMESTAMP(3) NOT NULL,
-    "expiresAt" TIMESTAMP(3) NOT NULL,
-    "outcome" TEXT,
-    "awaited" BOOLEAN NOT NULL DEFAULT false,
-    "replayCount" INTEGER NOT NULL DEFAULT 0,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "completedAt" TIMESTAMP(3),
-
-    CONSTRAINT "IdempotencyKey_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -194,12 +171,6 @@ CREATE INDEX "Charge_orderId_idx" ON "Charge"("orderId");
 CREATE INDEX "Charge_createdAt_idx" ON "Charge"("createdAt");
 
 -- CreateIndex
-CREATE INDEX "IdempotencyKey_expiresAt_idx" ON "IdempotencyKey"("expiresAt");
-
--- CreateIndex
-CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("scope", "path", "key");
-
--- CreateIndex
 CREATE INDEX "RunOnceAttempt_scope_path_key_at_idx" ON "RunOnceAttempt"("scope", "path", "key", "at");
 
 -- CreateIndex
@@ -223,3 +194,5 @@ ALTER TABLE "Charge" ADD CONSTRAINT "Charge_orderId_fkey" FOREIGN KEY ("orderId"
 -- AddForeignKey
 ALTER TABLE "LabSwitches" ADD CONSTRAINT "LabSwitches_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+-- The shop's own column beside the run-once table (20261201000000_run_once, the package's SQL).
+ALTER TABLE "IdempotencyKey" ADD COLUMN "replayCount" INTEGER NOT NULL DEFAULT 0;

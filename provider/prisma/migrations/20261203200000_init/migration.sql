@@ -21,23 +21,6 @@ CREATE TABLE "Charge" (
 );
 
 -- CreateTable
-CREATE TABLE "IdempotencyKey" (
-    "id" TEXT NOT NULL PRIMARY KEY,
-    "scope" TEXT NOT NULL,
-    "path" TEXT NOT NULL,
-    "key" TEXT NOT NULL,
-    "fingerprint" TEXT NOT NULL,
-    "state" TEXT NOT NULL,
-    "token" TEXT NOT NULL,
-    "lockedUntil" DATETIME NOT NULL,
-    "expiresAt" DATETIME NOT NULL,
-    "outcome" TEXT,
-    "awaited" BOOLEAN NOT NULL DEFAULT false,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "completedAt" DATETIME
-);
-
--- CreateTable
 CREATE TABLE "FaultSwitches" (
     "account" TEXT NOT NULL,
     "orderRef" TEXT NOT NULL,
@@ -52,10 +35,4 @@ CREATE TABLE "FaultSwitches" (
 
 -- CreateIndex
 CREATE INDEX "Charge_account_orderRef_idx" ON "Charge"("account", "orderRef");
-
--- CreateIndex
-CREATE INDEX "IdempotencyKey_expiresAt_idx" ON "IdempotencyKey"("expiresAt");
-
--- CreateIndex
-CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("scope", "path", "key");
 

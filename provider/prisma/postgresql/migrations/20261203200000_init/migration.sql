@@ -1,9 +1,6 @@
 -- CreateSchema
 CREATE SCHEMA IF NOT EXISTS "public";
 
--- CreateEnum
-CREATE TYPE "IdempotencyKeyState" AS ENUM ('IN_PROGRESS', 'COMPLETED');
-
 -- CreateTable
 CREATE TABLE "PaymentMethod" (
     "id" TEXT NOT NULL,
@@ -31,25 +28,6 @@ CREATE TABLE "Charge" (
 );
 
 -- CreateTable
-CREATE TABLE "IdempotencyKey" (
-    "id" TEXT NOT NULL,
-    "scope" TEXT NOT NULL,
-    "path" TEXT NOT NULL,
-    "key" TEXT NOT NULL,
-    "fingerprint" TEXT NOT NULL,
-    "state" "IdempotencyKeyState" NOT NULL,
-    "token" TEXT NOT NULL,
-    "lockedUntil" TIMESTAMP(3) NOT NULL,
-    "expiresAt" TIMESTAMP(3) NOT NULL,
-    "outcome" TEXT,
-    "awaited" BOOLEAN NOT NULL DEFAULT false,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "completedAt" TIMESTAMP(3),
-
-    CONSTRAINT "IdempotencyKey_pkey" PRIMARY KEY ("id")
-);
-
--- CreateTable
 CREATE TABLE "FaultSwitches" (
     "account" TEXT NOT NULL,
     "orderRef" TEXT NOT NULL,
@@ -64,10 +42,4 @@ CREATE TABLE "FaultSwitches" (
 
 -- CreateIndex
 CREATE INDEX "Charge_account_orderRef_idx" ON "Charge"("account", "orderRef");
-
--- CreateIndex
-CREATE INDEX "IdempotencyKey_expiresAt_idx" ON "IdempotencyKey"("expiresAt");
-
--- CreateIndex
-CREATE UNIQUE INDEX "IdempotencyKey_scope_path_key_key" ON "IdempotencyKey"("scope", "path", "key");
 

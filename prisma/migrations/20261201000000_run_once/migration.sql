@@ -1,0 +1,1 @@
+../../../packages/run-once/schema/sqlite.sql

@@ -1,0 +1,1 @@
+../../../../../packages/run-once/schema/postgresql.sql
