@@ -5,9 +5,8 @@ test("a failure before commit releases the key, and the retry charges once", asy
   consoleErrors,
 }) => {
   consoleErrors.expect(/status of 503/);
-  const orderId = await shop.placeOrder({ "espresso-beans": 2 });
+  const orderId = await shop.orderWith(LAB.failBeforeCommit);
   const paymentKey = await shop.paymentKey();
-  await shop.switchOn(LAB.failBeforeCommit);
 
   await shop.payButton().click();
   await shop.expectCharged();

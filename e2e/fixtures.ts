@@ -116,7 +116,6 @@ export class Shop {
     await expect(this.status(page)).toContainText("Charged");
   }
 
-  /** Turns a lab switch on, as a person would, and waits until the server has it. */
   /** Unfolds the lab's "All switches", where every switch and the grid's controls are. */
   async openAllSwitches() {
     const all = this.page.getByTestId("all-switches");
@@ -124,6 +123,14 @@ export class Shop {
     await expect(all).toHaveAttribute("open", "");
   }
 
+  /** Places an order of one notebook and turns these lab switches on: its id. */
+  async orderWith(...switches: string[]): Promise<string> {
+    const orderId = await this.placeOrder({ notebook: 1 });
+    for (const label of switches) await this.switchOn(label);
+    return orderId;
+  }
+
+  /** Turns a lab switch on, as a person would, and waits until the server has it. */
   async switchOn(label: string) {
     const saved = this.page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
     const box = this.page.getByLabel(label);

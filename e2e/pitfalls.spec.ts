@@ -29,8 +29,7 @@ test.describe("releasing the key after a partial commit", () => {
     consoleErrors,
   }) => {
     consoleErrors.expect(/status of 503/);
-    const orderId = await shop.placeOrder({ notebook: 1 });
-    await shop.switchOn(PITFALLS.partialCommit);
+    const orderId = await shop.orderWith(PITFALLS.partialCommit);
     await expect(page.getByTestId("pitfall-fail-after-write-state")).toHaveText("armed for the next attempt");
     await payInPitfallMode(page);
 
@@ -54,9 +53,7 @@ test.describe("releasing the key after a partial commit", () => {
     shop,
     page,
   }) => {
-    const orderId = await shop.placeOrder({ notebook: 1 });
-    await shop.switchOn(PITFALLS.mode);
-    await shop.switchOn(PITFALLS.failAfterWrite);
+    const orderId = await shop.orderWith(PITFALLS.mode, PITFALLS.failAfterWrite);
     await payInPitfallMode(page);
 
     await expect(shop.status()).toContainText("Paid.");
@@ -73,8 +70,7 @@ test("in-memory store: on one instance the switch says it needs two, and honestl
 }) => {
   consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
   // The damage needs two instances behind one address: server/cluster/pitfall-memory-store.test.ts.
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  await shop.switchOn(PITFALLS.memoryStore);
+  const orderId = await shop.orderWith(PITFALLS.memoryStore);
   await expect(page.getByTestId("pitfall-needs-instances")).toContainText("INSTANCES=2 npm run demo");
   await payInPitfallMode(page);
 
@@ -90,8 +86,7 @@ test.describe("keys generated per attempt", () => {
     consoleErrors,
   }) => {
     consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
-    const orderId = await shop.placeOrder({ notebook: 1 });
-    await shop.switchOn(PITFALLS.keysPerAttempt);
+    const orderId = await shop.orderWith(PITFALLS.keysPerAttempt);
     await expect(page.getByLabel(LAB.naiveClient)).toBeChecked();
     await page.getByRole("button", { name: /^Pay naively/ }).click();
 
@@ -99,17 +94,43 @@ test.describe("keys generated per attempt", () => {
     await shop.expectLedger(orderId, 2);
   });
 
-  test("kept: the order's key on every attempt, and the retry after the lost reply is replayed", async ({
+  test("kept: the order's key on every attempt, and the retry after the lost reply is replayed, not charged again", async ({
     shop,
     consoleErrors,
   }) => {
     consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
-    const orderId = await shop.placeOrder({ notebook: 1 });
-    await shop.switchOn(LAB.dropReply);
-    await shop.payButton().click();
+    const orderId = await shop.orderWith(LAB.dropReply);
+    const paymentKey = await shop.paymentKey();
 
-    await expect(shop.status()).toContainText("Paid.");
+    await shop.payButton().click();
+    await shop.expectCharged();
+
+    // Attempt 1 committed but its reply was lost; attempt 2 got the stored result.
+    await expect(shop.attempts()).toHaveCount(2);
+    await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "network_error");
     await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "replayed");
+    await shop.expectServerAnswered(paymentKey, 2);
+
+    // The server's own account, drawn as the guide's lanes: the charge whose reply was lost, then the replay.
+    const rows = shop.page.getByTestId("server-lanes").locator(".lanes-row");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toHaveAttribute("data-decision", "executed");
+    await expect(rows.nth(0)).toHaveAttribute("data-reply-lost", "true");
+    await expect(rows.nth(1)).toHaveAttribute("data-decision", "replayed");
+    await expect(rows.nth(1)).toContainText("No reply reached the client");
+    // The after-the-fact summary, computed from the server's account and the ledger.
+    await expect(shop.page.getByTestId("account-summary")).toHaveText(
+      "2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
+    );
+    await rows.nth(1).locator("summary").click();
+    await expect(rows.nth(1).getByTestId("response-headers")).toContainText("Idempotent-Replayed: true");
+    await expect(rows.nth(1).getByTestId("response-headers")).toContainText("Idempotency-Decision: replayed");
+    await expect(shop.page.getByTestId("key-lifecycle").locator('[aria-current="step"]')).toHaveAttribute(
+      "data-stage",
+      "completed",
+    );
+    await expect(shop.page.locator('[data-cell="completed-same"]')).toHaveAttribute("data-latest", "true");
+    await shop.capture("lost reply, replayed");
     await shop.expectLedger(orderId, 1);
   });
 });
@@ -122,8 +143,7 @@ test.describe("caching error responses forever", () => {
     consoleErrors,
   }) => {
     consoleErrors.expect(/status of 503/);
-    const orderId = await shop.placeOrder({ notebook: 1 });
-    await shop.switchOn(PITFALLS.cachedError);
+    const orderId = await shop.orderWith(PITFALLS.cachedError);
     await payInPitfallMode(page);
 
     const attempts = shop.attempts();
@@ -140,9 +160,7 @@ test.describe("caching error responses forever", () => {
 
   test("kept: the 503 is not stored, and the retry charges once", async ({ shop, page, consoleErrors }) => {
     consoleErrors.expect(/status of 503/);
-    const orderId = await shop.placeOrder({ notebook: 1 });
-    await shop.switchOn(PITFALLS.mode);
-    await shop.switchOn(LAB.providerUnavailable);
+    const orderId = await shop.orderWith(PITFALLS.mode, LAB.providerUnavailable);
     await payInPitfallMode(page);
 
     await expect(shop.status()).toContainText("Paid.");
@@ -180,8 +198,7 @@ test.describe("timeouts shorter than execution", () => {
   test("broken: a duplicate of a stuck execution gets no answer within the bound, no 409", async ({
     shop,
   }) => {
-    const orderId = await shop.placeOrder({ notebook: 1 });
-    await shop.switchOn(PITFALLS.unboundedWait);
+    const orderId = await shop.orderWith(PITFALLS.unboundedWait);
 
     const { duplicate, waitedMs, first } = await duplicateOfStuckExecution(shop, orderId);
     expect(duplicate).toBeNull();
@@ -190,9 +207,7 @@ test.describe("timeouts shorter than execution", () => {
   });
 
   test("kept: the duplicate gets 409 with Retry-After once the bound runs out", async ({ shop }) => {
-    const orderId = await shop.placeOrder({ notebook: 1 });
-    await shop.switchOn(PITFALLS.mode);
-    await shop.switchOn(PITFALLS.stuckExecution);
+    const orderId = await shop.orderWith(PITFALLS.mode, PITFALLS.stuckExecution);
 
     const { duplicate, waitedMs, first } = await duplicateOfStuckExecution(shop, orderId);
     expect(duplicate?.status()).toBe(409);

@@ -7,12 +7,10 @@ test("a reload in the middle of a payment offers to finish it, with the same key
 }) => {
   // A duplicate that outwaits the bound is told 409, and retries.
   consoleErrors.expect(/status of 409/);
-  const orderId = await shop.placeOrder({ "espresso-beans": 1 });
-  const paymentKey = await shop.paymentKey();
   // The card network's 3 s and the 4 s stall before the record hold the key for 7 s: the reload, the
   // screenshots and the click all land while it is in progress, even on a loaded machine.
-  await shop.switchOn(LAB.slowProvider);
-  await shop.switchOn(LAB.stallBetweenHops);
+  const orderId = await shop.orderWith(LAB.slowProvider, LAB.stallBetweenHops);
+  const paymentKey = await shop.paymentKey();
 
   await shop.payButton().click();
   await expect(shop.status()).toContainText("Processing");
