@@ -1,9 +1,7 @@
-import { databaseProvider } from "service-kit/db/database-url";
+import { openDatabase } from "service-kit/db/open-database";
 import { PrismaClient as PostgresqlClient } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { Prisma } from "./generated/sqlite/client";
-import { postgresAdapter } from "service-kit/db/postgres-adapter";
-import { sqliteAdapter } from "service-kit/db/sqlite-adapter";
 
 /**
  * The database client. Prisma generates one client per provider from the one
@@ -20,13 +18,5 @@ export type Tx = Prisma.TransactionClient;
  * PostgreSQL. `onQuery` hears of every statement (for the metrics).
  */
 export function createDb(url: string, opts: { onQuery?: () => void } = {}): Db {
-  const log = opts.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
-  const db =
-    databaseProvider(url) === "postgresql"
-      ? (new PostgresqlClient({ adapter: postgresAdapter(url), log }) as unknown as Db)
-      : new SqliteClient({ adapter: sqliteAdapter(url), log });
-  // Db's type was made without log options, so it does not know the "query" event.
-  if (opts.onQuery)
-    (db as unknown as { $on(event: "query", listener: () => void): void }).$on("query", opts.onQuery);
-  return db;
+  return openDatabase<Db>(url, { sqlite: SqliteClient, postgresql: PostgresqlClient }, opts);
 }
