@@ -15,6 +15,26 @@ function providerKeyOf(paymentKey: string): string {
   return `${paymentKey}/charge`;
 }
 
+/** Refuses a charge whose key or amount is not its order's: a refusal writes nothing, so it is not stored. */
+export function refuseMismatch(
+  order: { paymentKey: string; totalCents: number },
+  key: string,
+  amountCents: number,
+): void {
+  if (key !== order.paymentKey) {
+    throw new DomainError(
+      "PAYMENT_KEY_MISMATCH",
+      "The idempotency key must be the order's current paymentKey (from orders.place or orders.get); a key made per attempt would allow a second charge.",
+    );
+  }
+  if (amountCents !== order.totalCents) {
+    throw new DomainError(
+      "AMOUNT_MISMATCH",
+      `amountCents is ${amountCents} but the order's total is ${order.totalCents}.`,
+    );
+  }
+}
+
 /** What the second hop needs besides the provider: when a re-drive must turn into a look-up. */
 export interface RecoveryDeps {
   provider: PaymentProvider;
@@ -46,18 +66,7 @@ export async function chargeOrder(
   if (order.status !== "PENDING") {
     throw new DomainError("ORDER_NOT_PAYABLE", `Order ${order.id} is already ${order.status.toLowerCase()}.`);
   }
-  if (deps.execution.key !== order.paymentKey) {
-    throw new DomainError(
-      "PAYMENT_KEY_MISMATCH",
-      "The idempotency key must be the order's current paymentKey (from orders.place or orders.get); a key made per attempt would allow a second charge.",
-    );
-  }
-  if (input.amountCents !== order.totalCents) {
-    throw new DomainError(
-      "AMOUNT_MISMATCH",
-      `amountCents is ${input.amountCents} but the order's total is ${order.totalCents}.`,
-    );
-  }
+  refuseMismatch(order, deps.execution.key, input.amountCents);
   const card = await recoveryPoint(deps, order.paymentKey, input.cardNumber);
   try {
     return await finishPayment(deps, {

@@ -6,7 +6,7 @@ import { DomainError } from "../../errors";
 import { logger } from "service-kit/logger";
 import { findSessionOrder } from "../../orders/order-view";
 import type { PaymentProvider } from "../../payment-provider/payment-provider";
-import { settleAttempt } from "../../payments/charge-order";
+import { refuseMismatch, settleAttempt } from "../../payments/charge-order";
 import { toChargeView } from "../../payments/charge-view";
 import type { ChargeView } from "../../payments/charge-view";
 import { spend } from "../switches";
@@ -41,18 +41,7 @@ export async function pitfallCharge(
   input: { orderId: string; amountCents: number; cardNumber: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
-  if (deps.execution.key !== order.paymentKey) {
-    throw new DomainError(
-      "PAYMENT_KEY_MISMATCH",
-      "The idempotency key must be the order's current paymentKey.",
-    );
-  }
-  if (input.amountCents !== order.totalCents) {
-    throw new DomainError(
-      "AMOUNT_MISMATCH",
-      `amountCents is ${input.amountCents} but the order's total is ${order.totalCents}.`,
-    );
-  }
+  refuseMismatch(order, deps.execution.key, input.amountCents);
   const card = await deps.provider.saveCard(input.cardNumber);
   if (await spend(deps.db, order.id, "stuckExecutions")) {
     logger.warn({ orderId: order.id }, `lab: a pitfall-mode execution is stuck for ${STUCK_MS / 1000} s`);
