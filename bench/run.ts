@@ -381,22 +381,9 @@ async function profile() {
       const { id: session, cookie } = await newSignedSession(db);
       const next = orderQueue(await seedOrders(db, session, 2_000));
       const body = () => chargeBody(next());
-      await load({
-        url: cluster.instances[0]!.url,
-        path: "/api/trpc/payments.charge",
-        cookie,
-        connections: 4,
-        amount: 50,
-        body,
-      });
-      await load({
-        url: cluster.instances[0]!.url,
-        path: "/api/trpc/payments.charge",
-        cookie,
-        connections: 24,
-        durationSeconds: 8,
-        body,
-      });
+      const charges = { url: cluster.instances[0]!.url, path: "/api/trpc/payments.charge", cookie, body };
+      await load({ ...charges, connections: 4, amount: 50 });
+      await load({ ...charges, connections: 24, durationSeconds: 8 });
       return cluster.instances[0]!.process.pid!;
     },
     nodeArgs,

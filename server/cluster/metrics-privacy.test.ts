@@ -1,5 +1,4 @@
 import { expect } from "vitest";
-import type { Db } from "../db/client";
 import { apiClient, dataOf } from "~/testing/api-client";
 import { newSignedSession } from "~/testing/signed-session";
 import { clusterTest } from "~/testing/fixtures";
@@ -10,17 +9,10 @@ import { chargeBody } from "~/testing/lab-orders";
  * how fast, never whose: no session id, order id, key or charge id, whatever
  * the requests before the scrape carried.
  */
-let db: Db;
-let baseUrl: string;
-
 const test = clusterTest({ count: 1 });
 
-test.beforeAll(async ({ running }) => {
-  ({ db } = running);
-  [baseUrl] = running.urls as [string];
-});
-
-test("carries no session id, order id, key or charge id", async () => {
+test("carries no session id, order id, key or charge id", async ({ running: { db, urls } }) => {
+  const baseUrl = urls[0]!;
   const session = await newSignedSession(db);
   const api = apiClient(baseUrl, session.cookie);
   const submissionKey = `sub_${crypto.randomUUID()}`;

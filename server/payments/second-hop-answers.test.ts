@@ -1,29 +1,15 @@
 import { describe, expect } from "vitest";
-import { newSessionId } from "../session";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
-import { ControllableProvider } from "~/testing/controllable-provider";
+import { appWithOrder } from "~/testing/placed-order";
 import { test } from "~/testing/fixtures";
-import type { TestApp } from "~/testing/test-app";
 
 const OTHER_CARD = "5555555555554444";
-
-async function placedOrder(app: TestApp) {
-  const session = newSessionId();
-  const order = await app.caller(session).orders.place({
-    submissionKey: crypto.randomUUID(),
-    items: [{ sku: "notebook", quantity: 1 }],
-  });
-  const request = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
-  return { session, order, request };
-}
 
 describe("what the shop answers once the provider may have been called", () => {
   test("a provider that does not answer: the payment may have gone through, it will be finished, do not pay again", async ({
     startApp,
   }) => {
-    const provider = new ControllableProvider();
-    const app = await startApp({ provider });
-    const { session, request } = await placedOrder(app);
+    const { provider, app, session, charge: request } = await appWithOrder(startApp);
     // The provider charged; its answer never reached the shop.
     provider.afterCharge = async () => {
       throw new ProviderUnavailableError("network");
@@ -46,9 +32,7 @@ describe("what the shop answers once the provider may have been called", () => {
   test("another card on an attempt whose card is saved: 422 naming the card in use, nothing charged to it, the order still payable", async ({
     startApp,
   }) => {
-    const provider = new ControllableProvider();
-    const app = await startApp({ provider });
-    const { session, order, request } = await placedOrder(app);
+    const { provider, app, session, order, charge: request } = await appWithOrder(startApp);
     // Card 4242 is saved, then the provider answers 503 until the shop gives up.
     provider.beforeCharge = async () => {
       throw new ProviderUnavailableError("HTTP 503");

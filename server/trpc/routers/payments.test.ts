@@ -5,28 +5,12 @@ import { newSessionId } from "../../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
 import { chargeBody } from "~/testing/lab-orders";
+import { appWithOrder, placedOrder } from "~/testing/placed-order";
 import { FakeClock } from "~/testing/fake-clock";
 import { test } from "~/testing/fixtures";
 import type { TestApp } from "~/testing/test-app";
 
 const DECLINED_CARD = "4000000000000002";
-
-async function placeOrder(app: TestApp, sessionId: string) {
-  return app.caller(sessionId).orders.place({
-    submissionKey: `sub-${crypto.randomUUID()}`,
-    items: [
-      { sku: "notebook", quantity: 2 },
-      { sku: "ceramic-mug", quantity: 1 },
-    ],
-  });
-}
-
-/** A new session's order, and the request that pays it with the order's key. */
-async function placedOrder(app: TestApp) {
-  const session = newSessionId();
-  const order = await placeOrder(app, session);
-  return { session, order, charge: chargeBody(order) };
-}
 
 function chargeCount(app: TestApp, orderId: string) {
   return app.services.db.charge.count({ where: { orderId } });
@@ -36,9 +20,7 @@ describe("payments.charge", () => {
   test("charges once for two concurrent calls with one key, and both get the same result", async ({
     startApp,
   }) => {
-    const provider = new ControllableProvider();
-    const app = await startApp({ provider });
-    const { session, order, charge } = await placedOrder(app);
+    const { provider, app, session, order, charge } = await appWithOrder(startApp);
 
     const held = gate();
     provider.beforeCharge = () => held.opened;
@@ -56,9 +38,7 @@ describe("payments.charge", () => {
   });
 
   test("returns the stored result, byte for byte, to a sequential repeat", async ({ startApp }) => {
-    const provider = new ControllableProvider();
-    const app = await startApp({ provider });
-    const { session, order, charge } = await placedOrder(app);
+    const { provider, app, session, order, charge } = await appWithOrder(startApp);
 
     const first = await app.caller(session).payments.charge(charge);
     const again = await app.caller(session).payments.charge(charge);
@@ -98,9 +78,7 @@ describe("payments.charge", () => {
   test("commits the charge's record and the key's completion together: a fenced completion records nothing", async ({
     startApp,
   }) => {
-    const provider = new ControllableProvider();
-    const app = await startApp({ provider });
-    const { session, order, charge } = await placedOrder(app);
+    const { provider, app, session, order, charge } = await appWithOrder(startApp);
 
     // While the provider is being called, another owner takes the key (as
     // after a lease expiry). The charge's record is then written, but the
@@ -123,9 +101,7 @@ describe("payments.charge", () => {
   test("replays a decline to the request it answered, and opens a new attempt that another card can pay, once", async ({
     startApp,
   }) => {
-    const provider = new ControllableProvider();
-    const app = await startApp({ provider });
-    const { session, order } = await placedOrder(app);
+    const { provider, app, session, order } = await appWithOrder(startApp);
     const declinedRequest = { ...chargeBody(order), cardNumber: DECLINED_CARD };
 
     const declined = { code: "PAYMENT_REQUIRED", reason: "CARD_DECLINED" };
@@ -205,16 +181,15 @@ describe("payments.charge refusals leave no key behind", () => {
     startApp,
   }) => {
     const app = await startApp();
-    const owner = newSessionId();
-    const order = await placeOrder(app, owner);
+    const { session: owner, order, charge } = await placedOrder(app);
     const stranger = app.caller(newSessionId());
 
     await expect(stranger.orders.get({ orderId: order.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(stranger.payments.charge(chargeBody(order))).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(stranger.payments.charge(charge)).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await keyRows(app, order.paymentKey)).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(0);
     // The owner's key was never touched by the stranger's attempt.
-    await expect(app.caller(owner).payments.charge(chargeBody(order))).resolves.toMatchObject({
+    await expect(app.caller(owner).payments.charge(charge)).resolves.toMatchObject({
       status: "captured",
     });
   });
