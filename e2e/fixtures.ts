@@ -143,6 +143,14 @@ export class Shop {
   attempts(page: Page = this.page) {
     return page.locator(".lane");
   }
+  /** Expects exactly these attempts on the timeline, in order, each by how it ended or by the server's word. */
+  async expectAttempts(...expected: Array<{ outcome?: string; decision?: string }>) {
+    await expect(this.attempts()).toHaveCount(expected.length);
+    for (const [n, attributes] of expected.entries()) {
+      for (const [name, value] of Object.entries(attributes))
+        await expect(this.attempts().nth(n)).toHaveAttribute(`data-${name}`, value);
+    }
+  }
 
   /**
    * Keeps a screenshot of the page as it is, at both widths the shop is

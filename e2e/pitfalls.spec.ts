@@ -34,9 +34,7 @@ test.describe("releasing the key after a partial commit", () => {
     await payInPitfallMode(page);
 
     await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
-    await expect(shop.attempts()).toHaveCount(2);
-    await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "unavailable");
-    await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "executed");
+    await shop.expectAttempts({ outcome: "unavailable" }, { decision: "executed" });
     // The server's own account: the first run released its key though its charge was written; the retry ran again.
     const rows = page.getByTestId("server-lanes").locator(".lanes-row");
     await expect(rows).toHaveCount(2);
@@ -57,8 +55,7 @@ test.describe("releasing the key after a partial commit", () => {
     await payInPitfallMode(page);
 
     await expect(shop.status()).toContainText("Paid.");
-    await expect(shop.attempts()).toHaveCount(1);
-    await expect(shop.attempts().nth(0)).toHaveAttribute("data-decision", "executed");
+    await shop.expectAttempts({ decision: "executed" });
     await shop.expectLedger(orderId, 1);
   });
 });
@@ -106,9 +103,7 @@ test.describe("keys generated per attempt", () => {
     await shop.expectCharged();
 
     // Attempt 1 committed but its reply was lost; attempt 2 got the stored result.
-    await expect(shop.attempts()).toHaveCount(2);
-    await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "network_error");
-    await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "replayed");
+    await shop.expectAttempts({ outcome: "network_error" }, { decision: "replayed" });
     await shop.expectServerAnswered(paymentKey, 2);
 
     // The server's own account, drawn as the guide's lanes: the charge whose reply was lost, then the replay.
@@ -164,8 +159,7 @@ test.describe("caching error responses forever", () => {
     await payInPitfallMode(page);
 
     await expect(shop.status()).toContainText("Paid.");
-    await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "unavailable");
-    await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "executed");
+    await shop.expectAttempts({ outcome: "unavailable" }, { decision: "executed" });
     await shop.expectLedger(orderId, 1);
   });
 });

@@ -37,21 +37,21 @@ describe("bodies", () => {
     provider = await startTestProvider();
   });
 
-  test("malformed JSON: 400 in Stripe's shape", async () => {
-    await expectStripeError(
-      await send("/v1/payment_methods", { body: '{"type":"card",', type: "application/json" }),
-      400,
-      "invalid_request_error",
-      "body_invalid",
-    );
-  });
-
-  test("a content type Stripe's clients do not send: 415", async () => {
-    await expectStripeError(
-      await send("/v1/payment_methods", { body: "type=card", type: "text/plain" }),
+  test.each([
+    ["malformed JSON: 400 in Stripe's shape", '{"type":"card",', "application/json", 400, "body_invalid"],
+    [
+      "a content type Stripe's clients do not send: 415",
+      "type=card",
+      "text/plain",
       415,
-      "invalid_request_error",
       "content_type_invalid",
+    ],
+  ] as const)("%s", async (_title, body, type, status, code) => {
+    await expectStripeError(
+      await send("/v1/payment_methods", { body, type }),
+      status,
+      "invalid_request_error",
+      code,
     );
   });
 
