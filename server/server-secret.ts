@@ -8,7 +8,7 @@ type SecretName = "session" | "fingerprint";
  * A key of the server's (SESSION_SECRET, IDEMPOTENCY_FINGERPRINT_SECRET set
  * them). Without one, the first process that needs it generates it and stores
  * it in the database, and every later process reads that row: all instances
- * on one database (npm run instances) agree on it, which a random key per
+ * on one database (INSTANCES=3 npm start) agree on it, which a random key per
  * process would not, and restarts keep it. Whoever can read the database can
  * then read the key, but could read every order there anyway; the environment
  * keeps the key out of it.
