@@ -5,8 +5,8 @@
  * With INSTANCES=N (N > 1, `start` only), it starts N instances of the shop
  * on the ports after PORT, and the demo's round-robin proxy on PORT in front
  * of them, so a retry can land on another instance.
- * A shop instance killed by a signal (`kill -9`, the lab's crash lesson) is
- * started again, and the others keep serving; Ctrl-C, or any other process
+ * A shop instance or the receipt worker killed by a signal (`kill -9`, the
+ * lab's crash lessons) is started again, and the others keep serving; Ctrl-C, or any other process
  * ending, stops them all.
  * Usage: tsx scripts/start.ts start|dev
  *
@@ -43,15 +43,16 @@ const stopAll = (code: number) => {
 };
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stopAll(0));
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, restartWhenKilled = false): void {
+/** Runs a process; given a name, one killed by a signal is started again under it. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, restartAs?: string): void {
   const child = spawn(command, args, { cwd: ROOT, env, stdio: "inherit" });
   children.push(child);
   child.once("exit", (code, signal) => {
     // An exit with a code (a failed start, say) would only fail again: it stops everything.
-    if (!restartWhenKilled || signal === null) return stopAll(code ?? 1);
+    if (!restartAs || signal === null) return stopAll(code ?? 1);
     children.splice(children.indexOf(child), 1);
-    console.log(`The shop on port ${env.PORT ?? 3000} was killed (${signal}): starting it again.`);
-    run(command, args, env, true);
+    console.log(`${restartAs} was killed (${signal}): starting it again.`);
+    run(command, args, env, restartAs);
   });
 }
 
@@ -63,14 +64,20 @@ if (!providerUrl) {
   await untilAnswers(`${providerUrl}/health`, "The payment provider");
 }
 const shopEnv = { ...process.env, PAYMENT_PROVIDER_URL: providerUrl };
-run(bin("tsx"), ["server/receipts/main.ts"], shopEnv); // the receipt worker (server/receipts/)
+// The receipt worker (server/receipts/): node with tsx as a loader, one process, so that its own SIGKILL ends it.
+run(process.execPath, ["--import", "tsx", "server/receipts/main.ts"], shopEnv, "The receipt worker");
 if (instances === 1) {
-  run(bin("next"), [mode], shopEnv, true);
+  run(bin("next"), [mode], shopEnv, `The shop on port ${process.env.PORT ?? 3000}`);
 } else {
   const port = Number(process.env.PORT ?? "3000");
   const targets = Array.from({ length: instances }, (_, i) => {
     const instancePort = String(port + 1 + i);
-    run(bin("next"), ["start", "-p", instancePort], { ...shopEnv, PORT: instancePort }, true);
+    run(
+      bin("next"),
+      ["start", "-p", instancePort],
+      { ...shopEnv, PORT: instancePort },
+      `The shop on port ${instancePort}`,
+    );
     return `http://127.0.0.1:${instancePort}`;
   });
   // The proxy opens once every instance answers: none starts out of the rotation for refusing.

@@ -14,6 +14,10 @@ const SWITCHES_OFF: ShopSwitches = {
   brokenRule: null,
   failuresAfterWrite: 0,
   stuckExecutions: 0,
+  consumerDeathsBeforeAck: 0,
+  relayDuplicates: 0,
+  poisonMessage: false,
+  naiveConsumer: false,
 };
 
 export async function readSwitches(db: Db, orderId: string): Promise<ShopSwitches> {

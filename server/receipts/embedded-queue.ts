@@ -1,5 +1,7 @@
 import type { Db } from "../db/client";
 import type { Logger } from "service-kit/logger";
+import { recordStep } from "./queue-account";
+import type { QueueLab } from "./queue-lab";
 import type { DeliveryHandler, ReceiptQueue } from "./queue";
 
 interface EmbeddedQueueSettings {
@@ -29,6 +31,7 @@ export class EmbeddedQueue implements ReceiptQueue {
     private readonly db: Db,
     private readonly settings: EmbeddedQueueSettings,
     private readonly logger: Logger,
+    private readonly lab?: QueueLab,
   ) {}
 
   async start(handler: DeliveryHandler): Promise<void> {
@@ -65,6 +68,7 @@ export class EmbeddedQueue implements ReceiptQueue {
               },
         });
         if (count === 0) continue; // another consumer took it first
+        if (!dead && row.deliveries === 0) await this.#published(row);
         if (dead) this.logger.warn({ eventId: row.id, deliveries: row.deliveries }, "dead-lettered");
         else this.#track(this.#deliver(handler, row.id, row.payload, row.deliveries + 1));
       }
@@ -90,6 +94,19 @@ export class EmbeddedQueue implements ReceiptQueue {
         .updateMany({ where: { id, deliveries: attempt, sentAt: null }, data: { lockedUntil: retryAt } })
         .catch(() => undefined); // the claim runs out by itself
     }
+  }
+
+  /** A row is published when it is written; the lab's "publishes twice" writes a copy, another message. */
+  async #published(row: { id: string; type: string; orderId: string; payload: string; createdAt: Date }) {
+    await recordStep(this.db, {
+      orderId: row.orderId,
+      eventId: row.id,
+      step: "published",
+      at: row.createdAt,
+    });
+    if (!(await this.lab?.publishesTwice(row.orderId))) return;
+    const { id, type, orderId, payload } = row;
+    await this.db.outboxEvent.create({ data: { id: `${id}.copy`, type, orderId, payload } });
   }
 
   #track(delivery: Promise<void>): void {

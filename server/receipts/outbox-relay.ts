@@ -1,11 +1,14 @@
 import type { Db } from "../db/client";
 import type { Logger } from "service-kit/logger";
+import { recordStep } from "./queue-account";
+import type { QueueLab } from "./queue-lab";
 
 /**
  * Publishes the outbox to the broker, oldest first, and marks each row sent
  * once the broker has confirmed it. A relay that dies between the two
  * publishes the row again on its next start: a duplicate message, which the
- * consumer's key answers. Rows past the redelivery window are dead, not sent.
+ * consumer's key answers (the lab's "publishes twice" does the same on
+ * purpose). Rows past the redelivery window are dead, not sent.
  */
 export class OutboxRelay {
   #timer: NodeJS.Timeout | undefined;
@@ -16,6 +19,7 @@ export class OutboxRelay {
     private readonly publish: (message: { id: string; body: unknown }, expiresInMs: number) => Promise<void>,
     private readonly settings: { windowMs: number; pollMs: number },
     private readonly logger: Logger,
+    private readonly lab?: QueueLab,
   ) {}
 
   start(): void {
@@ -47,7 +51,12 @@ export class OutboxRelay {
         this.logger.warn({ eventId: row.id }, "past the redelivery window: dead, not published");
         continue;
       }
-      await this.publish({ id: row.id, body: JSON.parse(row.payload) }, expiresInMs);
+      const message = { id: row.id, body: JSON.parse(row.payload) };
+      const copies = (await this.lab?.publishesTwice(row.orderId)) ? 2 : 1;
+      for (let copy = 0; copy < copies; copy++) {
+        await this.publish(message, expiresInMs);
+        await recordStep(this.db, { orderId: row.orderId, eventId: row.id, step: "published" });
+      }
       await this.db.outboxEvent.update({ where: { id: row.id }, data: { sentAt: new Date() } });
     }
   }

@@ -6,6 +6,7 @@ import type { Tx } from "../db/client";
 import { EmbeddedQueue } from "./embedded-queue";
 import { OutboxRelay } from "./outbox-relay";
 import { RabbitQueue } from "./rabbitmq-queue";
+import { queueLabOn } from "./queue-lab";
 import { receiptConsumer } from "./receipt-consumer";
 import { retentionProblem } from "./receipt-settings";
 import type { ReceiptSettings } from "./receipt-settings";
@@ -18,9 +19,15 @@ export class RetentionTooShortError extends Error {}
  * AMQP_URL the relay publishes the outbox to RabbitMQ and the consumer reads
  * it there; without it the embedded queue delivers the outbox itself. Either
  * way the consumer is the same. Throws before starting anything when the TTL
- * rule is broken or the broker cannot be reached.
+ * rule is broken or the broker cannot be reached. Given `die`, the lab's
+ * switches for the worker are honoured, and `die` is how it dies for them.
  */
-export async function startReceiptWorker(settings: ReceiptSettings, databaseUrl: string, logger: Logger) {
+export async function startReceiptWorker(
+  settings: ReceiptSettings,
+  databaseUrl: string,
+  logger: Logger,
+  die?: () => Promise<never>,
+) {
   const problem = retentionProblem(settings);
   if (problem) throw new RetentionTooShortError(problem);
   const queueSettings = {
@@ -36,12 +43,14 @@ export async function startReceiptWorker(settings: ReceiptSettings, databaseUrl:
       )
     : null;
   const db = createDb(databaseUrl);
+  const lab = die ? { faults: queueLabOn(db), die } : undefined;
   const queue =
     rabbit ??
     new EmbeddedQueue(
       db,
       { ...queueSettings, visibilityMs: settings.RECEIPT_VISIBILITY_MS, pollMs: settings.RECEIPT_POLL_MS },
       logger,
+      lab?.faults,
     );
   const relay = rabbit
     ? new OutboxRelay(
@@ -49,6 +58,7 @@ export async function startReceiptWorker(settings: ReceiptSettings, databaseUrl:
         (message, expiresInMs) => rabbit.publish(message, expiresInMs),
         { windowMs: settings.RECEIPT_REDELIVERY_WINDOW_MS, pollMs: settings.RECEIPT_POLL_MS },
         logger,
+        lab?.faults,
       )
     : null;
   const keys = runOnceStoreFor<Tx>(databaseUrl, db, logger);
@@ -62,7 +72,15 @@ export async function startReceiptWorker(settings: ReceiptSettings, databaseUrl:
   });
   const naive = settings.RECEIPT_CONSUMER === "naive";
   await queue.start(
-    receiptConsumer({ db, runOnce, naive, ackDelayMs: settings.RECEIPT_ACK_DELAY_MS, logger }),
+    receiptConsumer({
+      db,
+      runOnce,
+      naive,
+      ackDelayMs: settings.RECEIPT_ACK_DELAY_MS,
+      maxDeliveries: settings.RECEIPT_MAX_DELIVERIES,
+      logger,
+      lab,
+    }),
   );
   relay?.start();
   logger.info(

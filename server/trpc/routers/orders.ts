@@ -11,6 +11,7 @@ import { findSessionOrder, orderWithItems, toOrderSummary } from "../../orders/o
 import { createOrder, priceCart } from "../../orders/place-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { serverAccountOf } from "../../payments/server-account";
+import { queueAccountOf, queueAccountOutput } from "../../receipts/queue-account";
 import { viewKeys } from "../../run-once/key-views";
 import { serverAccountInput, serverAccountOutput } from "../../payments/server-account-schemas";
 
@@ -65,6 +66,14 @@ export const ordersRouter = router({
     .input(serverAccountInput)
     .output(serverAccountOutput)
     .query(({ ctx, input }) => serverAccountOf(ctx, input.orderId)),
+
+  /** The receipt worker's own account of the order's payment event: publications, deliveries, acks. */
+  queueAccount: sessionProcedure
+    .input(getOrderInput)
+    .output(queueAccountOutput)
+    .query(async ({ ctx, input }) =>
+      queueAccountOf(ctx.db, (await findSessionOrder(ctx.db, ctx.sessionId, input.orderId)).id),
+    ),
 
   list: sessionProcedure.output(listOrdersOutput).query(async ({ ctx }) => {
     const orders = await ctx.db.order.findMany({

@@ -29,6 +29,14 @@ export const shopSwitchesSchema = z.object({
   failuresAfterWrite: count,
   /** Pitfall-mode executions held before the provider is called, long past any wait bound. */
   stuckExecutions: count,
+  /** Receipt deliveries after which the worker kills itself, between the receipt and its ack. */
+  consumerDeathsBeforeAck: count,
+  /** Payment events the relay publishes a second time. */
+  relayDuplicates: count,
+  /** Every delivery of the payment's event fails, until the queue dead-letters it. */
+  poisonMessage: z.boolean(),
+  /** The receipt consumer sends on every delivery, without its run-once key. */
+  naiveConsumer: z.boolean(),
 });
 
 /** The payment provider's faults, per order (its own switches, set through its test API). */

@@ -1,0 +1,36 @@
+import type { Db } from "../db/client";
+
+/**
+ * The lab's faults for the receipt worker, read per order from the switches
+ * the order page sets (the database is what the worker and the shop share).
+ * The worker honours them only where the lab is on.
+ */
+export interface QueueLab {
+  /** The consumer sends on every delivery, without its key. */
+  naive(orderId: string): Promise<boolean>;
+  /** Every delivery of the order's event fails: a poison message. */
+  poisoned(orderId: string): Promise<boolean>;
+  /** Spends one "die before the ack": true when this delivery's worker must die now. */
+  diesBeforeAck(orderId: string): Promise<boolean>;
+  /** Spends one "publish twice": true when the event must be published again. */
+  publishesTwice(orderId: string): Promise<boolean>;
+}
+
+export function queueLabOn(db: Db): QueueLab {
+  const flag = async (orderId: string, name: "naiveConsumer" | "poisonMessage") =>
+    (await db.labSwitches.findUnique({ where: { orderId }, select: { [name]: true } }))?.[name] === true;
+  // Atomic: of two deliveries racing for the last unit, one gets it.
+  const spend = async (orderId: string, counter: "consumerDeathsBeforeAck" | "relayDuplicates") =>
+    (
+      await db.labSwitches.updateMany({
+        where: { orderId, [counter]: { gt: 0 } },
+        data: { [counter]: { decrement: 1 } },
+      })
+    ).count === 1;
+  return {
+    naive: (orderId) => flag(orderId, "naiveConsumer"),
+    poisoned: (orderId) => flag(orderId, "poisonMessage"),
+    diesBeforeAck: (orderId) => spend(orderId, "consumerDeathsBeforeAck"),
+    publishesTwice: (orderId) => spend(orderId, "relayDuplicates"),
+  };
+}
