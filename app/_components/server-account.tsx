@@ -6,6 +6,7 @@ import type { Order } from "~/app/_lib/order";
 import { useTRPC } from "~/app/_trpc/provider";
 import { KeyLifecycle } from "./key-lifecycle";
 import { KeyStateGrid } from "./key-state-grid";
+import { QueueLane } from "./queue-lane";
 import { ServerLanes } from "./server-lanes";
 
 /** How often the account is read: it is written in batches, and other tabs and instances add to it. */
@@ -35,6 +36,7 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
   return (
     <div className="server-account-view">
       <ServerLanes attempts={data.attempts} charges={order.charges} />
+      <QueueLane orderId={order.id} />
       {lifecycle && (
         <KeyLifecycle lifecycle={lifecycle} clockOffsetMs={Date.parse(data.now) - account.dataUpdatedAt} />
       )}
