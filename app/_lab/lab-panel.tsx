@@ -10,6 +10,7 @@ import type { Attempt } from "~/app/_trpc/attempt-log";
 import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
 import { PitfallSwitches } from "./pitfall-switches";
+import { QUEUE_TOGGLES } from "./queue-switches";
 import { ScenarioPicker } from "./scenario-picker";
 import { switchesFor } from "./scenarios";
 import type { Scenario } from "./scenarios";
@@ -85,6 +86,7 @@ const TOGGLES: Array<Toggle & { help: string }> = [
     isOn: (s) => s.shop.naiveProviderCalls,
     turn: (on) => ({ shop: { naiveProviderCalls: on } }),
   },
+  ...QUEUE_TOGGLES,
 ];
 
 /** A pitfall scenario works through the pitfall switches. */
@@ -140,7 +142,10 @@ export function LabPanel({
   };
 
   // The switches the chosen scenario sets: its own, shown with it even once spent.
-  const ownToggles = chosen && current ? TOGGLES.filter((t) => t.isOn(switchesFor(chosen, current))) : [];
+  const ownToggles =
+    chosen && current
+      ? TOGGLES.filter((t) => t.isOn(switchesFor(chosen, current)) || chosen.alsoShows?.includes(t.id))
+      : [];
   const switchRows = (toggles: typeof TOGGLES) =>
     current &&
     toggles.map((toggle) => {

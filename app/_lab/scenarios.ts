@@ -16,6 +16,8 @@ export interface Scenario {
   help?: "second-tab" | "stall-guide";
   /** The Pay button stays enabled while a payment is out, so that a person's double-click sends two requests. */
   unguardedPay?: true;
+  /** Switches shown with it though it leaves them off: its variations, one click away. */
+  alsoShows?: readonly string[];
   shouldHappen: string;
 }
 
@@ -79,6 +81,15 @@ export const SCENARIOS: readonly Scenario[] = [
     toDo: "Press Pay, then Reuse this order's key with a different amount.",
     shouldHappen:
       "The payment charges once. The same key with another amount is refused with 422: one key names one operation. Nothing more is charged.",
+  },
+  {
+    id: "queue-redelivery",
+    title: "A job redelivered by the queue",
+    switches: { shop: { consumerDeathsBeforeAck: 1 } },
+    alsoShows: ["relay-publishes-twice", "poison-message", "naive-consumer"],
+    toDo: "Press Pay, then watch What the queue did below, and the Ledger's mailbox. Its other switches vary it: a duplicate publication, a poison message, the naive consumer.",
+    shouldHappen:
+      "The receipt worker sends the receipt under the key receipt:<order>, then dies before acknowledging the message. npm start starts it again, and the queue redelivers the message (RabbitMQ at once; the embedded queue when the dead worker's claim runs out, 10 s). The redelivery finds the key completed and replays it: one receipt. A duplicate publication is answered the same way; a poison message is dead-lettered after its last allowed delivery; the naive consumer sends a second receipt, flagged as damage.",
   },
   {
     id: "keys-per-attempt",
