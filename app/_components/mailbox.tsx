@@ -30,6 +30,7 @@ export function Mailbox({ refreshMs }: { refreshMs: number }) {
             key={order.orderId}
             data-mailbox-order={order.orderId}
             data-receipts={order.receipts.length}
+            data-dead-lettered={order.deadLettered}
             className={order.receipts.length > 1 ? "extra-charge" : undefined}
           >
             <ShortId value={order.orderId} name="order id" />
@@ -43,7 +44,12 @@ export function Mailbox({ refreshMs }: { refreshMs: number }) {
                 </span>
               ))}
             </span>
-            {order.receipts.length === 0 && <span className="badge">on its way</span>}
+            {order.receipts.length === 0 &&
+              (order.deadLettered ? (
+                <span className="badge danger">dead-lettered: no receipt</span>
+              ) : (
+                <span className="badge">on its way</span>
+              ))}
             {order.receipts.length === 1 && <span className="badge attempt-succeeded">sent once</span>}
             {order.receipts.length > 1 && (
               <span className="badge danger">sent {order.receipts.length} times</span>

@@ -5,6 +5,8 @@ import type { Db } from "../db/client";
 export const mailboxOutput = z.array(
   z.object({
     orderId: z.string(),
+    /** The queue gave up on the order's event: no receipt will come. */
+    deadLettered: z.boolean(),
     receipts: z.array(
       z.object({
         id: z.string(),
@@ -27,8 +29,13 @@ export async function mailboxOf(db: Db, sessionId: string): Promise<z.infer<type
     where: { orderId: { in: orders.map((order) => order.id) } },
     orderBy: { createdAt: "asc" },
   });
+  const dead = await db.queueStep.findMany({
+    where: { orderId: { in: orders.map((order) => order.id) }, step: "dead-lettered" },
+    select: { orderId: true },
+  });
   return orders.map((order) => ({
     orderId: order.id,
+    deadLettered: dead.some((step) => step.orderId === order.id),
     receipts: receipts
       .filter((receipt) => receipt.orderId === order.id)
       .map(({ id, delivery, naive, createdAt }) => ({
