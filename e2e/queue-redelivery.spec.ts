@@ -1,0 +1,86 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+/**
+ * The lab's queue scenario, driven as a person would: choose it, press Pay,
+ * read the queue lane (drawn from the receipt worker's own account) and the
+ * ledger's mailbox. The worker really dies (SIGKILL) between the receipt and
+ * its ack; `npm start`, which runs this suite's servers, starts it again, and
+ * the embedded queue redelivers once the dead worker's claim runs out (10 s).
+ */
+
+// One worker serves each server: a kill in one test would strand the other's delivery too.
+test.describe.configure({ mode: "serial" });
+
+/** Long enough for a restart of the worker and the claim's 10 s, on a loaded machine. */
+const REDELIVERED_WITHIN = { timeout: 45_000 };
+
+async function chooseQueueScenario(page: Page) {
+  const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
+  await page.getByLabel("Try a scenario").selectOption({ label: "A job redelivered by the queue" });
+  expect((await saved).ok()).toBe(true);
+  await expect(page.getByLabel("The receipt worker dies before its ack")).toBeChecked();
+}
+
+async function mailboxRow(page: Page, orderId: string) {
+  await page.getByRole("link", { name: "Ledger" }).click();
+  return page.getByTestId("mailbox").locator(`[data-mailbox-order="${orderId}"]`);
+}
+
+test("the worker dies between the receipt and its ack; the queue redelivers, and the key replays: one receipt", async ({
+  shop,
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  await chooseQueueScenario(page);
+  await shop.payButton().click();
+  await shop.expectCharged();
+
+  const lane = page.getByTestId("queue-lane");
+  await expect(lane.getByTestId("queue-summary")).toHaveText(
+    "2 deliveries; 1 receipt: delivery 1 sent it and died before its ack, delivery 2 replayed.",
+    REDELIVERED_WITHIN,
+  );
+  await expect(lane.locator('[data-queue-step="publish"]')).toHaveCount(1);
+  const deliver = lane.locator('[data-queue-step="deliver"]');
+  await expect(deliver).toHaveAttribute("data-decision", "executed");
+  await expect(deliver).toHaveAttribute("data-acked", "false");
+  await expect(deliver.getByTestId("queue-ack")).toHaveText("died before its ack");
+  const redeliver = lane.locator('[data-queue-step="redeliver"]');
+  await expect(redeliver).toHaveAttribute("data-decision", "replayed");
+  await expect(redeliver).toHaveAttribute("data-acked", "true");
+  await shop.capture("queue lane: one receipt");
+
+  const row = await mailboxRow(page, orderId);
+  await expect(row).toHaveAttribute("data-receipts", "1");
+  await expect(row).toContainText("sent once");
+});
+
+test("with the naive consumer, the redelivery sends a second receipt, flagged as damage", async ({
+  shop,
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const orderId = await shop.placeOrder({ notebook: 1 });
+  await chooseQueueScenario(page);
+  const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
+  await page.getByLabel("Naive consumer (counter-example)").check();
+  expect((await saved).ok()).toBe(true);
+  await shop.payButton().click();
+  await shop.expectCharged();
+
+  const lane = page.getByTestId("queue-lane");
+  await expect(lane.getByTestId("queue-summary")).toHaveText(
+    "2 deliveries; 2 receipts: delivery 1 sent it naively and died before its ack, delivery 2 sent another naively.",
+    REDELIVERED_WITHIN,
+  );
+  await expect(lane.locator('[data-queue-step="redeliver"]')).toContainText("a second receipt");
+
+  const row = await mailboxRow(page, orderId);
+  await expect(row).toHaveAttribute("data-receipts", "2");
+  await expect(row).toHaveClass(/extra-charge/);
+  await expect(row).toContainText("sent 2 times");
+  await expect(row).toContainText("(naive consumer)");
+  await shop.capture("mailbox: two receipts");
+});
