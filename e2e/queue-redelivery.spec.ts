@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import type { Shop } from "./fixtures";
 
 /**
  * The lab's queue scenario, driven as a person would: choose it, press Pay,
@@ -15,13 +16,26 @@ test.describe.configure({ mode: "serial" });
 /** Long enough for a restart of the worker and the claim's 10 s, on a loaded machine. */
 const REDELIVERED_WITHIN = { timeout: 45_000 };
 
-async function chooseQueueScenario(page: Page) {
+/**
+ * Places an order, chooses the scenario, turns on the variation given (a switch's label), pays,
+ * and waits until the queue lane says `happened`; returns the order and the lane.
+ */
+async function payInQueueScenario(shop: Shop, page: Page, happened: string, variation?: string) {
+  test.setTimeout(90_000);
+  const orderId = await shop.placeOrder({ notebook: 1 });
   const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
   await page.getByLabel("Try a scenario").selectOption({ label: "A job redelivered by the queue" });
   expect((await saved).ok()).toBe(true);
   await expect(page.getByLabel("The receipt worker dies before its ack")).toBeChecked();
+  if (variation) await shop.switchOn(variation);
+  await shop.payButton().click();
+  await shop.expectCharged();
+  const lane = page.getByTestId("queue-lane");
+  await expect(lane.getByTestId("queue-summary")).toHaveText(happened, REDELIVERED_WITHIN);
+  return { orderId, lane };
 }
 
+/** The order's line in the ledger's mailbox, reached as a person would. */
 async function mailboxRow(page: Page, orderId: string) {
   await page.getByRole("link", { name: "Ledger" }).click();
   return page.getByTestId("mailbox").locator(`[data-mailbox-order="${orderId}"]`);
@@ -31,16 +45,10 @@ test("the worker dies between the receipt and its ack; the queue redelivers, and
   shop,
   page,
 }) => {
-  test.setTimeout(90_000);
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  await chooseQueueScenario(page);
-  await shop.payButton().click();
-  await shop.expectCharged();
-
-  const lane = page.getByTestId("queue-lane");
-  await expect(lane.getByTestId("queue-summary")).toHaveText(
+  const { orderId, lane } = await payInQueueScenario(
+    shop,
+    page,
     "2 deliveries; 1 receipt: delivery 1 sent it and died before its ack, delivery 2 replayed.",
-    REDELIVERED_WITHIN,
   );
   await expect(lane.locator('[data-queue-step="publish"]')).toHaveCount(1);
   const deliver = lane.locator('[data-queue-step="deliver"]');
@@ -61,19 +69,11 @@ test("with the naive consumer, the redelivery sends a second receipt, flagged as
   shop,
   page,
 }) => {
-  test.setTimeout(90_000);
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  await chooseQueueScenario(page);
-  const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
-  await page.getByLabel("Naive consumer (counter-example)").check();
-  expect((await saved).ok()).toBe(true);
-  await shop.payButton().click();
-  await shop.expectCharged();
-
-  const lane = page.getByTestId("queue-lane");
-  await expect(lane.getByTestId("queue-summary")).toHaveText(
+  const { orderId, lane } = await payInQueueScenario(
+    shop,
+    page,
     "2 deliveries; 2 receipts: delivery 1 sent it naively and died before its ack, delivery 2 sent another naively.",
-    REDELIVERED_WITHIN,
+    "Naive consumer (counter-example)",
   );
   await expect(lane.locator('[data-queue-step="redeliver"]')).toContainText("a second receipt");
 
@@ -83,4 +83,21 @@ test("with the naive consumer, the redelivery sends a second receipt, flagged as
   await expect(row).toContainText("sent 2 times");
   await expect(row).toContainText("(naive consumer)");
   await shop.capture("mailbox: two receipts");
+});
+
+test("a poison message is dead-lettered after its last allowed delivery, and the mailbox says no receipt will come", async ({
+  shop,
+  page,
+}) => {
+  const { orderId, lane } = await payInQueueScenario(
+    shop,
+    page,
+    "5 deliveries; 0 receipts: delivery 1 failed, delivery 2 failed, delivery 3 failed, delivery 4 failed, delivery 5 failed; its last allowed delivery failed, and the queue dead-lettered it.",
+    "A poison message",
+  );
+  await expect(lane.locator('[data-queue-step="dead-letter"]')).toHaveCount(1);
+
+  const row = await mailboxRow(page, orderId);
+  await expect(row).toHaveAttribute("data-receipts", "0");
+  await expect(row).toHaveAttribute("data-dead-lettered", "true");
 });

@@ -5,6 +5,7 @@ import { formatDuration } from "~/app/_lib/duration";
 import { queueSummary } from "~/app/_lib/queue-summary";
 import type { QueueStep } from "~/app/_lib/queue-summary";
 import { useTRPC } from "~/app/_trpc/provider";
+import { LanesHeads } from "./lanes-heads";
 
 /** How often the worker's account is read: it runs beside the shop, on its own time. */
 const READ_EVERY_MS = 1_500;
@@ -52,13 +53,7 @@ export function QueueLane({ orderId }: { orderId: string }) {
         {queueSummary(steps)}
       </p>
       <div className="lanes-figure">
-        <div className="lanes-heads" aria-hidden="true">
-          {heads.map((head) => (
-            <span key={head.name} style={{ left: `${head.x}%` }}>
-              {head.name}
-            </span>
-          ))}
-        </div>
+        <LanesHeads heads={heads} />
         <ol className="lanes-rows">
           {steps.map((step, i) => {
             if (step.step === "delivered") deliveries++;

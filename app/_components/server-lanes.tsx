@@ -6,6 +6,7 @@ import type { SummarizedCharge } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import { CurlSession } from "./curl-session";
+import { LanesHeads } from "./lanes-heads";
 import type { ServerAttempt } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
@@ -65,13 +66,7 @@ export function ServerLanes({
       </p>
       {attempts.length > 0 && (
         <div className="lanes-figure">
-          <div className="lanes-heads" aria-hidden="true">
-            {heads.map((head) => (
-              <span key={head.name} style={{ left: `${head.x}%` }}>
-                {head.name}
-              </span>
-            ))}
-          </div>
+          <LanesHeads heads={heads} />
           <ol className="lanes-rows">
             {attempts.map((attempt, i) => (
               <LanesRow
