@@ -2,9 +2,13 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { Connection } from "rabbitmq-client";
+import { afterEach, beforeEach } from "vitest";
+import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
 import { writePaymentSucceeded } from "../server/receipts/payment-succeeded";
 import { ROOT } from "./paths";
+import { createTestDatabase } from "./test-database";
+import type { TestDatabase } from "./test-database";
 
 /** The RabbitMQ server the tests use (the one on this project's machines and CI). */
 export const TEST_AMQP_URL = process.env.TEST_AMQP_URL ?? "amqp://guest:guest@127.0.0.1:5672";
@@ -107,4 +111,29 @@ export function testQueue() {
       await rabbit.close();
     },
   };
+}
+
+/**
+ * Per test, a database and a queue of its own (on the test broker for
+ * "rabbitmq"), dropped after it; `env` points a worker at both.
+ */
+export function receiptTestBed(kind: "embedded" | "rabbitmq") {
+  const bed = {} as {
+    database: TestDatabase;
+    db: Db;
+    queue: ReturnType<typeof testQueue>;
+    env: { RECEIPT_QUEUE: string; AMQP_URL?: string };
+  };
+  beforeEach(async () => {
+    bed.database = await createTestDatabase();
+    bed.db = createDb(bed.database.url);
+    bed.queue = testQueue();
+    bed.env = { RECEIPT_QUEUE: bed.queue.name, ...(kind === "rabbitmq" ? { AMQP_URL: TEST_AMQP_URL } : {}) };
+  });
+  afterEach(async () => {
+    await bed.db.$disconnect();
+    await bed.database.drop();
+    await bed.queue.delete();
+  });
+  return bed;
 }

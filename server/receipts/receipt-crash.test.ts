@@ -1,15 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createDb } from "../db/client";
-import type { Db } from "../db/client";
-import { createTestDatabase } from "~/testing/test-database";
-import type { TestDatabase } from "~/testing/test-database";
+import { describe, expect, test } from "vitest";
 import {
-  TEST_AMQP_URL,
+  receiptTestBed,
   receiptsPerOrder,
   seedPaidOrders,
   startWorkerProcess,
-  testQueue,
 } from "~/testing/receipt-workers";
 import type { WorkerProcess } from "~/testing/receipt-workers";
 
@@ -20,24 +15,11 @@ import type { WorkerProcess } from "~/testing/receipt-workers";
  * hold exactly one receipt per paid order, and no event may be lost.
  */
 describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
-  let database: TestDatabase;
-  let db: Db;
-  let queue: ReturnType<typeof testQueue>;
-  beforeEach(async () => {
-    database = await createTestDatabase();
-    db = createDb(database.url);
-    queue = testQueue();
-  });
-  afterEach(async () => {
-    await db.$disconnect();
-    await database.drop();
-    await queue.delete();
-  });
+  const bed = receiptTestBed(kind);
 
   const envOf = (extra: Record<string, string> = {}) => ({
-    DATABASE_URL: database.url,
-    RECEIPT_QUEUE: queue.name,
-    ...(kind === "rabbitmq" ? { AMQP_URL: TEST_AMQP_URL } : {}),
+    DATABASE_URL: bed.database.url,
+    ...bed.env,
     // The window the kills aim at: each acknowledgement waits this long after its receipt.
     RECEIPT_ACK_DELAY_MS: "200",
     RECEIPT_PREFETCH: "10",
@@ -54,9 +36,9 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     const all: WorkerProcess[] = [...workers];
     let killing = true;
     const paying = (async () => {
-      const ids = await seedPaidOrders(db, 20);
+      const ids = await seedPaidOrders(bed.db, 20);
       while (killing) {
-        ids.push(...(await seedPaidOrders(db, 1)));
+        ids.push(...(await seedPaidOrders(bed.db, 1)));
         await sleep(300);
       }
       return ids;
@@ -71,8 +53,8 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     killing = false;
     const orders = await paying;
     const drained = async () => [
-      (await receiptsPerOrder(db)).size,
-      await db.outboxEvent.count({ where: { sentAt: null } }),
+      (await receiptsPerOrder(bed.db)).size,
+      await bed.db.outboxEvent.count({ where: { sentAt: null } }),
     ];
     await expect.poll(drained, { timeout: 120_000, interval: 500 }).toEqual([orders.length, 0]);
     await Promise.all(workers.map((worker) => worker.kill("SIGTERM")));
@@ -86,13 +68,13 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     const kills = 10;
     const { orders, replayed } = await killBetweenReceiptAndAck(envOf(), kills);
 
-    const perOrder = await receiptsPerOrder(db);
+    const perOrder = await receiptsPerOrder(bed.db);
     expect([...perOrder.keys()].sort()).toEqual([...orders].sort());
     expect([...perOrder.values()].every((count) => count === 1)).toBe(true);
-    expect(await db.outboxEvent.count({ where: { OR: [{ sentAt: null }, { deadAt: { not: null } }] } })).toBe(
-      0,
-    );
-    if (kind === "rabbitmq") expect(await queue.counts()).toEqual({ ready: 0, dead: 0 });
+    expect(
+      await bed.db.outboxEvent.count({ where: { OR: [{ sentAt: null }, { deadAt: { not: null } }] } }),
+    ).toBe(0);
+    if (kind === "rabbitmq") expect(await bed.queue.counts()).toEqual({ ready: 0, dead: 0 });
     // Every kill stranded a settled message: its redelivery was answered from the key.
     expect(replayed).toBeGreaterThanOrEqual(kills);
     console.log(
@@ -104,7 +86,7 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     const kills = 3;
     const { orders } = await killBetweenReceiptAndAck(envOf({ RECEIPT_CONSUMER: "naive" }), kills);
 
-    const perOrder = await receiptsPerOrder(db);
+    const perOrder = await receiptsPerOrder(bed.db);
     expect(perOrder.size).toBe(orders.length); // none lost
     // Every kill stranded a sent receipt, and its redelivery sent another.
     const extra = [...perOrder.values()].reduce((sum, count) => sum + count - 1, 0);

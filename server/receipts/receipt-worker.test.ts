@@ -1,16 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { pino } from "pino";
 import type { Logger } from "service-kit/logger";
-import { createDb } from "../db/client";
-import type { Db } from "../db/client";
-import { createTestDatabase } from "~/testing/test-database";
-import type { TestDatabase } from "~/testing/test-database";
 import {
-  TEST_AMQP_URL,
+  receiptTestBed,
   receiptsPerOrder,
   seedPaidOrders,
   startWorkerProcess,
-  testQueue,
 } from "~/testing/receipt-workers";
 import { receiptSettings } from "./receipt-settings";
 import { startReceiptWorker } from "./receipt-worker";
@@ -41,9 +36,7 @@ test("a broker that cannot be reached at start stops the worker with one sentenc
 });
 
 describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
-  let database: TestDatabase;
-  let db: Db;
-  let queue: ReturnType<typeof testQueue>;
+  const bed = receiptTestBed(kind);
   let worker: Awaited<ReturnType<typeof startReceiptWorker>> | undefined;
   /** The consumer's decisions, as it logs them. */
   const decisions: unknown[] = [];
@@ -51,79 +44,78 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     { level: "info" },
     { write: (line: string) => void decisions.push(JSON.parse(line).decision) },
   );
-  beforeEach(async () => {
+  beforeEach(() => {
     decisions.length = 0;
-    database = await createTestDatabase();
-    db = createDb(database.url);
-    queue = testQueue();
   });
+  // Registered after the bed's, so run before it: the worker lets go before its database is dropped.
   afterEach(async () => {
     await worker?.close();
-    await db.$disconnect();
-    await database.drop();
-    await queue.delete();
   });
 
   const start = (env: Record<string, string>) =>
     startReceiptWorker(
       receiptSettings({
-        RECEIPT_QUEUE: queue.name,
-        ...(kind === "rabbitmq" ? { AMQP_URL: TEST_AMQP_URL } : {}),
+        ...bed.env,
         RECEIPT_POLL_MS: "50",
         ...env,
       }),
-      database.url,
+      bed.database.url,
       logger as unknown as Logger,
     );
   /** Hands the event back to the queue, as a relay that died before marking it sent, or a lost ack, would. */
   const redeliver = (orderId: string) =>
-    db.outboxEvent.updateMany({ where: { orderId }, data: { sentAt: null } });
+    bed.db.outboxEvent.updateMany({ where: { orderId }, data: { sentAt: null } });
   const sent = async (orderId: string) =>
-    (await db.outboxEvent.findFirstOrThrow({ where: { orderId } })).sentAt;
+    (await bed.db.outboxEvent.findFirstOrThrow({ where: { orderId } })).sentAt;
 
   test("with a short window, a redelivery inside it is replayed from the key, and one past it is dead, not sent", async () => {
     worker = await start({
       RECEIPT_REDELIVERY_WINDOW_MS: String(WINDOW_MS),
       RECEIPT_KEY_TTL_MS: String(WINDOW_MS),
     });
-    const [orderId] = await seedPaidOrders(db, 1);
+    const [orderId] = await seedPaidOrders(bed.db, 1);
     await expect.poll(() => decisions.filter(Boolean), { timeout: 10_000 }).toEqual(["executed"]);
     await expect.poll(() => sent(orderId!), { timeout: 10_000 }).not.toBeNull();
 
     await redeliver(orderId!);
     await expect.poll(() => decisions.filter(Boolean), { timeout: 10_000 }).toEqual(["executed", "replayed"]);
-    expect((await receiptsPerOrder(db)).get(orderId!)).toBe(1);
+    expect((await receiptsPerOrder(bed.db)).get(orderId!)).toBe(1);
 
     // Past the window the key may be gone, so the event must be too: dead-lettered, never delivered.
-    const event = await db.outboxEvent.findFirstOrThrow({ where: { orderId } });
+    const event = await bed.db.outboxEvent.findFirstOrThrow({ where: { orderId } });
     await new Promise((resolve) =>
       setTimeout(resolve, event.createdAt.getTime() + WINDOW_MS - Date.now() + 100),
     );
     await redeliver(orderId!);
     await expect
-      .poll(async () => (await db.outboxEvent.findFirstOrThrow({ where: { orderId } })).deadAt, {
+      .poll(async () => (await bed.db.outboxEvent.findFirstOrThrow({ where: { orderId } })).deadAt, {
         timeout: 10_000,
       })
       .not.toBeNull();
-    expect((await receiptsPerOrder(db)).get(orderId!)).toBe(1);
+    expect((await receiptsPerOrder(bed.db)).get(orderId!)).toBe(1);
     expect(decisions.filter(Boolean)).toEqual(["executed", "replayed"]);
   }, 60_000);
 
   test("a poison message goes to the dead-letter queue after its last allowed delivery", async () => {
     worker = await start({ RECEIPT_MAX_DELIVERIES: "3", RECEIPT_VISIBILITY_MS: "1000" });
-    await db.outboxEvent.create({
+    await bed.db.outboxEvent.create({
       data: { id: "evt_poison", type: "payment.succeeded", orderId: "ord_x", payload: '{"orderId":5}' },
     });
     if (kind === "rabbitmq") {
-      await expect.poll(() => queue.counts(), { timeout: 20_000 }).toEqual({ ready: 0, dead: 1 });
+      await expect.poll(() => bed.queue.counts(), { timeout: 20_000 }).toEqual({ ready: 0, dead: 1 });
     } else {
       await expect
-        .poll(async () => (await db.outboxEvent.findUniqueOrThrow({ where: { id: "evt_poison" } })).deadAt, {
-          timeout: 20_000,
-        })
+        .poll(
+          async () => (await bed.db.outboxEvent.findUniqueOrThrow({ where: { id: "evt_poison" } })).deadAt,
+          {
+            timeout: 20_000,
+          },
+        )
         .not.toBeNull();
-      expect((await db.outboxEvent.findUniqueOrThrow({ where: { id: "evt_poison" } })).deliveries).toBe(3);
+      expect((await bed.db.outboxEvent.findUniqueOrThrow({ where: { id: "evt_poison" } })).deliveries).toBe(
+        3,
+      );
     }
-    expect(await db.receipt.count()).toBe(0);
+    expect(await bed.db.receipt.count()).toBe(0);
   }, 60_000);
 });
