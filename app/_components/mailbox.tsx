@@ -2,8 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "~/app/_trpc/provider";
+import { LedgerCheck } from "./ledger-check";
 import { LocalTime } from "./local-time";
-import { ShortId } from "./short-id";
 
 /**
  * The mock mailbox: the receipts the receipt worker sent for the session's
@@ -13,50 +13,44 @@ import { ShortId } from "./short-id";
 export function Mailbox({ refreshMs }: { refreshMs: number }) {
   const trpc = useTRPC();
   const mailbox = useQuery(trpc.ledger.mailbox.queryOptions(undefined, { refetchInterval: refreshMs }));
-  const orders = mailbox.data ?? [];
   return (
-    <section className="card" aria-labelledby="mailbox-heading" data-testid="mailbox">
-      <h2 id="mailbox-heading">Mailbox</h2>
-      <p className="muted">
-        After a payment, its receipt goes out through a queue that may deliver a message more than once. Each
-        paid order should get exactly one.
-      </p>
-      {orders.length === 0 && mailbox.isSuccess && (
-        <p className="muted">No paid orders yet in this session.</p>
+    <LedgerCheck
+      name="mailbox"
+      title="Mailbox"
+      intro="After a payment, its receipt goes out through a queue that may deliver a message more than once. Each paid order should get exactly one."
+      query={mailbox}
+      empty="No paid orders yet in this session."
+      damaged={(order) => order.receipts.length > 1}
+      attributes={(order) => ({
+        "data-mailbox-order": order.orderId,
+        "data-receipts": order.receipts.length,
+        "data-dead-lettered": order.deadLettered,
+      })}
+    >
+      {(order) => (
+        <>
+          <span className="muted">
+            {order.receipts.length} receipt{order.receipts.length === 1 ? "" : "s"}
+            {order.receipts.map((receipt) => (
+              <span key={receipt.id}>
+                {" "}
+                · delivery {receipt.delivery}
+                {receipt.naive ? " (naive consumer)" : ""}, <LocalTime iso={receipt.createdAt} />
+              </span>
+            ))}
+          </span>
+          {order.receipts.length === 0 &&
+            (order.deadLettered ? (
+              <span className="badge danger">dead-lettered: no receipt</span>
+            ) : (
+              <span className="badge">on its way</span>
+            ))}
+          {order.receipts.length === 1 && <span className="badge attempt-succeeded">sent once</span>}
+          {order.receipts.length > 1 && (
+            <span className="badge danger">sent {order.receipts.length} times</span>
+          )}
+        </>
       )}
-      <ul className="record-list">
-        {orders.map((order) => (
-          <li
-            key={order.orderId}
-            data-mailbox-order={order.orderId}
-            data-receipts={order.receipts.length}
-            data-dead-lettered={order.deadLettered}
-            className={order.receipts.length > 1 ? "extra-charge" : undefined}
-          >
-            <ShortId value={order.orderId} name="order id" />
-            <span className="muted">
-              {order.receipts.length} receipt{order.receipts.length === 1 ? "" : "s"}
-              {order.receipts.map((receipt) => (
-                <span key={receipt.id}>
-                  {" "}
-                  · delivery {receipt.delivery}
-                  {receipt.naive ? " (naive consumer)" : ""}, <LocalTime iso={receipt.createdAt} />
-                </span>
-              ))}
-            </span>
-            {order.receipts.length === 0 &&
-              (order.deadLettered ? (
-                <span className="badge danger">dead-lettered: no receipt</span>
-              ) : (
-                <span className="badge">on its way</span>
-              ))}
-            {order.receipts.length === 1 && <span className="badge attempt-succeeded">sent once</span>}
-            {order.receipts.length > 1 && (
-              <span className="badge danger">sent {order.receipts.length} times</span>
-            )}
-          </li>
-        ))}
-      </ul>
-    </section>
+    </LedgerCheck>
   );
 }

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { formatCents } from "~/app/_lib/money";
 import { useTRPC } from "~/app/_trpc/provider";
-import { ShortId } from "./short-id";
+import { LedgerCheck } from "./ledger-check";
 
 /**
  * The payment provider's charges of each order next to the shop's record of
@@ -16,49 +16,41 @@ export function Reconciliation({ refreshMs }: { refreshMs: number }) {
   const reconciliation = useQuery(
     trpc.ledger.reconciliation.queryOptions(undefined, { refetchInterval: refreshMs }),
   );
-  const orders = reconciliation.data ?? [];
   return (
-    <section className="card" aria-labelledby="reconciliation-heading" data-testid="reconciliation">
-      <h2 id="reconciliation-heading">At the payment provider</h2>
-      <p className="muted">
-        The provider keeps its own ledger. Each of its charges should be one the shop recorded, and the other
-        way round.
-      </p>
-      {reconciliation.isError && (
-        <p role="alert">The provider could not be asked: {reconciliation.error.message}</p>
+    <LedgerCheck
+      name="reconciliation"
+      title="At the payment provider"
+      intro="The provider keeps its own ledger. Each of its charges should be one the shop recorded, and the other way round."
+      query={reconciliation}
+      empty="No orders yet in this session."
+      failure={(message) => `The provider could not be asked: ${message}`}
+      damaged={(order) => order.problems.length > 0}
+      attributes={(order) => ({
+        "data-reconciled-order": order.orderId,
+        "data-problems": order.problems.length,
+      })}
+    >
+      {(order) => (
+        <>
+          <span className="muted">
+            provider: {order.providerCharges.length} charge{order.providerCharges.length === 1 ? "" : "s"} (
+            {formatCents(order.providerCharges.reduce((sum, charge) => sum + charge.amountCents, 0))}), shop:{" "}
+            {order.recordedCharges.length} recorded
+          </span>
+          {order.problems.length === 0 ? (
+            <span className="badge attempt-succeeded">agrees</span>
+          ) : (
+            <>
+              <span className="badge danger">disagrees</span>
+              <ul className="small error">
+                {order.problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            </>
+          )}
+        </>
       )}
-      {orders.length === 0 && reconciliation.isSuccess && (
-        <p className="muted">No orders yet in this session.</p>
-      )}
-      <ul className="record-list">
-        {orders.map((order) => (
-          <li
-            key={order.orderId}
-            data-reconciled-order={order.orderId}
-            data-problems={order.problems.length}
-            className={order.problems.length > 0 ? "extra-charge" : undefined}
-          >
-            <ShortId value={order.orderId} name="order id" />
-            <span className="muted">
-              provider: {order.providerCharges.length} charge{order.providerCharges.length === 1 ? "" : "s"} (
-              {formatCents(order.providerCharges.reduce((sum, charge) => sum + charge.amountCents, 0))}),
-              shop: {order.recordedCharges.length} recorded
-            </span>
-            {order.problems.length === 0 ? (
-              <span className="badge attempt-succeeded">agrees</span>
-            ) : (
-              <>
-                <span className="badge danger">disagrees</span>
-                <ul className="small error">
-                  {order.problems.map((problem) => (
-                    <li key={problem}>{problem}</li>
-                  ))}
-                </ul>
-              </>
-            )}
-          </li>
-        ))}
-      </ul>
-    </section>
+    </LedgerCheck>
   );
 }
