@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import type { Shop } from "./fixtures";
 
@@ -17,22 +17,28 @@ test.describe.configure({ mode: "serial" });
 const REDELIVERED_WITHIN = { timeout: 45_000 };
 
 /**
- * Places an order, chooses the scenario, turns on the variation given (a switch's label), pays,
- * and waits until the queue lane says `happened`; returns the order and the lane.
+ * A test of the scenario: places an order, chooses the scenario, turns on the variation given (a switch's
+ * label), pays, waits until the queue lane says `happened`, then checks the rest.
  */
-async function payInQueueScenario(shop: Shop, page: Page, happened: string, variation?: string) {
-  test.setTimeout(90_000);
-  const orderId = await shop.placeOrder({ notebook: 1 });
-  const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
-  await page.getByLabel("Try a scenario").selectOption({ label: "A job redelivered by the queue" });
-  expect((await saved).ok()).toBe(true);
-  await expect(page.getByLabel("The receipt worker dies before its ack")).toBeChecked();
-  if (variation) await shop.switchOn(variation);
-  await shop.payButton().click();
-  await shop.expectCharged();
-  const lane = page.getByTestId("queue-lane");
-  await expect(lane.getByTestId("queue-summary")).toHaveText(happened, REDELIVERED_WITHIN);
-  return { orderId, lane };
+function queueTest(
+  title: string,
+  run: { happened: string; variation?: string },
+  check: (paid: { shop: Shop; page: Page; orderId: string; lane: Locator }) => Promise<void>,
+) {
+  test(title, async ({ shop, page }) => {
+    test.setTimeout(90_000);
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
+    await page.getByLabel("Try a scenario").selectOption({ label: "A job redelivered by the queue" });
+    expect((await saved).ok()).toBe(true);
+    await expect(page.getByLabel("The receipt worker dies before its ack")).toBeChecked();
+    if (run.variation) await shop.switchOn(run.variation);
+    await shop.payButton().click();
+    await shop.expectCharged();
+    const lane = page.getByTestId("queue-lane");
+    await expect(lane.getByTestId("queue-summary")).toHaveText(run.happened, REDELIVERED_WITHIN);
+    await check({ shop, page, orderId, lane });
+  });
 }
 
 /** The order's line in the ledger's mailbox, reached as a person would. */
@@ -41,63 +47,57 @@ async function mailboxRow(page: Page, orderId: string) {
   return page.getByTestId("mailbox").locator(`[data-mailbox-order="${orderId}"]`);
 }
 
-test("the worker dies between the receipt and its ack; the queue redelivers, and the key replays: one receipt", async ({
-  shop,
-  page,
-}) => {
-  const { orderId, lane } = await payInQueueScenario(
-    shop,
-    page,
-    "2 deliveries; 1 receipt: delivery 1 sent it and died before its ack, delivery 2 replayed.",
-  );
-  await expect(lane.locator('[data-queue-step="publish"]')).toHaveCount(1);
-  const deliver = lane.locator('[data-queue-step="deliver"]');
-  await expect(deliver).toHaveAttribute("data-decision", "executed");
-  await expect(deliver).toHaveAttribute("data-acked", "false");
-  await expect(deliver.getByTestId("queue-ack")).toHaveText("died before its ack");
-  const redeliver = lane.locator('[data-queue-step="redeliver"]');
-  await expect(redeliver).toHaveAttribute("data-decision", "replayed");
-  await expect(redeliver).toHaveAttribute("data-acked", "true");
-  await shop.capture("queue lane: one receipt");
+queueTest(
+  "the worker dies between the receipt and its ack; the queue redelivers, and the key replays: one receipt",
+  { happened: "2 deliveries; 1 receipt: delivery 1 sent it and died before its ack, delivery 2 replayed." },
+  async ({ shop, page, orderId, lane }) => {
+    await expect(lane.locator('[data-queue-step="publish"]')).toHaveCount(1);
+    const deliver = lane.locator('[data-queue-step="deliver"]');
+    await expect(deliver).toHaveAttribute("data-decision", "executed");
+    await expect(deliver).toHaveAttribute("data-acked", "false");
+    await expect(deliver.getByTestId("queue-ack")).toHaveText("died before its ack");
+    const redeliver = lane.locator('[data-queue-step="redeliver"]');
+    await expect(redeliver).toHaveAttribute("data-decision", "replayed");
+    await expect(redeliver).toHaveAttribute("data-acked", "true");
+    await shop.capture("queue lane: one receipt");
 
-  const row = await mailboxRow(page, orderId);
-  await expect(row).toHaveAttribute("data-receipts", "1");
-  await expect(row).toContainText("sent once");
-});
+    const row = await mailboxRow(page, orderId);
+    await expect(row).toHaveAttribute("data-receipts", "1");
+    await expect(row).toContainText("sent once");
+  },
+);
 
-test("with the naive consumer, the redelivery sends a second receipt, flagged as damage", async ({
-  shop,
-  page,
-}) => {
-  const { orderId, lane } = await payInQueueScenario(
-    shop,
-    page,
-    "2 deliveries; 2 receipts: delivery 1 sent it naively and died before its ack, delivery 2 sent another naively.",
-    "Naive consumer (counter-example)",
-  );
-  await expect(lane.locator('[data-queue-step="redeliver"]')).toContainText("a second receipt");
+queueTest(
+  "with the naive consumer, the redelivery sends a second receipt, flagged as damage",
+  {
+    happened:
+      "2 deliveries; 2 receipts: delivery 1 sent it naively and died before its ack, delivery 2 sent another naively.",
+    variation: "Naive consumer (counter-example)",
+  },
+  async ({ shop, page, orderId, lane }) => {
+    await expect(lane.locator('[data-queue-step="redeliver"]')).toContainText("a second receipt");
 
-  const row = await mailboxRow(page, orderId);
-  await expect(row).toHaveAttribute("data-receipts", "2");
-  await expect(row).toHaveClass(/extra-charge/);
-  await expect(row).toContainText("sent 2 times");
-  await expect(row).toContainText("(naive consumer)");
-  await shop.capture("mailbox: two receipts");
-});
+    const row = await mailboxRow(page, orderId);
+    await expect(row).toHaveAttribute("data-receipts", "2");
+    await expect(row).toHaveClass(/extra-charge/);
+    await expect(row).toContainText("sent 2 times");
+    await expect(row).toContainText("(naive consumer)");
+    await shop.capture("mailbox: two receipts");
+  },
+);
 
-test("a poison message is dead-lettered after its last allowed delivery, and the mailbox says no receipt will come", async ({
-  shop,
-  page,
-}) => {
-  const { orderId, lane } = await payInQueueScenario(
-    shop,
-    page,
-    "5 deliveries; 0 receipts: delivery 1 failed, delivery 2 failed, delivery 3 failed, delivery 4 failed, delivery 5 failed; its last allowed delivery failed, and the queue dead-lettered it.",
-    "A poison message",
-  );
-  await expect(lane.locator('[data-queue-step="dead-letter"]')).toHaveCount(1);
+queueTest(
+  "a poison message is dead-lettered after its last allowed delivery, and the mailbox says no receipt will come",
+  {
+    happened:
+      "5 deliveries; 0 receipts: delivery 1 failed, delivery 2 failed, delivery 3 failed, delivery 4 failed, delivery 5 failed; its last allowed delivery failed, and the queue dead-lettered it.",
+    variation: "A poison message",
+  },
+  async ({ page, orderId, lane }) => {
+    await expect(lane.locator('[data-queue-step="dead-letter"]')).toHaveCount(1);
 
-  const row = await mailboxRow(page, orderId);
-  await expect(row).toHaveAttribute("data-receipts", "0");
-  await expect(row).toHaveAttribute("data-dead-lettered", "true");
-});
+    const row = await mailboxRow(page, orderId);
+    await expect(row).toHaveAttribute("data-receipts", "0");
+    await expect(row).toHaveAttribute("data-dead-lettered", "true");
+  },
+);
