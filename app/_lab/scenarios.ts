@@ -62,7 +62,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "slow-card",
     title: "Slow card",
     switches: { provider: { timeouts: 1 } },
-    toDo: "Press Pay and wait: the card network answers after 9 s, past the shop's timeout (4 s) and the browser's (8 s).",
+    toDo: "Press Pay and wait: the card network answers after 9 s, past the shop's timeout and the browser's (8 s each).",
     shouldHappen:
       "The shop's call to the provider times out, and the shop calls again with the same provider key. The browser gives up on its request too and retries with the order's key, which waits for the one in flight (or replays it): the provider charges once, and the ledger's reconciliation agrees with the shop.",
   },
