@@ -20,6 +20,7 @@ function attempt(change: Partial<ServerAttempt>): ServerAttempt {
     replyLost: false,
     retryAfterSeconds: null,
     keyExpiresAt: null,
+    sentBy: "client",
     ...change,
   };
 }
