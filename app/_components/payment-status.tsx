@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { holdsKey } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { formatCents } from "~/app/_lib/money";
 import { shortId } from "~/app/_lib/short-id";
@@ -146,8 +147,8 @@ export function awaitingProvider(order: Order): boolean {
 function inProgressOf(account: ServerAccount, key: string) {
   const lifecycle = account.keys.find((k) => k.key === key);
   if (lifecycle?.state !== "in_progress") return null;
-  const inFlight = account.attempts.findLastIndex((a) => a.key === key && a.decision === null);
-  return { leaseExpiresAt: lifecycle.lockedUntil, request: inFlight === -1 ? null : inFlight + 1 };
+  const holder = account.attempts.findLastIndex((a) => a.key === key && holdsKey(a));
+  return { leaseExpiresAt: lifecycle.lockedUntil, request: holder === -1 ? null : holder + 1 };
 }
 
 /** The order's key is in progress on the server (another tab, or an attempt cut off by a reload). */

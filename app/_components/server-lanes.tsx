@@ -1,7 +1,7 @@
 "use client";
 
 import { useContext, useState } from "react";
-import { accountSummary, takeoverOf } from "~/app/_lib/account-summary";
+import { accountSummary, takeoverOf, tookOver } from "~/app/_lib/account-summary";
 import type { SummarizedCharge } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
@@ -119,17 +119,17 @@ function LanesRow({
   // The completer runs inside a server: no request crosses the network, and no reply goes back.
   const fromClient = attempt.sentBy === "client";
   const answered = attempt.decision !== null && fromClient;
-  const words =
-    attempt.decision !== null
-      ? DECISION_WORDS[attempt.decision]
-      : takeover === null
-        ? "in flight: no answer yet"
-        : `no answer: its server stopped, and #${takeover} took its key over`;
+  const words = [
+    attempt.decision === null ? "in flight: no answer yet" : DECISION_WORDS[attempt.decision],
+    attempt.decision !== "taken_over" && tookOver(attempt) ? " (it had taken over a dead owner's key)" : "",
+    takeover === null ? "" : `; its server stopped, and #${takeover} took its key over`,
+  ].join("");
   return (
     <li
       className="lanes-row"
       data-server-attempt={number}
-      data-decision={attempt.decision ?? (takeover === null ? "in_flight" : "owner_died")}
+      data-decision={attempt.decision ?? "in_flight"}
+      data-taken-over-by={takeover ?? undefined}
       data-sent-by={attempt.sentBy}
       data-status={attempt.status ?? "none"}
       data-key-state={attempt.keyState ?? "unknown"}

@@ -7,11 +7,24 @@ export type SummarizedCharge = Pick<Order["charges"][number], "idempotencyKey" |
 /** The status a declined card is answered with. */
 const DECLINED = 402;
 
-/** The later request that took over an in-flight request's key: its owner died before answering. */
+/** The request runs its key's execution and has not finished it: in flight, or its client gone while it went on. */
+export function holdsKey(attempt: ServerAttempt): boolean {
+  return attempt.decision === null || (attempt.decision === "abandoned" && attempt.generation !== null);
+}
+
+/** The request took its key over from a dead owner: answered so, or claimed so before it failed or its client left. */
+export function tookOver(attempt: ServerAttempt): boolean {
+  return (
+    attempt.decision === "taken_over" ||
+    (attempt.decision !== "coalesced" && attempt.keyState === "in_progress" && attempt.generation !== null)
+  );
+}
+
+/** The later request (its number) that took over the key of request `i` while it held it: its server died. */
 export function takeoverOf(attempts: readonly ServerAttempt[], i: number): number | null {
   const attempt = attempts[i]!;
-  if (attempt.decision !== null) return null;
-  const later = attempts.findIndex((a, j) => j > i && a.key === attempt.key && a.decision === "taken_over");
+  if (!holdsKey(attempt)) return null;
+  const later = attempts.findIndex((a, j) => j > i && a.key === attempt.key && tookOver(a));
   return later === -1 ? null : later + 1;
 }
 
@@ -56,8 +69,15 @@ function clause(attempts: readonly ServerAttempt[], i: number): string {
       return `${n} failed before its key was completed (HTTP ${status}) and released it`;
     case "lease_lost":
       return `${n} lost its lease, and nothing of it was committed`;
-    case "abandoned":
-      return `${n}'s client went away`;
+    case "abandoned": {
+      const takeover = takeoverOf(attempts, i);
+      return [
+        tookOver(attempt)
+          ? `${n} took over a dead owner's key, and its client went away`
+          : `${n}'s client went away`,
+        takeover === null ? "" : `, then its server stopped, and attempt ${takeover} took its key over`,
+      ].join("");
+    }
   }
 }
 

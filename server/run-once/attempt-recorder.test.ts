@@ -80,3 +80,17 @@ it("notes a lost reply in the pending record, or on the written row once it is w
   expect(batches[1]?.records[0]?.replyLost).toBe(false);
   expect(lost).toEqual([written.id]);
 });
+
+it("keeps the key's generation of a request that claims it after its client went away", async () => {
+  const { recorder, batches } = recorderWithJournal();
+  const attempt = recorder.arrived(request);
+  attempt.end({ ...executed, decision: "abandoned", keyState: null, generation: null, status: 499 });
+  await recorder.flush();
+  attempt.claimed({ generation: "efgh5678", keyState: "in_progress" });
+  await recorder.flush();
+  expect(batches.map(({ records }) => records.map((r) => [r.decision, r.generation, r.keyState]))).toEqual([
+    [["abandoned", null, null]],
+    [["abandoned", "efgh5678", "in_progress"]],
+  ]);
+  expect(batches[1]!.replacing).toEqual([attempt.id]);
+});

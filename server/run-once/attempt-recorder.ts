@@ -80,40 +80,57 @@ export const ATTEMPTS_KEPT_PER_KEY = 50;
 
 /**
  * Records attempts off the requests' path (see WriteBehind); a failed write is
- * logged, never thrown. A request is recorded on arrival (in flight) and again
- * when it ends: an ending that finds its arrival still pending replaces it, so
- * a burst of quick duplicates writes one row each; one that finds it written
- * completes that row in place.
+ * logged, never thrown. A request is recorded on arrival (in flight), when it
+ * claims its key, and when it ends: a later version that finds the earlier one
+ * still pending replaces it, so a burst of quick duplicates writes one row each;
+ * one that finds it written replaces that row in place.
  */
 export class AttemptRecorder {
   readonly #batches: WriteBehind<AttemptRecord>;
-  /** The in-flight rows written and not yet completed. */
-  readonly #writtenInFlight = new Set<string>();
+  /** Requests whose row was written (or is being written) before their latest version. */
+  readonly #rewritten = new Set<string>();
 
   constructor(
     private readonly journal: Pick<AttemptJournal, "append" | "markReplyLost">,
     private readonly logger: { warn(details: object, message: string): void },
   ) {
-    this.#batches = new WriteBehind(async (batch) => {
-      const replacing = batch.filter((r) => this.#writtenInFlight.delete(r.id)).map((r) => r.id);
-      try {
-        await journal.append(batch, ATTEMPTS_KEPT_PER_KEY, replacing);
-        for (const r of batch) if (r.decision === null) this.#writtenInFlight.add(r.id);
-      } catch (error) {
+    this.#batches = new WriteBehind((batch) => {
+      const replacing = batch.filter((r) => this.#rewritten.delete(r.id)).map((r) => r.id);
+      return journal.append(batch, ATTEMPTS_KEPT_PER_KEY, replacing).catch((error: unknown) => {
         logger.warn({ err: error, count: batch.length }, "could not record attempts");
-      }
+      });
     });
   }
 
-  /** Records a request on its arrival, in flight; `end` records how it ended, on the same row. */
+  /**
+   * Records a request on its arrival, in flight. `claimed` adds the key's generation and the state it found
+   * once it runs (even after its client went away), `end` how it ended: each updates the same row.
+   */
   arrived(request: Omit<AttemptRecord, keyof AttemptEnding | "id" | "at" | "durationMs" | "replyLost">) {
-    const arrival = { ...request, id: randomUUID(), at: new Date(), durationMs: 0, replyLost: false };
+    let current: AttemptRecord = {
+      ...request,
+      ...IN_FLIGHT,
+      id: randomUUID(),
+      at: new Date(),
+      durationMs: 0,
+      replyLost: false,
+    };
     const startedAt = performance.now();
-    this.#batches.put(arrival.id, { ...arrival, ...IN_FLIGHT });
+    const put = (change: Partial<AttemptRecord>) => {
+      if (!this.#batches.pending(current.id)) this.#rewritten.add(current.id);
+      current = { ...current, ...change };
+      this.#batches.put(current.id, current);
+    };
+    this.#batches.put(current.id, current);
     return {
-      id: arrival.id,
+      id: current.id,
+      claimed: (claim: Pick<AttemptRecord, "generation" | "keyState">) => put(claim),
       end: (ending: AttemptEnding) =>
-        this.#batches.put(arrival.id, { ...arrival, ...ending, durationMs: performance.now() - startedAt }),
+        put({
+          ...ending,
+          ...(current.generation ? { generation: current.generation, keyState: current.keyState } : {}),
+          durationMs: performance.now() - startedAt,
+        }),
     };
   }
 

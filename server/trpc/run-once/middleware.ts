@@ -6,6 +6,7 @@ import type { Execution, Json, RunResult } from "run-once";
 import type { Tx } from "../../db/client";
 import type { HttpExchange } from "../context";
 import { middleware } from "../init";
+import { KEY_STATE_OF_DECISION } from "../../run-once/attempt-recorder";
 import { ATTEMPT_ID_HEADER, accountOfFailure, accountOfResult } from "./attempt-account";
 import { asTrpcError } from "./errors";
 import { IdempotencyError } from "./idempotency-error";
@@ -63,6 +64,13 @@ export function runOnce(options: RunOnceOptions = {}) {
         { scope, fingerprint: requestFingerprint, signal },
         async (execution) => {
           claimed = execution;
+          attempt.claimed({
+            generation: execution.generation,
+            keyState: KEY_STATE_OF_DECISION[execution.decision],
+          });
+          // An execution's arrival is written before it runs, so a crash mid-run still leaves it in the account;
+          // duplicates, answered from the key, never wait for it.
+          await ctx.attempts.recorder.flush();
           const handled = await next({ ctx: { execution } });
           if (handled.ok) return handled.data;
           // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
