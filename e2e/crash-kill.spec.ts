@@ -143,18 +143,16 @@ async function finishPayment(page: Page) {
 }
 
 /**
- * The figure tells the crash as the server's account has it, and the status line agrees: the killed
- * request never answered, and a later run (the browser's retry or the background completer) took its key over.
+ * The figure tells the crash as the server's account has it, and the status line agrees: a later run
+ * (the browser's retry or the background completer) took the killed request's key over.
  */
 async function expectTakeoverDrawn(page: Page, orderId: string) {
   const { attempts } = await expectFigureAgrees(page, orderId);
-  // The browser may give up on it before the kill: then its client went away while the execution went on.
-  expect(attempts[0]?.sentBy).toBe("client");
-  expect([null, "abandoned"]).toContain(attempts[0]?.decision);
-  // The run that took the key over (answered or not): it claimed a key it found in progress.
-  const takeover = Number(await page.locator('[data-server-attempt="1"]').getAttribute("data-taken-over-by"));
-  expect(attempts[takeover - 1]).toMatchObject({ keyState: "in_progress", generation: expect.any(String) });
-  expect(attempts[takeover - 1]?.decision).not.toBe("coalesced");
+  // One run took the key over (answered or not): it claimed a key it found in progress.
+  const takeovers = attempts.filter(
+    (a) => a.decision !== "coalesced" && a.keyState === "in_progress" && a.generation !== null,
+  );
+  expect(takeovers).toHaveLength(1);
 }
 
 /** The ledger shows the order's one charge, and the provider's own ledger agrees. */

@@ -68,9 +68,6 @@ export function runOnce(options: RunOnceOptions = {}) {
             generation: execution.generation,
             keyState: KEY_STATE_OF_DECISION[execution.decision],
           });
-          // An execution's arrival is written before it runs, so a crash mid-run still leaves it in the account;
-          // duplicates, answered from the key, never wait for it.
-          await ctx.attempts.recorder.flush();
           const handled = await next({ ctx: { execution } });
           if (handled.ok) return handled.data;
           // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
