@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { recreateDatabase } from "../testing/postgres-admin";
 import { E2E_SERVERS } from "./environment";
+import { expectFigureAgrees } from "./figure-agreement";
 import type { E2EProvider } from "./environment";
 import { expect, test } from "./fixtures";
 
@@ -141,6 +142,19 @@ async function finishPayment(page: Page) {
   await expect(status).toContainText("once");
 }
 
+/**
+ * The figure tells the crash as the server's account has it, and the status line agrees: a later run
+ * (the browser's retry or the background completer) took the killed request's key over.
+ */
+async function expectTakeoverDrawn(page: Page, orderId: string) {
+  const { attempts } = await expectFigureAgrees(page, orderId);
+  // One run took the key over (answered or not): it claimed a key it found in progress.
+  const takeovers = attempts.filter(
+    (a) => a.decision !== "coalesced" && a.keyState === "in_progress" && a.generation !== null,
+  );
+  expect(takeovers).toHaveLength(1);
+}
+
 /** The ledger shows the order's one charge, and the provider's own ledger agrees. */
 async function expectOneCharge(page: Page, demo: Demo, orderId: string) {
   await page.goto(`${demo.url}/ledger`);
@@ -163,9 +177,14 @@ test("crash mid-charge on one instance: the page's own kill command kills it, np
     const pid = await payAndKill(page, demo, { commandBeforePaying: true });
     await expect.poll(() => answers(`${demo.url}/api/trpc/catalog.list`), { timeout: 60_000 }).toBe(true);
     expect(demo.output()).toContain("was killed (SIGKILL): starting it again");
+    // A reload mid-payment: the figure draws the killed request in flight, and the status line names it.
+    await page.reload();
+    const during = await expectFigureAgrees(page, orderId);
+    expect(during.keys).toMatchObject([{ state: "in_progress" }]);
     await finishPayment(page);
     // The restarted server names itself: a new process.
     await page.reload();
+    await expectTakeoverDrawn(page, orderId);
     await expect(page.getByTestId("stall-guide").locator("code.command")).toHaveText(/^kill -9 \d+$/);
     expect(await page.getByTestId("stall-guide").locator("code.command").textContent()).not.toBe(
       `kill -9 ${pid}`,
@@ -197,6 +216,7 @@ test("crash mid-charge behind the proxy: the page names the instance holding the
     }
     expect(demo.output()).toContain("was killed (SIGKILL): starting it again");
     await finishPayment(page);
+    await expectTakeoverDrawn(page, orderId);
     await expectOneCharge(page, demo, orderId);
   } finally {
     await demo.stop();

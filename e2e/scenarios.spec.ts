@@ -3,13 +3,15 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
 import { DESKTOP, PHONE } from "./environment";
+import { expectFigureAgrees } from "./figure-agreement";
 import { LAB, expect, serverHtmlOf, test } from "./fixtures";
 import type { Shop } from "./fixtures";
 
 /**
  * The lab's guided scenarios, each driven as its "Do:" line says: the picker
  * sets the switches, the browser does the rest, and the picker's "What
- * happened" (computed from the server's account) and the ledger are checked.
+ * happened" (computed from the server's account) and the ledger are checked,
+ * and the figure, the status line and the server's account agree request by request.
  * Each scenario's final state is kept as a screenshot in test-results/scenarios/.
  */
 
@@ -55,6 +57,7 @@ function scenarioTest(
     await choose(page, setup.scenario);
     await body({ shop, page, orderId, key });
     if (setup.happened !== undefined) await expect(happened(page)).toHaveText(setup.happened);
+    await expectFigureAgrees(page, orderId);
     if (setup.charges === undefined) return;
     await keep(page, setup.scenario);
     await shop.expectLedger(orderId, setup.charges);
@@ -143,6 +146,7 @@ test("lost reply: the retry with the same key gets the stored result, and the ot
   await expect(happened(page)).toHaveText(
     "What happened: 2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
   );
+  await expectFigureAgrees(page, orderId);
   await keep(page, "lost-reply");
   await shop.expectLedger(orderId, 1);
 });
@@ -155,7 +159,7 @@ scenarioTest(
       "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 waited for the one in flight and shared its result.",
     charges: 1,
   },
-  async ({ shop, page, key }) => {
+  async ({ shop, page, orderId, key }) => {
     await expect(page.getByLabel(LAB.slowProvider)).toBeChecked();
     await expect(page.getByTestId("pay-unguarded")).toBeVisible();
     const sent: string[] = [];
@@ -169,12 +173,8 @@ scenarioTest(
     await shop.expectCharged();
     expect(sent).toEqual([key, key]);
     await shop.expectServerAnswered(key, 2);
-    const figure = page.getByTestId("server-lanes").locator("[data-decision]");
-    await expect(figure).toHaveCount(2);
-    expect(await figure.evaluateAll((rows) => rows.map((row) => row.getAttribute("data-decision")))).toEqual([
-      "executed",
-      "coalesced",
-    ]);
+    const { attempts } = await expectFigureAgrees(page, orderId);
+    expect(attempts.map((attempt) => attempt.decision)).toEqual(["executed", "coalesced"]);
   },
 );
 
@@ -200,6 +200,8 @@ test("two tabs: the later tab's request waits for the one in flight, one charge 
   await expect(happened(page)).toHaveText(
     "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 waited for the one in flight and shared its result.",
   );
+  await expectFigureAgrees(page, orderId);
+  await expectFigureAgrees(second, orderId);
   await keep(page, "two-tabs");
   await shop.expectLedger(orderId, 1);
 });
@@ -244,6 +246,7 @@ test("slow card: the shop's and the browser's requests time out, and their retri
   await expect(happened(page)).toHaveText(
     /^What happened: 2 requests reached the server; 1 charge: attempt 1's client went away, attempt 2 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
   );
+  await expectFigureAgrees(page, orderId);
   await keep(page, "slow-card");
   // The reconciliation proves the provider charged once for the shop's two calls.
   await shop.expectLedger(orderId, 1);
@@ -398,6 +401,7 @@ test("unbounded wait (pitfall): the second tab's duplicate of a stuck execution 
   );
   await expect(happened(page)).not.toContainText("409");
   expect(shop.answerStatuses(key)).not.toContain(409);
+  await expectFigureAgrees(page, orderId);
   await keep(page, "unbounded-wait");
   await shop.expectLedger(orderId, 1);
 });

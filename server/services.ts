@@ -62,8 +62,10 @@ export function createServices(opts: {
   const http = opts.providerOverride ?? new HttpPaymentProvider(opts.provider);
   const provider = opts.lab ? new LabProvider(db, http, opts.provider) : http;
   const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
+  const attempts = { recorder, journal, instance: opts.instance ?? instanceName(undefined) };
   const completer = new PaymentCompleter({
     db,
+    attempts,
     provider,
     runOnce,
     metrics,
@@ -77,7 +79,7 @@ export function createServices(opts: {
     db,
     provider,
     runOnce,
-    attempts: { recorder, journal, instance: opts.instance ?? instanceName(undefined) },
+    attempts,
     fingerprintSecret: secretLoader(() => loadServerSecret(db, "fingerprint", opts.fingerprintSecret)),
     metrics,
     throttle,

@@ -1,5 +1,7 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
+import { holdsKey } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { formatCents } from "~/app/_lib/money";
 import { shortId } from "~/app/_lib/short-id";
@@ -7,6 +9,8 @@ import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useNow } from "~/app/_lib/use-now";
 import type { PaymentProgress } from "~/app/_lib/use-payment";
 import type { Order } from "~/app/_lib/order";
+import type { ServerAccount } from "~/app/_lib/server-account";
+import { useTRPC } from "~/app/_trpc/provider";
 
 /** The decline the customer is answering with another card: the last settled attempt, if it was declined. */
 export function lastDecline(order: Order) {
@@ -21,6 +25,9 @@ export function lastDecline(order: Order) {
  * doing (offline, processing); then how its last try ended.
  */
 export function PaymentStatus({ order, progress }: { order: Order; progress: PaymentProgress }) {
+  const trpc = useTRPC();
+  // The figure's own record (ServerAccountView reads the same query): the two cannot disagree.
+  const account = useQuery(trpc.orders.serverAccount.queryOptions({ orderId: order.id })).data;
   const amount = formatCents(order.totalCents);
   const [firstCharge, ...extraCharges] = order.charges;
 
@@ -68,9 +75,8 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
         </p>
       );
   }
-  if (order.status === "PENDING" && order.paymentKeyState === "in_progress") {
-    return <FollowingPayment leaseExpiresAt={order.paymentKeyLeaseExpiresAt} />;
-  }
+  const inProgress = account && order.status === "PENDING" ? inProgressOf(account, order.paymentKey) : null;
+  if (inProgress) return <FollowingPayment {...inProgress} />;
   const current = order.attempts.at(-1);
   if (order.status === "PENDING" && current?.status === "NEEDS_REVIEW") {
     return (
@@ -137,16 +143,25 @@ export function awaitingProvider(order: Order): boolean {
   return order.status === "PENDING" && current?.status === "OPEN" && current.providerCalled;
 }
 
+/** Where the server's account has the key in progress: its lease, and the request in flight (the figure's number). */
+function inProgressOf(account: ServerAccount, key: string) {
+  const lifecycle = account.keys.find((k) => k.key === key);
+  if (lifecycle?.state !== "in_progress") return null;
+  const holder = account.attempts.findLastIndex((a) => a.key === key && holdsKey(a));
+  return { leaseExpiresAt: lifecycle.lockedUntil, request: holder === -1 ? null : holder + 1 };
+}
+
 /** The order's key is in progress on the server (another tab, or an attempt cut off by a reload). */
-function FollowingPayment({ leaseExpiresAt }: { leaseExpiresAt: string | null }) {
+function FollowingPayment({ leaseExpiresAt, request }: NonNullable<ReturnType<typeof inProgressOf>>) {
   const hydrated = useHydrated();
   const now = useNow(true, 500);
   // A countdown needs the browser's clock: the server's HTML (and the hydration that must match it) goes without.
   const leaseLeft = !hydrated ? null : leaseExpiresAt === null ? 0 : Date.parse(leaseExpiresAt) - now;
   return (
     <p className="alert info following">
-      <span className="spinner" aria-hidden="true" /> A payment with this key is in progress on the server:
-      following it until it settles.{" "}
+      <span className="spinner" aria-hidden="true" />{" "}
+      {request === null ? "A payment with this key" : `Request #${request} with this key`} is in progress on
+      the server: following it until it settles.{" "}
       {leaseLeft === null
         ? "If its server died, Finish payment takes the key over once its lease runs out."
         : leaseLeft > 0

@@ -1,7 +1,7 @@
 "use client";
 
 import { useContext, useState } from "react";
-import { accountSummary } from "~/app/_lib/account-summary";
+import { accountSummary, takeoverOf, tookOver } from "~/app/_lib/account-summary";
 import type { SummarizedCharge } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
@@ -11,7 +11,7 @@ import type { ServerAttempt } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
 /** What the server did, in words, by the decision it recorded. */
-const DECISION_WORDS: Record<ServerAttempt["decision"], string> = {
+const DECISION_WORDS: Record<NonNullable<ServerAttempt["decision"]>, string> = {
   executed: "executed: ran the charge",
   replayed: "replayed the stored result, charged nothing",
   coalesced: "waited for the attempt in flight and shared its result",
@@ -78,6 +78,7 @@ export function ServerLanes({
                 lanes={lanes}
                 laneXs={heads.map((head) => head.x)}
                 previous={attempts[i - 1]}
+                takeover={takeoverOf(attempts, i)}
               />
             ))}
           </ol>
@@ -95,6 +96,7 @@ function LanesRow({
   lanes,
   laneXs,
   previous,
+  takeover,
 }: {
   attempt: ServerAttempt;
   number: number;
@@ -104,15 +106,27 @@ function LanesRow({
   /** Where every lane's line runs, drawn in each row so that an opened row's details sit clear of them. */
   laneXs: readonly number[];
   previous: ServerAttempt | undefined;
+  /** The request that took over this one's key, when its server died before answering. */
+  takeover: number | null;
 }) {
   const waited = attempt.decision === "coalesced" || attempt.decision === "conflict";
   const replyEnd = attempt.replyLost ? lanes.network : lanes.client;
+  // The completer runs inside a server: no request crosses the network, and no reply goes back.
+  const fromClient = attempt.sentBy === "client";
+  const answered = attempt.decision !== null && fromClient;
+  const words = [
+    attempt.decision === null ? "in flight: no answer yet" : DECISION_WORDS[attempt.decision],
+    attempt.decision !== "taken_over" && tookOver(attempt) ? " (it had taken over a dead owner's key)" : "",
+    takeover === null ? "" : `; its server stopped, and #${takeover} took its key over`,
+  ].join("");
   return (
     <li
       className="lanes-row"
       data-server-attempt={number}
-      data-decision={attempt.decision}
-      data-status={attempt.status}
+      data-decision={attempt.decision ?? "in_flight"}
+      data-taken-over-by={takeover ?? undefined}
+      data-sent-by={attempt.sentBy}
+      data-status={attempt.status ?? "none"}
       data-key-state={attempt.keyState ?? "unknown"}
       data-payload={attempt.payload}
       data-reply-lost={attempt.replyLost}
@@ -130,21 +144,30 @@ function LanesRow({
             {laneXs.map((x) => (
               <span key={x} className="lanes-line" style={{ left: `${x}%` }} />
             ))}
+            {fromClient && (
+              <span
+                className="lanes-arrow request"
+                style={{ left: `${lanes.client}%`, width: `${serverX - lanes.client}%` }}
+              />
+            )}
             <span
-              className="lanes-arrow request"
-              style={{ left: `${lanes.client}%`, width: `${serverX - lanes.client}%` }}
-            />
-            <span className={`lanes-work decision-${attempt.decision}`} style={{ left: `${serverX}%` }}>
-              {waited ? "wait" : attempt.decision === "executed" ? "charge" : ""}
+              className={`lanes-work decision-${attempt.decision ?? "in-flight"}`}
+              style={{ left: `${serverX}%` }}
+            >
+              {fromClient ? (waited ? "wait" : attempt.decision === "executed" ? "charge" : "") : "completer"}
             </span>
-            <span
-              className={`lanes-arrow reply${attempt.replyLost ? " lost" : ""}${attempt.status >= 400 ? " failed" : ""}`}
-              style={{ left: `${replyEnd}%`, width: `${serverX - replyEnd}%` }}
-            />
+            {answered && (
+              <span
+                className={`lanes-arrow reply${attempt.replyLost ? " lost" : ""}${(attempt.status ?? 0) >= 400 ? " failed" : ""}`}
+                style={{ left: `${replyEnd}%`, width: `${serverX - replyEnd}%` }}
+              />
+            )}
           </span>
           <span className="lanes-caption">
-            <strong>#{number}</strong> +{formatDuration(sinceFirstMs)} · HTTP {attempt.status} ·{" "}
-            <span data-testid="server-decision">{DECISION_WORDS[attempt.decision]}</span>
+            <strong>#{number}</strong> +{formatDuration(sinceFirstMs)}
+            {fromClient ? "" : " · the background completer"}
+            {attempt.status !== null && fromClient ? ` · HTTP ${attempt.status}` : ""} ·{" "}
+            <span data-testid="server-decision">{words}</span>
             {waited && ` (${formatDuration(attempt.durationMs)})`}
             {attempt.replyLost && <span className="badge danger">reply lost</span>}
           </span>
@@ -163,25 +186,37 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
       () => setCopied("copied"),
       () => setCopied("failed"),
     );
+  const fromClient = attempt.sentBy === "client";
   return (
     <div className="attempt-details">
-      <div>
-        <h3>Request</h3>
-        <pre>
-          {`POST /api/trpc/payments.charge\nIdempotency-Key: ${attempt.key}\n\n${JSON.stringify(requestBodyOf(attempt), null, 2)}`}
-        </pre>
-      </div>
-      <div>
-        <h3>Response</h3>
-        <pre data-testid="response-headers">
-          {[
-            `HTTP ${attempt.status}`,
-            ...responseHeadersOf(attempt).map(([name, value]) => `${name}: ${value}`),
-          ].join("\n")}
-        </pre>
-      </div>
+      {fromClient ? (
+        <>
+          <div>
+            <h3>Request</h3>
+            <pre>
+              {`POST /api/trpc/payments.charge\nIdempotency-Key: ${attempt.key}\n\n${JSON.stringify(requestBodyOf(attempt), null, 2)}`}
+            </pre>
+          </div>
+          <div>
+            <h3>Response</h3>
+            <pre data-testid="response-headers">
+              {attempt.status === null
+                ? "None: no answer was sent."
+                : [
+                    `HTTP ${attempt.status}`,
+                    ...responseHeadersOf(attempt).map(([name, value]) => `${name}: ${value}`),
+                  ].join("\n")}
+            </pre>
+          </div>
+        </>
+      ) : (
+        <p>
+          The background completer found this payment stranded past its recovery point and ran it again,
+          inside the server, under the payment&apos;s own key: no request crossed the network.
+        </p>
+      )}
       <dl className="attempt-facts small">
-        <dt>Answered by</dt>
+        <dt>{attempt.decision === null ? "Received by" : "Answered by"}</dt>
         <dd>{attempt.instance}</dd>
         <dt>Key generation</dt>
         <dd>{attempt.generation ?? "none: no execution answered"}</dd>
@@ -190,7 +225,7 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
           <ShortId value={attempt.key} name="idempotency key" />
         </dd>
         <dt>Took</dt>
-        <dd>{formatDuration(attempt.durationMs)}</dd>
+        <dd>{attempt.decision === null ? "no answer" : formatDuration(attempt.durationMs)}</dd>
         {attempt.decision === "executed" && (
           <>
             <dt>Reply</dt>
@@ -198,16 +233,18 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
           </>
         )}
       </dl>
-      <p>
-        <button type="button" className="secondary" onClick={() => void copy()}>
-          Copy as curl
-        </button>{" "}
-        {copied && (
-          <span role="status" className="small">
-            {copied === "copied" ? "Copied." : "The browser refused the clipboard."}
-          </span>
-        )}
-      </p>
+      {fromClient && (
+        <p>
+          <button type="button" className="secondary" onClick={() => void copy()}>
+            Copy as curl
+          </button>{" "}
+          {copied && (
+            <span role="status" className="small">
+              {copied === "copied" ? "Copied." : "The browser refused the clipboard."}
+            </span>
+          )}
+        </p>
+      )}
     </div>
   );
 }

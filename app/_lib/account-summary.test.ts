@@ -20,6 +20,7 @@ function attempt(change: Partial<ServerAttempt>): ServerAttempt {
     replyLost: false,
     retryAfterSeconds: null,
     keyExpiresAt: null,
+    sentBy: "client",
     ...change,
   };
 }
@@ -77,4 +78,13 @@ it("says a released key's request failed before its key was completed, not that 
   ).toBe(
     "2 requests reached the server; 2 charges: attempt 1 failed before its key was completed (HTTP 503) and released it, attempt 2 executed.",
   );
+});
+
+it("tells a request whose server died, and the background completer that took its key over", () => {
+  const died = attempt({ decision: null, status: null, generation: null });
+  const completer = attempt({ decision: "taken_over", status: null, sentBy: "completer" });
+  expect(accountSummary([died, completer], [charge()])).toBe(
+    "1 request reached the server, and the background completer ran once; 1 charge: attempt 1 got no answer: its server stopped, and attempt 2 took its key over, attempt 2 (the background completer) took over a dead owner's key and ran.",
+  );
+  expect(accountSummary([died], [])).toBe("1 request reached the server; 0 charges: attempt 1 is in flight.");
 });

@@ -7,37 +7,77 @@ export type SummarizedCharge = Pick<Order["charges"][number], "idempotencyKey" |
 /** The status a declined card is answered with. */
 const DECLINED = 402;
 
+/** The request runs its key's execution and has not finished it: in flight, or its client gone while it went on. */
+export function holdsKey(attempt: ServerAttempt): boolean {
+  return attempt.decision === null || (attempt.decision === "abandoned" && attempt.generation !== null);
+}
+
+/** The request took its key over from a dead owner: answered so, or claimed so before it failed or its client left. */
+export function tookOver(attempt: ServerAttempt): boolean {
+  return (
+    attempt.decision === "taken_over" ||
+    (attempt.decision !== "coalesced" && attempt.keyState === "in_progress" && attempt.generation !== null)
+  );
+}
+
+/** The later request (its number) that took over the key of request `i` while it held it: its server died. */
+export function takeoverOf(attempts: readonly ServerAttempt[], i: number): number | null {
+  const attempt = attempts[i]!;
+  if (!holdsKey(attempt)) return null;
+  const later = attempts.findIndex((a, j) => j > i && a.key === attempt.key && tookOver(a));
+  return later === -1 ? null : later + 1;
+}
+
+/** How the summary and the figure name request `n`: the completer's run is no client's request. */
+function attemptName(attempt: ServerAttempt, n: number): string {
+  return attempt.sentBy === "completer" ? `attempt ${n} (the background completer)` : `attempt ${n}`;
+}
+
 /** What one request came to, as a clause of the summary. */
-function clause(attempt: ServerAttempt, n: number): string {
+function clause(attempts: readonly ServerAttempt[], i: number): string {
+  const attempt = attempts[i]!;
+  const n = attemptName(attempt, i + 1);
+  const status = attempt.status ?? 0;
   switch (attempt.decision) {
+    case null: {
+      const takeover = takeoverOf(attempts, i);
+      return takeover === null
+        ? `${n} is in flight`
+        : `${n} got no answer: its server stopped, and attempt ${takeover} took its key over`;
+    }
     case "executed":
-      if (attempt.status === DECLINED) return `attempt ${n} ran and the card was declined (HTTP 402)`;
+      if (status === DECLINED) return `${n} ran and the card was declined (HTTP 402)`;
       // Only a final answer should be stored; the lab's "cache errors forever" stores any failure.
-      if (attempt.status >= 400)
-        return `attempt ${n} ran, and its failure (HTTP ${attempt.status}) was stored as the key's outcome`;
-      return `attempt ${n} executed${attempt.replyLost ? " and its reply was lost" : ""}`;
+      if (status >= 400) return `${n} ran, and its failure (HTTP ${status}) was stored as the key's outcome`;
+      return `${n} executed${attempt.replyLost ? " and its reply was lost" : ""}`;
     case "replayed":
-      if (attempt.status >= 400 && attempt.status !== DECLINED)
-        return `attempt ${n} replayed the stored failure (HTTP ${attempt.status})`;
-      return `attempt ${n} replayed the stored result`;
+      if (status >= 400 && status !== DECLINED) return `${n} replayed the stored failure (HTTP ${status})`;
+      return `${n} replayed the stored result`;
     case "coalesced":
-      return `attempt ${n} waited for the one in flight and shared its result`;
+      return `${n} waited for the one in flight and shared its result`;
     case "taken_over":
-      return `attempt ${n} took over a dead owner's key and ran`;
+      return `${n} took over a dead owner's key and ran`;
     case "expired":
-      return `attempt ${n} found the key expired and ran again`;
+      return `${n} found the key expired and ran again`;
     case "conflict":
-      return `attempt ${n} was told 409: still in progress`;
+      return `${n} was told 409: still in progress`;
     case "mismatch":
-      return `attempt ${n} was refused with 422: another body under the key`;
+      return `${n} was refused with 422: another body under the key`;
     case "refused":
-      return `attempt ${n} was refused (HTTP ${attempt.status}) before any write`;
+      return `${n} was refused (HTTP ${status}) before any write`;
     case "released":
-      return `attempt ${n} failed before its key was completed (HTTP ${attempt.status}) and released it`;
+      return `${n} failed before its key was completed (HTTP ${status}) and released it`;
     case "lease_lost":
-      return `attempt ${n} lost its lease, and nothing of it was committed`;
-    case "abandoned":
-      return `attempt ${n}'s client went away`;
+      return `${n} lost its lease, and nothing of it was committed`;
+    case "abandoned": {
+      const takeover = takeoverOf(attempts, i);
+      return [
+        tookOver(attempt)
+          ? `${n} took over a dead owner's key, and its client went away`
+          : `${n}'s client went away`,
+        takeover === null ? "" : `, then its server stopped, and attempt ${takeover} took its key over`,
+      ].join("");
+    }
   }
 }
 
@@ -45,6 +85,7 @@ function clause(attempt: ServerAttempt, n: number): string {
 const TOLD = 6;
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+const timesInWords = (count: number) => (count === 1 ? "once" : count === 2 ? "twice" : `${count} times`);
 
 /**
  * Charges the lab's naive client made: they bypass run-once, so the server's
@@ -68,14 +109,17 @@ export function accountSummary(
   charges: readonly SummarizedCharge[],
 ): string {
   const keys = new Set(attempts.map((attempt) => attempt.key)).size;
+  const sent = attempts.filter((attempt) => attempt.sentBy === "client").length;
+  const completerRuns = attempts.length - sent;
   const requests =
-    attempts.length === 0
+    (sent === 0
       ? // The naive client's requests reached the server, but not run-once, whose account this is.
         `No request reached ${charges.some((charge) => charge.naive) ? "run-once" : "the server"}`
-      : `${plural(attempts.length, "request")} reached the server${keys > 1 ? ` under ${keys} keys` : ""}`;
+      : `${plural(sent, "request")} reached the server${keys > 1 ? ` under ${keys} keys` : ""}`) +
+    (completerRuns > 0 ? `, and the background completer ran ${timesInWords(completerRuns)}` : "");
   const charged = `${plural(charges.length, "charge")}${naiveClause(charges)}`;
   if (attempts.length === 0) return `${requests}; ${charged}.`;
-  const told = attempts.slice(0, TOLD).map((attempt, i) => clause(attempt, i + 1));
+  const told = attempts.slice(0, TOLD).map((_, i) => clause(attempts, i));
   const rest = attempts.length - told.length;
   return `${requests}; ${charged}: ${told.join(", ")}${rest > 0 ? `, and ${rest} more` : ""}.`;
 }

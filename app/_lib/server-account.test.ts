@@ -17,6 +17,7 @@ const attempt: ServerAttempt = {
   durationMs: 3,
   replyLost: false,
   retryAfterSeconds: null,
+  sentBy: "client",
   keyExpiresAt: "2026-12-04T10:00:00.000Z",
 };
 

@@ -54,6 +54,12 @@ describe("the background completer", { timeout: 60_000 }, () => {
     expect(shown.attempts).toMatchObject([{ status: "SUCCEEDED", settledBy: "completer" }]);
     const [reconciliation] = await reconcile(app.services, [order.id]);
     expect(reconciliation?.problems).toEqual([]);
+    // The order's account shows the completer's run beside the client's request, each as what it is.
+    const { attempts } = await app.caller(session).orders.serverAccount({ orderId: order.id });
+    expect(attempts.map((a) => [a.sentBy, a.decision])).toEqual([
+      ["client", "released"],
+      ["completer", "executed"],
+    ]);
 
     // The customer's retry, whenever it comes, gets that charge.
     await expect(

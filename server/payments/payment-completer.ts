@@ -1,9 +1,11 @@
-import { KeyInProgressError } from "run-once";
+import { KeyInProgressError, RunOnceError } from "run-once";
 import type { RunOnce } from "run-once";
 import type { Logger } from "service-kit/logger";
 import type { Db, Tx } from "../db/client";
 import type { AppMetrics } from "../observability/app-metrics";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
+import { KEY_STATE_OF_DECISION } from "../run-once/attempt-recorder";
+import type { AttemptRecorder } from "../run-once/attempt-recorder";
 import { finishPayment } from "./charge-order";
 import { PAYMENT_KEYSPACE } from "./keyspace";
 
@@ -35,6 +37,8 @@ export class PaymentCompleter {
       runOnce: RunOnce<Tx>;
       metrics: Pick<AppMetrics, "paymentCompleted" | "paymentNeedsReview">;
       logger: Pick<Logger, "info" | "warn">;
+      /** Where its runs are recorded beside the clients' requests, so that the order's account shows them. */
+      attempts: { recorder: Pick<AttemptRecorder, "arrived">; instance: string };
       /** The first backoff: a lease, the time a live owner's retries may still take. */
       backoffMs: number;
       maxFailures?: number;
@@ -82,14 +86,26 @@ export class PaymentCompleter {
         cardLast4,
         providerCalledAt,
       };
+      const scope = { caller: attempt.order.sessionId, path: PAYMENT_KEYSPACE, key: attempt.key };
+      const run = this.deps.attempts.recorder.arrived({
+        scope,
+        instance: this.deps.attempts.instance,
+        fingerprint: requestFingerprint.slice(0, 12),
+        body: {},
+        sentBy: "completer",
+      });
+      const ended = { status: null, retryAfterSeconds: null, keyExpiresAt: null };
       try {
-        const result = await this.deps.runOnce.run(
-          {
-            scope: { caller: attempt.order.sessionId, path: PAYMENT_KEYSPACE, key: attempt.key },
-            fingerprint: requestFingerprint,
-          },
-          (execution) => finishPayment({ ...this.deps, execution }, payment, "completer"),
+        const result = await this.deps.runOnce.run({ scope, fingerprint: requestFingerprint }, (execution) =>
+          finishPayment({ ...this.deps, execution }, payment, "completer"),
         );
+        run.end({
+          ...ended,
+          decision: result.decision,
+          keyState: KEY_STATE_OF_DECISION[result.decision],
+          generation: result.generation,
+          keyExpiresAt: result.expiresAt,
+        });
         finished += 1;
         // A stored failure is a decline, or a look-up past the cutoff that found no charge (review).
         const reason = result.outcome.ok ? null : (result.outcome.error as { reason?: string }).reason;
@@ -98,8 +114,15 @@ export class PaymentCompleter {
         );
         this.deps.logger.info({ decision: result.decision }, "the completer finished a stranded payment");
       } catch (error) {
+        const conflict = error instanceof KeyInProgressError;
+        run.end({
+          ...ended,
+          decision: error instanceof RunOnceError ? error.outcome : "released",
+          keyState: conflict ? "in_progress" : null,
+          generation: null,
+        });
         // Its owner is alive: not stranded after all; look again a lease later.
-        if (error instanceof KeyInProgressError) await this.#later(attempt.key, attempt.completerFailures);
+        if (conflict) await this.#later(attempt.key, attempt.completerFailures);
         else await this.#failed(attempt.key, attempt.completerFailures + 1, error);
       }
     }

@@ -16,7 +16,8 @@ export const serverAttemptSchema = z.object({
   instance: z.string(),
   key: z.string(),
   generation: z.string().nullable(),
-  decision: attemptDecisionSchema,
+  /** Null while the request is in flight: recorded on arrival, completed in place. */
+  decision: attemptDecisionSchema.nullable(),
   /** The grid's row: the state the request found its key in. */
   keyState: foundKeyStateSchema.nullable(),
   /** The grid's column: the body against the one the key last ran or held (a first request counts as "same"). */
@@ -24,11 +25,13 @@ export const serverAttemptSchema = z.object({
   fingerprint: z.string(),
   /** The body as the server kept it, key left out, card number masked. */
   body: z.record(z.string(), z.json()),
-  status: z.number().int(),
+  status: z.number().int().nullable(),
   durationMs: z.number().int(),
   replyLost: z.boolean(),
   retryAfterSeconds: z.number().int().nullable(),
   keyExpiresAt: z.iso.datetime().nullable(),
+  /** A client's request, or the background completer's run of a stranded payment. */
+  sentBy: z.enum(["client", "completer"]),
 });
 
 /** A key of the order, where it stands in its lifecycle now. */

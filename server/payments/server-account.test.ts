@@ -28,6 +28,7 @@ function journalRecord(key: string, second: number): AttemptRecord {
     replyLost: false,
     retryAfterSeconds: null,
     keyExpiresAt: null,
+    sentBy: "client",
   };
 }
 
@@ -96,12 +97,17 @@ describe("the server's account, cell by cell of the key state grid", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await c.pay(OTHER_APPROVED_CARD)).toBe("UNPROCESSABLE_CONTENT");
     expect(await c.latest()).toEqual(["in_progress", "different", "mismatch", 422]);
+    // The held request is in the account while in flight, and completed in place once answered.
+    const inFlight = (await c.account()).attempts[0]!;
+    expect([inFlight.decision, inFlight.status]).toEqual([null, null]);
     const second = c.pay();
     await new Promise((resolve) => setTimeout(resolve, 50));
     held.open();
     expect(await Promise.all([first, second])).toEqual([200, 200]);
     const cells = (await c.account()).attempts.map((a) => [a.keyState, a.payload, a.decision, a.status]);
     expect(cells).toContainEqual(["in_progress", "same", "coalesced", 200]);
+    expect(cells[0]).toEqual(["absent", "same", "executed", 200]);
+    expect(cells).toHaveLength(3);
     expect(await c.charges()).toBe(1);
   });
 

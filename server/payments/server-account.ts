@@ -28,6 +28,8 @@ export async function serverAccountOf(
     select: { key: true },
   });
   const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
+  // This instance's pending records first, so that a request in flight here is in the account it reads.
+  await ctx.attempts.recorder.flush();
   const [records, views] = await Promise.all([
     ctx.attempts.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
     viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys }, { includeExpired: true }),
@@ -72,6 +74,7 @@ function withPayloadColumn(records: AttemptRecord[]): ServerAttempt[] {
       replyLost: record.replyLost,
       retryAfterSeconds: record.retryAfterSeconds,
       keyExpiresAt: record.keyExpiresAt?.toISOString() ?? null,
+      sentBy: record.sentBy,
     };
   });
 }

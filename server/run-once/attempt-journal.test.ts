@@ -21,6 +21,7 @@ const duplicate = (i: number): AttemptRecord => ({
   replyLost: false,
   retryAfterSeconds: null,
   keyExpiresAt: null,
+  sentBy: "client",
 });
 
 test("writes a storm's batch of 1,000 duplicates in four statements: the newest rows, the cap, the replay count, the commit", async ({
@@ -53,4 +54,19 @@ test("writes a storm's batch of 1,000 duplicates in four statements: the newest 
   expect(kept.map((r) => r.at.getTime())).toEqual(Array.from({ length: 50 }, (_, i) => 950 + i));
   const key = await services.db.idempotencyKey.findUniqueOrThrow({ where: { id: "k" } });
   expect(key.replayCount).toBe(1000);
+});
+
+test("completes an in-flight row in place: one row per request, its ending counted once", async ({
+  startApp,
+}) => {
+  const { services } = await startApp();
+  const inFlight = { ...duplicate(1), decision: null, status: null };
+  await services.attempts.journal.append([inFlight], ATTEMPTS_KEPT_PER_KEY);
+  await services.attempts.journal.append(
+    [{ ...inFlight, decision: "coalesced", status: 200 }],
+    ATTEMPTS_KEPT_PER_KEY,
+    [inFlight.id],
+  );
+  const kept = await services.attempts.journal.list(scope.caller, scope.path, [scope.key]);
+  expect(kept.map((r) => [r.id, r.decision, r.status])).toEqual([[inFlight.id, "coalesced", 200]]);
 });

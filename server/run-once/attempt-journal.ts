@@ -22,7 +22,11 @@ export class PrismaAttemptJournal implements AttemptJournal {
    * and on SQLite every 60 or so rows cost a statement), a capping delete per chunk of keys, and each
    * key's replays added to its "replayCount".
    */
-  async append(records: AttemptRecord[], capPerKey: number): Promise<void> {
+  async append(
+    records: AttemptRecord[],
+    capPerKey: number,
+    replacing: readonly string[] = [],
+  ): Promise<void> {
     const byKey = new Map<string, AttemptRecord[]>();
     for (const r of records) {
       const id = JSON.stringify(Object.values(r.scope));
@@ -34,6 +38,8 @@ export class PrismaAttemptJournal implements AttemptJournal {
     );
     const scopes = [...byKey.values()].map((ofKey) => ofKey[0]!.scope);
     await this.db.$transaction(async (tx) => {
+      // An ending replaces its in-flight row: one statement, and only when a batch completes rows written before.
+      if (replacing.length > 0) await tx.runOnceAttempt.deleteMany({ where: { id: { in: [...replacing] } } });
       await tx.runOnceAttempt.createMany({
         data: kept.map(({ scope, body, durationMs, ...record }) => ({
           ...record,
@@ -75,12 +81,13 @@ export class PrismaAttemptJournal implements AttemptJournal {
       where: { scope: caller, path, key: { in: keys } },
       orderBy: { at: "asc" },
     });
-    return rows.map(({ scope, path, key, body, decision, keyState, ...row }) => ({
+    return rows.map(({ scope, path, key, body, decision, keyState, sentBy, ...row }) => ({
       ...row,
       scope: { caller: scope, path, key },
       body: JSON.parse(body) as Json,
       decision: decision as AttemptRecord["decision"],
       keyState: keyState as FoundKeyState | null,
+      sentBy: sentBy as AttemptRecord["sentBy"],
     }));
   }
 

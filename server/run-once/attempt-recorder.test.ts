@@ -1,18 +1,18 @@
 import { afterEach, expect, it, vi } from "vitest";
 import { ATTEMPTS_KEPT_PER_KEY, AttemptRecorder } from "./attempt-recorder";
-import type { AttemptRecord } from "./attempt-recorder";
+import type { AttemptEnding, AttemptRecord } from "./attempt-recorder";
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
 function recorderWithJournal() {
-  const batches: AttemptRecord[][] = [];
+  const batches: Array<{ records: AttemptRecord[]; replacing: readonly string[] }> = [];
   const lost: string[] = [];
   const journal = {
-    append: (records: AttemptRecord[], cap: number) => {
+    append: (records: AttemptRecord[], cap: number, replacing: readonly string[] = []) => {
       expect(cap).toBe(ATTEMPTS_KEPT_PER_KEY);
-      batches.push(records.map((record) => ({ ...record })));
+      batches.push({ records: records.map((record) => ({ ...record })), replacing });
       return Promise.resolve();
     },
     markReplyLost: (id: string) => {
@@ -23,46 +23,74 @@ function recorderWithJournal() {
   return { recorder: new AttemptRecorder(journal, { warn: vi.fn() }), batches, lost };
 }
 
-function attempt(id: string): AttemptRecord {
-  return {
-    id,
-    scope: { caller: "s", path: "p", key: "k" },
-    at: new Date(0),
-    instance: "test",
-    generation: "abcd1234",
-    decision: "executed",
-    keyState: "absent",
-    fingerprint: "f",
-    body: {},
-    status: 200,
-    durationMs: 1,
-    replyLost: false,
-    retryAfterSeconds: null,
-    keyExpiresAt: null,
-  };
-}
+const request = {
+  scope: { caller: "s", path: "p", key: "k" },
+  instance: "test",
+  fingerprint: "f",
+  body: {},
+  sentBy: "client" as const,
+};
 
-it("writes a burst of records as one batch once they go quiet, never while a reply waits", async () => {
+const executed: AttemptEnding = {
+  decision: "executed",
+  keyState: "absent",
+  generation: "abcd1234",
+  status: 200,
+  retryAfterSeconds: null,
+  keyExpiresAt: null,
+};
+
+it("writes a burst of requests answered at once as one batch of ended rows once they go quiet, never while a reply waits", async () => {
   vi.useFakeTimers();
   const { recorder, batches } = recorderWithJournal();
-  for (let i = 0; i < 100; i++) recorder.record(attempt(`a${i}`));
+  for (let i = 0; i < 100; i++) recorder.arrived(request).end(executed);
   expect(batches).toEqual([]);
   await vi.advanceTimersByTimeAsync(200);
-  expect(batches.map((batch) => batch.length)).toEqual([100]);
+  expect(batches.map(({ records, replacing }) => [records.length, replacing.length])).toEqual([[100, 0]]);
+  expect(batches[0]!.records.every((record) => record.decision === "executed")).toBe(true);
+});
+
+it("writes a request in flight, then completes that row in place when it ends", async () => {
+  const { recorder, batches } = recorderWithJournal();
+  const attempt = recorder.arrived(request);
+  await recorder.flush();
+  expect(batches[0]!.records.map((r) => [r.id, r.decision, r.status])).toEqual([[attempt.id, null, null]]);
+
+  attempt.end(executed);
+  await recorder.flush();
+  expect(batches[1]!.records.map((r) => [r.id, r.decision, r.status])).toEqual([
+    [attempt.id, "executed", 200],
+  ]);
+  expect(batches[1]!.replacing).toEqual([attempt.id]);
 });
 
 it("notes a lost reply in the pending record, or on the written row once it is written", async () => {
-  vi.useFakeTimers();
   const { recorder, batches, lost } = recorderWithJournal();
-  recorder.record(attempt("pending"));
-  recorder.replyLost("pending");
+  const pending = recorder.arrived(request);
+  pending.end(executed);
+  recorder.replyLost(pending.id);
   await recorder.flush();
-  expect(batches[0]?.[0]?.replyLost).toBe(true);
+  expect(batches[0]?.records[0]?.replyLost).toBe(true);
 
-  recorder.record(attempt("written"));
+  const written = recorder.arrived(request);
+  written.end(executed);
   await recorder.flush();
-  recorder.replyLost("written");
+  recorder.replyLost(written.id);
   await recorder.flush();
-  expect(batches[1]?.[0]?.replyLost).toBe(false);
-  expect(lost).toEqual(["written"]);
+  expect(batches[1]?.records[0]?.replyLost).toBe(false);
+  expect(lost).toEqual([written.id]);
+});
+
+it("keeps the key's generation of a request that claims it after its client went away", async () => {
+  const { recorder, batches } = recorderWithJournal();
+  const attempt = recorder.arrived(request);
+  attempt.end({ ...executed, decision: "abandoned", keyState: null, generation: null, status: 499 });
+  await recorder.flush();
+  attempt.claimed({ generation: "efgh5678", keyState: "in_progress" });
+  await recorder.flush();
+  expect(batches.map(({ records }) => records.map((r) => [r.decision, r.generation, r.keyState]))).toEqual([
+    [["abandoned", null, null]],
+    [["abandoned", "efgh5678", "in_progress"]],
+  ]);
+  expect(batches[1]!.replacing).toEqual([attempt.id]);
 });

@@ -1,4 +1,5 @@
-import type { Json, KeyScope, RunOnceOutcome } from "run-once";
+import { randomUUID } from "node:crypto";
+import type { Json, KeyScope, RunOnceOutcome, RunResult } from "run-once";
 import type { KeyRecord } from "run-once/store";
 import { WriteBehind } from "./write-behind";
 
@@ -14,28 +15,58 @@ export interface AttemptRecord {
   instance: string;
   /** The key's generation that answered (Execution.generation), when one did. */
   generation: string | null;
-  /** How the request ended (see RUN_ONCE_OUTCOMES). */
-  decision: RunOnceOutcome;
+  /** How the request ended (see RUN_ONCE_OUTCOMES); null while it is in flight. */
+  decision: RunOnceOutcome | null;
   /** The grid's row, when the server knows it (a caller that went away may not). */
   keyState: FoundKeyState | null;
   /** The request body's fingerprint, shortened: the grid's column is read by comparing it with the key's previous request. */
   fingerprint: string;
   /** The request body as the integration lets it be kept (secrets masked), to show and to send again. */
   body: Json;
-  /** The HTTP status of the answer. */
-  status: number;
+  /** The HTTP status of the answer; null while it is in flight. */
+  status: number | null;
   durationMs: number;
   /** The answer was lost on its way back (the fault lab drops replies after commit). */
   replyLost: boolean;
   retryAfterSeconds: number | null;
   /** Until when the key is retained (the answer's Idempotency-Key-Expires). */
   keyExpiresAt: Date | null;
+  /** A client's request, or the background completer's run of a stranded payment. */
+  sentBy: "client" | "completer";
 }
+
+/** What a request's ending adds to its record. */
+export type AttemptEnding = Pick<
+  AttemptRecord,
+  "decision" | "keyState" | "generation" | "status" | "retryAfterSeconds" | "keyExpiresAt"
+>;
+
+/** The grid's row that each decision with an outcome answered from. */
+export const KEY_STATE_OF_DECISION: Record<RunResult["decision"], FoundKeyState> = {
+  executed: "absent",
+  expired: "expired",
+  taken_over: "in_progress",
+  replayed: "completed",
+  coalesced: "in_progress",
+};
+
+/** What the record says of a request not answered yet. */
+const IN_FLIGHT: AttemptEnding = {
+  decision: null,
+  keyState: null,
+  generation: null,
+  status: null,
+  retryAfterSeconds: null,
+  keyExpiresAt: null,
+};
 
 /** Where the server's account is kept. Writes come in batches, off the requests' path. */
 export interface AttemptJournal {
-  /** Appends the records, keeps only the newest `capPerKey` of each key they name, and counts their keys' replays. */
-  append(records: AttemptRecord[], capPerKey: number): Promise<void>;
+  /**
+   * Appends the records (those named in `replacing` complete their in-flight row in place), keeps only the
+   * newest `capPerKey` of each key they name, and counts their keys' replays.
+   */
+  append(records: AttemptRecord[], capPerKey: number, replacing?: readonly string[]): Promise<void>;
   /** Marks an attempt already written as one whose reply was lost. */
   markReplyLost(id: string): Promise<void>;
   /** The records of some keys of one caller and operation, oldest first. */
@@ -47,23 +78,60 @@ export interface AttemptJournal {
 /** The most requests kept per key: a retry storm keeps its latest. */
 export const ATTEMPTS_KEPT_PER_KEY = 50;
 
-/** Records attempts off the requests' path (see WriteBehind); a failed write is logged, never thrown. */
+/**
+ * Records attempts off the requests' path (see WriteBehind); a failed write is
+ * logged, never thrown. A request is recorded on arrival (in flight), when it
+ * claims its key, and when it ends: a later version that finds the earlier one
+ * still pending replaces it, so a burst of quick duplicates writes one row each;
+ * one that finds it written replaces that row in place.
+ */
 export class AttemptRecorder {
   readonly #batches: WriteBehind<AttemptRecord>;
+  /** Requests whose row was written (or is being written) before their latest version. */
+  readonly #rewritten = new Set<string>();
 
   constructor(
     private readonly journal: Pick<AttemptJournal, "append" | "markReplyLost">,
     private readonly logger: { warn(details: object, message: string): void },
   ) {
-    this.#batches = new WriteBehind((batch) =>
-      journal.append(batch, ATTEMPTS_KEPT_PER_KEY).catch((error: unknown) => {
+    this.#batches = new WriteBehind((batch) => {
+      const replacing = batch.filter((r) => this.#rewritten.delete(r.id)).map((r) => r.id);
+      return journal.append(batch, ATTEMPTS_KEPT_PER_KEY, replacing).catch((error: unknown) => {
         logger.warn({ err: error, count: batch.length }, "could not record attempts");
-      }),
-    );
+      });
+    });
   }
 
-  record(attempt: AttemptRecord): void {
-    this.#batches.put(attempt.id, attempt);
+  /**
+   * Records a request on its arrival, in flight. `claimed` adds the key's generation and the state it found
+   * once it runs (even after its client went away), `end` how it ended: each updates the same row.
+   */
+  arrived(request: Omit<AttemptRecord, keyof AttemptEnding | "id" | "at" | "durationMs" | "replyLost">) {
+    let current: AttemptRecord = {
+      ...request,
+      ...IN_FLIGHT,
+      id: randomUUID(),
+      at: new Date(),
+      durationMs: 0,
+      replyLost: false,
+    };
+    const startedAt = performance.now();
+    const put = (change: Partial<AttemptRecord>) => {
+      if (!this.#batches.pending(current.id)) this.#rewritten.add(current.id);
+      current = { ...current, ...change };
+      this.#batches.put(current.id, current);
+    };
+    this.#batches.put(current.id, current);
+    return {
+      id: current.id,
+      claimed: (claim: Pick<AttemptRecord, "generation" | "keyState">) => put(claim),
+      end: (ending: AttemptEnding) =>
+        put({
+          ...ending,
+          ...(current.generation ? { generation: current.generation, keyState: current.keyState } : {}),
+          durationMs: performance.now() - startedAt,
+        }),
+    };
   }
 
   /** The reply of a recorded attempt was lost: noted in its pending record, or on its written row. */

@@ -2,30 +2,16 @@ import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { KeyReusedError, RunOnceError } from "run-once";
 import type { Execution, RunOnceOutcome, RunResult } from "run-once";
-import type { AttemptRecord, FoundKeyState } from "../../run-once/attempt-recorder";
+import { KEY_STATE_OF_DECISION } from "../../run-once/attempt-recorder";
+import type { AttemptEnding } from "../../run-once/attempt-recorder";
 import { ReasonedError } from "../reasoned-error";
 import { trpcFinalErrors } from "./final-errors";
 
 /** The response header that names the server's record of this request, so the lab and the page can point at it. */
 export const ATTEMPT_ID_HEADER = "Run-Once-Attempt";
 
-/** What the adapter adds to the record of a request, from how the core and the handler answered it. */
-export type AttemptAccount = Pick<
-  AttemptRecord,
-  "decision" | "keyState" | "generation" | "status" | "retryAfterSeconds" | "keyExpiresAt"
->;
-
-/** The grid's row that each decision with an outcome answered from. */
-const KEY_STATE_OF_DECISION: Record<RunResult["decision"], FoundKeyState> = {
-  executed: "absent",
-  expired: "expired",
-  taken_over: "in_progress",
-  replayed: "completed",
-  coalesced: "in_progress",
-};
-
 /** What the account says of a request that got an outcome (a stored decline too). */
-export function accountOfResult(result: RunResult, answered: TRPCError | null): AttemptAccount {
+export function accountOfResult(result: RunResult, answered: TRPCError | null): AttemptEnding {
   return {
     decision: result.decision,
     keyState: KEY_STATE_OF_DECISION[result.decision],
@@ -46,7 +32,7 @@ export function accountOfFailure(
   error: unknown,
   answered: TRPCError,
   claimed: Pick<Execution<unknown>, "decision" | "generation"> | undefined,
-): AttemptAccount {
+): AttemptEnding {
   const ended = outcomeOfFailure(error, claimed !== undefined);
   const claimedState = claimed ? KEY_STATE_OF_DECISION[claimed.decision] : null;
   const keyState =

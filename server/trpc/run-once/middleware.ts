@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
 import type { MiddlewareResult } from "@trpc/server/unstable-core-do-not-import";
 import { IDEMPOTENCY_HEADERS, KEY_RULE, keyFromHeader, resultHeaders } from "run-once/http";
@@ -7,8 +6,8 @@ import type { Execution, Json, RunResult } from "run-once";
 import type { Tx } from "../../db/client";
 import type { HttpExchange } from "../context";
 import { middleware } from "../init";
+import { KEY_STATE_OF_DECISION } from "../../run-once/attempt-recorder";
 import { ATTEMPT_ID_HEADER, accountOfFailure, accountOfResult } from "./attempt-account";
-import type { AttemptAccount } from "./attempt-account";
 import { asTrpcError } from "./errors";
 import { IdempotencyError } from "./idempotency-error";
 
@@ -46,22 +45,17 @@ export function runOnce(options: RunOnceOptions = {}) {
 
     const scope = { caller: ctx.sessionId, path: keyspace, key };
     const requestFingerprint = fingerprint(keyspace, payload, await ctx.fingerprintSecret());
-    const attempt = { id: randomUUID(), at: new Date(), startedAt: performance.now() };
     // Set when this request claims the key and runs the handler: what a failure then says of the key.
     let claimed: Pick<Execution<Tx>, "decision" | "generation"> | undefined;
-    // The server's account of this request, written in a later batch: a reply never waits for it.
-    const account = (fields: AttemptAccount) =>
-      ctx.attempts.recorder.record({
-        id: attempt.id,
-        scope,
-        at: attempt.at,
-        instance: ctx.attempts.instance,
-        fingerprint: requestFingerprint.slice(0, 12),
-        body: options.keptBody ? options.keptBody(payload) : (payload as Json),
-        durationMs: performance.now() - attempt.startedAt,
-        replyLost: false,
-        ...fields,
-      });
+    // The server's account of this request, in flight now and completed once answered, written in later
+    // batches: a reply never waits for it.
+    const attempt = ctx.attempts.recorder.arrived({
+      scope,
+      instance: ctx.attempts.instance,
+      fingerprint: requestFingerprint.slice(0, 12),
+      body: options.keptBody ? options.keptBody(payload) : (payload as Json),
+      sentBy: "client",
+    });
     if (ctx.http && !ctx.http.isBatch) ctx.http.responseHeaders.set(ATTEMPT_ID_HEADER, attempt.id);
 
     let result: RunResult;
@@ -70,6 +64,10 @@ export function runOnce(options: RunOnceOptions = {}) {
         { scope, fingerprint: requestFingerprint, signal },
         async (execution) => {
           claimed = execution;
+          attempt.claimed({
+            generation: execution.generation,
+            keyState: KEY_STATE_OF_DECISION[execution.decision],
+          });
           const handled = await next({ ctx: { execution } });
           if (handled.ok) return handled.data;
           // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
@@ -78,18 +76,18 @@ export function runOnce(options: RunOnceOptions = {}) {
       );
     } catch (error) {
       const answered = asTrpcError(error);
-      account(accountOfFailure(error, answered, claimed));
+      attempt.end(accountOfFailure(error, answered, claimed));
       throw answered;
     }
 
     describeInHeaders(ctx.http, result);
     try {
       const data = ctx.runOnce.unwrap(result);
-      account(accountOfResult(result, null));
+      attempt.end(accountOfResult(result, null));
       return outcomeAsResult(data);
     } catch (storedError) {
       // A stored final answer (a decline), replayed as it was first thrown.
-      account(accountOfResult(result, asTrpcError(storedError)));
+      attempt.end(accountOfResult(result, asTrpcError(storedError)));
       throw storedError;
     }
   });
