@@ -37,6 +37,8 @@ function queueTest(
     await shop.expectCharged();
     const lane = page.getByTestId("queue-lane");
     await expect(lane.getByTestId("queue-summary")).toHaveText(run.happened, REDELIVERED_WITHIN);
+    // The picker's "What happened" tells the same account.
+    await expect(page.getByTestId("scenario-happened")).toContainText(`Then the queue: ${run.happened}`);
     await check({ shop, page, orderId, lane });
   });
 }

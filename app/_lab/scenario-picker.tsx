@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { accountSummary } from "~/app/_lib/account-summary";
+import { queueSummary } from "~/app/_lib/queue-summary";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
 import { SCENARIOS, switchesFor } from "./scenarios";
@@ -36,6 +37,10 @@ export function ScenarioPicker({
   const hydrated = useHydrated();
   const account = useQuery(trpc.orders.serverAccount.queryOptions({ orderId: order.id }));
   const [scenario, setScenario] = useScenario();
+  const queue = useQuery({
+    ...trpc.orders.queueAccount.queryOptions({ orderId: order.id }),
+    enabled: scenario?.queue === true,
+  });
   // Requests before the choice, counted when it is made here (a reload starts counting afresh).
   const [earlierRequests, setEarlierRequests] = useState(0);
   const requests = account.data?.attempts ?? [];
@@ -98,6 +103,7 @@ export function ScenarioPicker({
           {somethingHappened && (
             <p className="scenario-happened" role="status" data-testid="scenario-happened">
               <strong>What happened:</strong> {accountSummary(requests, order.charges)}
+              {scenario.queue && queue.data?.length ? ` Then the queue: ${queueSummary(queue.data)}` : ""}
             </p>
           )}
         </div>

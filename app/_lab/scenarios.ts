@@ -19,6 +19,8 @@ export interface Scenario {
   /** Switches shown with it though it leaves them off: its variations, one click away. */
   alsoShows?: readonly string[];
   shouldHappen: string;
+  /** Its lesson is the queue's: "What happened" also tells the receipt worker's account. */
+  queue?: true;
 }
 
 /** Adding a scenario is adding an entry here. */
@@ -87,6 +89,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: "A job redelivered by the queue",
     switches: { shop: { consumerDeathsBeforeAck: 1 } },
     alsoShows: ["relay-publishes-twice", "poison-message", "naive-consumer"],
+    queue: true,
     toDo: "Press Pay, then watch What the queue did below, and the Ledger's mailbox. Its other switches vary it: a duplicate publication, a poison message, the naive consumer.",
     shouldHappen:
       "The receipt worker sends the receipt under the key receipt:<order>, then dies before acknowledging the message. npm start starts it again, and the queue redelivers the message (RabbitMQ at once; the embedded queue when the dead worker's claim runs out, 10 s). The redelivery finds the key completed and replays it: one receipt. A duplicate publication is answered the same way; a poison message is dead-lettered after its last allowed delivery; the naive consumer sends a second receipt, flagged as damage.",
