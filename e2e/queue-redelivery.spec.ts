@@ -61,6 +61,8 @@ queueTest(
     const redeliver = lane.locator('[data-queue-step="redeliver"]');
     await expect(redeliver).toHaveAttribute("data-decision", "replayed");
     await expect(redeliver).toHaveAttribute("data-acked", "true");
+    // The worker spent its one death: the switch no longer says it is armed.
+    await expect(page.getByLabel("The receipt worker dies before its ack")).not.toBeChecked();
     await shop.capture("queue lane: one receipt");
 
     const row = await mailboxRow(page, orderId);

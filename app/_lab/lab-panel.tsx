@@ -111,14 +111,17 @@ export function LabPanel({
   const queryClient = useQueryClient();
   // A click before React runs would be lost (then put back): the switches wait for it.
   const hydrated = useHydrated();
-  const switches = useQuery(trpc.lab.switches.queryOptions({ orderId: order.id }));
+  // A chosen scenario shows its own switches, and its stall guide stands in for the one under its switch.
+  const [chosen] = useScenario();
+  // The receipt worker spends its switches on its own time, after the payment: the queue's lesson reads them again.
+  const switches = useQuery(
+    trpc.lab.switches.queryOptions({ orderId: order.id }, { refetchInterval: chosen?.queue ? 1_500 : false }),
+  );
   const switchesKey = trpc.lab.switches.queryKey({ orderId: order.id });
   // The switches just asked for, shown until the server answers. Set in the click
   // itself: a controlled checkbox whose state changes later (a cache update is
   // delivered a tick later) is first put back by React, and flickers.
   const [asked, setAsked] = useState<Switches | null>(null);
-  // A chosen scenario shows its own switches, and its stall guide stands in for the one under its switch.
-  const [chosen] = useScenario();
   const update = useMutation(
     trpc.lab.setSwitches.mutationOptions({
       // A read of the switches still in flight would land after the answer and undo it.
