@@ -48,7 +48,13 @@ export async function spend(
   db: Db,
   orderId: string,
   counter:
-    "dropReplies" | "failuresBeforeCommit" | "stallsBetweenHops" | "failuresAfterWrite" | "stuckExecutions",
+    | "dropReplies"
+    | "failuresBeforeCommit"
+    | "stallsBetweenHops"
+    | "failuresAfterWrite"
+    | "stuckExecutions"
+    | "consumerDeathsBeforeAck"
+    | "relayDuplicates",
 ): Promise<boolean> {
   const { count } = await db.labSwitches.updateMany({
     where: { orderId, [counter]: { gt: 0 } },

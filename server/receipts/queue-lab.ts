@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { spend } from "../lab/switches";
 
 /**
  * The lab's faults for the receipt worker, read per order from the switches
@@ -19,18 +20,10 @@ export interface QueueLab {
 export function queueLabOn(db: Db): QueueLab {
   const flag = async (orderId: string, name: "naiveConsumer" | "poisonMessage") =>
     (await db.labSwitches.findUnique({ where: { orderId }, select: { [name]: true } }))?.[name] === true;
-  // Atomic: of two deliveries racing for the last unit, one gets it.
-  const spend = async (orderId: string, counter: "consumerDeathsBeforeAck" | "relayDuplicates") =>
-    (
-      await db.labSwitches.updateMany({
-        where: { orderId, [counter]: { gt: 0 } },
-        data: { [counter]: { decrement: 1 } },
-      })
-    ).count === 1;
   return {
     naive: (orderId) => flag(orderId, "naiveConsumer"),
     poisoned: (orderId) => flag(orderId, "poisonMessage"),
-    diesBeforeAck: (orderId) => spend(orderId, "consumerDeathsBeforeAck"),
-    publishesTwice: (orderId) => spend(orderId, "relayDuplicates"),
+    diesBeforeAck: (orderId) => spend(db, orderId, "consumerDeathsBeforeAck"),
+    publishesTwice: (orderId) => spend(db, orderId, "relayDuplicates"),
   };
 }
