@@ -10,6 +10,7 @@ import { instanceName } from "./observability/instance-name";
 import { RunOnceLog } from "./observability/run-once-log";
 import { HttpPaymentProvider } from "./payment-provider/http-payment-provider";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
+import { recordProviderCalls } from "./payment-provider/provider-call-record";
 import { PaymentCompleter } from "./payments/payment-completer";
 import { createRunOnce } from "./run-once/create-run-once";
 import { loadServerSecret, secretLoader } from "./server-secret";
@@ -59,10 +60,11 @@ export function createServices(opts: {
     clock: opts.clock,
   });
   const { runOnce, sweeper, journal, recorder } = shopRunOnce;
-  const http = opts.providerOverride ?? new HttpPaymentProvider(opts.provider);
-  const provider = opts.lab ? new LabProvider(db, http, opts.provider) : http;
-  const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
   const attempts = { recorder, journal, instance: opts.instance ?? instanceName(undefined) };
+  const endpoint = { ...opts.provider, onCall: recordProviderCalls(attempts) };
+  const http = opts.providerOverride ?? new HttpPaymentProvider(endpoint);
+  const provider = opts.lab ? new LabProvider(db, http, endpoint) : http;
+  const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
   const completer = new PaymentCompleter({
     db,
     attempts,

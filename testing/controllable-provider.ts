@@ -1,4 +1,4 @@
-import type { ChargeAnswer, PaymentProvider } from "../server/payment-provider/payment-provider";
+import type { CardKey, ChargeAnswer, PaymentProvider } from "../server/payment-provider/payment-provider";
 
 /**
  * The shop's real provider client with hooks for tests: count its charges,
@@ -19,8 +19,8 @@ export class ControllableProvider implements PaymentProvider {
     return this;
   }
 
-  saveCard(cardNumber: string, idempotencyKey?: string) {
-    return this.#provider().saveCard(cardNumber, idempotencyKey);
+  saveCard(cardNumber: string, keyed?: CardKey) {
+    return this.#provider().saveCard(cardNumber, keyed);
   }
 
   async charge(

@@ -4,8 +4,9 @@ import type { z } from "zod";
 import type { Db } from "../db/client";
 import { logger } from "service-kit/logger";
 import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
+import type { ProviderCallObserver } from "../payment-provider/http-payment-provider";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
-import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
+import type { CardKey, ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import type { providerFaultsSchema } from "../trpc/schemas/lab";
 import { readSwitches, spend } from "./switches";
 
@@ -29,7 +30,7 @@ export class LabProvider implements PaymentProvider {
   constructor(
     private readonly db: Db,
     private readonly inner: PaymentProvider,
-    private readonly endpoint: { url: string; apiKey: string },
+    private readonly endpoint: { url: string; apiKey: string; onCall?: ProviderCallObserver },
   ) {
     this.#naive = new HttpPaymentProvider({ ...endpoint, keyForAttempt: () => `naive_${randomUUID()}` });
     this.pitfallProvider = new HttpPaymentProvider({
@@ -38,15 +39,12 @@ export class LabProvider implements PaymentProvider {
     });
   }
 
-  async saveCard(cardNumber: string, idempotencyKey?: string) {
-    // Before anything reaches the provider, so that the retry may bring another card. The key is `<paymentKey>/card`.
-    const paymentKey = idempotencyKey?.replace(/\/card$/, "");
-    const order =
-      paymentKey && (await this.db.order.findUnique({ where: { paymentKey }, select: { id: true } }));
-    if (order && (await spend(this.db, order.id, "failuresBeforeCommit"))) {
+  async saveCard(cardNumber: string, keyed?: CardKey) {
+    // Before anything reaches the provider, so that the retry may bring another card.
+    if (keyed && (await spend(this.db, keyed.orderId, "failuresBeforeCommit"))) {
       throw new Error("Lab fault: the connection to the provider broke before the card was sent.");
     }
-    return this.inner.saveCard(cardNumber, idempotencyKey);
+    return this.inner.saveCard(cardNumber, keyed);
   }
 
   async charge(

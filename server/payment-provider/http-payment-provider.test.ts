@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { startTestProvider } from "~/testing/test-provider";
 import type { TestProvider } from "~/testing/test-provider";
 import { HttpPaymentProvider } from "./http-payment-provider";
+import type { ProviderCall, ProviderReply } from "./http-payment-provider";
 import { ProviderUnavailableError } from "./payment-provider";
 
 /**
@@ -10,10 +11,21 @@ import { ProviderUnavailableError } from "./payment-provider";
  */
 let provider: TestProvider;
 let client: HttpPaymentProvider;
+/** Every keyed call the client told of, with its reply. */
+let calls: Array<ProviderCall & { reply?: ProviderReply }>;
 
 beforeEach(async () => {
   provider = await startTestProvider();
-  client = new HttpPaymentProvider({ url: provider.url, apiKey: provider.apiKey });
+  calls = [];
+  client = new HttpPaymentProvider({
+    url: provider.url,
+    apiKey: provider.apiKey,
+    onCall: (call) => {
+      const told: (typeof calls)[number] = { ...call };
+      calls.push(told);
+      return (reply) => void (told.reply = reply);
+    },
+  });
 });
 afterEach(() => provider.close());
 
@@ -29,7 +41,10 @@ async function setFaults(order: string, faults: Partial<Record<string, number | 
 
 describe("paying through Stripe's client", () => {
   test("a charge, and its replay under the same key: one charge at the provider", async () => {
-    const card = await client.saveCard("4242424242424242", "pay_a/card");
+    const card = await client.saveCard("4242424242424242", {
+      orderId: "ord_a",
+      idempotencyKey: "pay_a/card",
+    });
     expect(card.cardLast4).toBe("4242");
     const request = { amountCents: 1200, paymentMethodId: card.paymentMethodId, orderId: "ord_a" };
     const first = await client.charge(request, "pay_a/charge");
@@ -49,6 +64,10 @@ describe("paying through Stripe's client", () => {
     expect(answer).toEqual({ declined: { reason: "The card was declined." } });
     expect(await client.charge(request, "pay_d/charge")).toEqual(answer);
     expect(await provider.executions()).toBe(1);
+    expect(calls.map((call) => call.reply)).toEqual([
+      { status: 402, decision: "executed" },
+      { status: 402, decision: "replayed" },
+    ]);
     expect(await client.chargesOf("ord_d")).toEqual([]);
   });
 
@@ -75,6 +94,23 @@ describe("paying through Stripe's client", () => {
     expect(charges).toHaveLength(1);
     expect(answer).toEqual({ charged: charges[0] });
     expect(await provider.executions()).toBe(1);
+    // What the provider lane draws: a call whose reply broke off, then the retry's replay.
+    expect(calls).toEqual([
+      {
+        orderId: "ord_l",
+        path: "POST /v1/charges",
+        key: "pay_l/charge",
+        attempt: 1,
+        reply: { status: null, decision: null },
+      },
+      {
+        orderId: "ord_l",
+        path: "POST /v1/charges",
+        key: "pay_l/charge",
+        attempt: 2,
+        reply: { status: 200, decision: "replayed" },
+      },
+    ]);
   });
 
   test("a provider that stays unavailable: ProviderUnavailableError once the policy gives up", async () => {

@@ -2,9 +2,28 @@ import { setTimeout as sleep } from "node:timers/promises";
 import Stripe from "stripe";
 import { decideRetry } from "retry-policy";
 import type { AttemptFailure, RetrySettings } from "retry-policy";
+import { IDEMPOTENCY_HEADERS } from "run-once/http";
 import { CardDeclinedError, failureOf } from "./stripe-errors";
 import { ProviderUnavailableError } from "./payment-provider";
-import type { ChargeAnswer, PaymentProvider, ProviderCharge } from "./payment-provider";
+import type { CardKey, ChargeAnswer, PaymentProvider, ProviderCharge } from "./payment-provider";
+
+/** One call to the provider under a key, as the shop sent it. */
+export interface ProviderCall {
+  orderId: string;
+  path: string;
+  key: string;
+  /** Which try of the retry policy this is, from 1. */
+  attempt: number;
+}
+
+/** What came back: the status and the provider's Idempotency-Decision, or no reply at all (both null). */
+export interface ProviderReply {
+  status: number | null;
+  decision: string | null;
+}
+
+/** Told of every keyed call as it leaves; returns what to tell when its reply comes, or fails to. */
+export type ProviderCallObserver = (call: ProviderCall) => (reply: ProviderReply) => void;
 
 /** How long the provider holds a duplicate of a charge in progress before its 409 (Stripe-like; provider/ IDEMPOTENCY_WAIT_MS). */
 export const PROVIDER_WAIT_BOUND_MS = 5_000;
@@ -42,6 +61,7 @@ export class HttpPaymentProvider implements PaymentProvider {
        * every attempt; the lab's counter-example mints one per attempt.
        */
       keyForAttempt?: (key: string | null, attempt: number) => string | null;
+      onCall?: ProviderCallObserver;
     },
   ) {
     const url = new URL(opts.url);
@@ -55,11 +75,16 @@ export class HttpPaymentProvider implements PaymentProvider {
     });
   }
 
-  async saveCard(cardNumber: string, idempotencyKey?: string) {
+  async saveCard(cardNumber: string, keyed?: CardKey) {
     const method = await this.#send(
       (options) =>
         this.#stripe.paymentMethods.create({ type: "card", card: { number: cardNumber } }, options),
-      { idempotencyKey: idempotencyKey ?? null, retries: idempotencyKey !== undefined },
+      {
+        idempotencyKey: keyed?.idempotencyKey ?? null,
+        retries: keyed !== undefined,
+        orderId: keyed?.orderId ?? "",
+      },
+      "POST /v1/payment_methods",
     );
     return { paymentMethodId: method.id, cardLast4: method.card?.last4 ?? "" };
   }
@@ -78,10 +103,11 @@ export class HttpPaymentProvider implements PaymentProvider {
       },
     };
     try {
-      const charge = await this.#send((options) => this.#stripe.charges.create(params, options), {
-        idempotencyKey,
-        retries: true,
-      });
+      const charge = await this.#send(
+        (options) => this.#stripe.charges.create(params, options),
+        { idempotencyKey, retries: true, orderId: request.orderId },
+        "POST /v1/charges",
+      );
       return { charged: toCharge(charge) };
     } catch (error) {
       if (error instanceof CardDeclinedError) return { declined: { reason: error.message } };
@@ -92,31 +118,40 @@ export class HttpPaymentProvider implements PaymentProvider {
   async chargesOf(orderId: string, idempotencyKey?: string): Promise<ProviderCharge[]> {
     const byKey = idempotencyKey === undefined ? "" : ` AND metadata['idempotency_key']:'${idempotencyKey}'`;
     const query = `metadata['order']:'${orderId}'${byKey}`;
-    const found = await this.#send((options) => this.#stripe.charges.search({ query, limit: 100 }, options), {
-      idempotencyKey: null,
-      retries: false,
-    });
+    const found = await this.#send(
+      (options) => this.#stripe.charges.search({ query, limit: 100 }, options),
+      { idempotencyKey: null, retries: false, orderId },
+      "GET /v1/charges/search",
+    );
     return found.data.map(toCharge);
   }
 
   async #send<T>(
-    call: (options: Stripe.RequestOptions) => Promise<T>,
-    opts: { idempotencyKey: string | null; retries: boolean },
+    call: (options: Stripe.RequestOptions) => Promise<Stripe.Response<T>>,
+    opts: { idempotencyKey: string | null; retries: boolean; orderId: string },
+    path: string,
   ): Promise<T> {
     const settings = this.opts.retry ?? PROVIDER_RETRY_SETTINGS;
     const keyForAttempt = this.opts.keyForAttempt ?? ((key) => key);
     const startedAt = Date.now();
     for (let attempt = 1; ; attempt++) {
       const key = keyForAttempt(opts.idempotencyKey, attempt);
+      const replied =
+        key === null ? undefined : this.opts.onCall?.({ orderId: opts.orderId, path, key, attempt });
       let failure: AttemptFailure;
       try {
         // The key is the shop's, given on every call: the client's own key is made per call and dies with
         // it, while a retry, a restarted shop or the completer must send the payment's key again.
-        return await call({
+        const answer = await call({
           timeout: settings.attemptTimeoutMs,
           ...(key === null ? {} : { idempotencyKey: key }),
         });
+        replied?.(replyOf(answer.lastResponse));
+        return answer;
       } catch (error) {
+        replied?.(
+          error instanceof Stripe.errors.StripeError ? replyOf(error) : { status: null, decision: null },
+        );
         failure = failureOf(error);
       }
       const decision = opts.retries
@@ -126,6 +161,18 @@ export class HttpPaymentProvider implements PaymentProvider {
       await sleep(decision.delayMs);
     }
   }
+}
+
+/** The status and the provider's decision, from an answer or an error; a reply that broke off is none. */
+function replyOf(answer: {
+  statusCode?: number;
+  headers?: Record<string, string | string[] | undefined>;
+}): ProviderReply {
+  const decision = answer.headers?.[IDEMPOTENCY_HEADERS.decision.toLowerCase()];
+  return {
+    status: answer.statusCode ?? null,
+    decision: typeof decision === "string" ? decision : answer.statusCode === 409 ? "conflict" : null,
+  };
 }
 
 function describe(failure: AttemptFailure): string {

@@ -7,6 +7,12 @@ export interface ProviderCharge {
   createdAt: Date;
 }
 
+/** The key a card is saved under, and the order it is saved for. */
+export interface CardKey {
+  orderId: string;
+  idempotencyKey: string;
+}
+
 /** The provider's final answer to a charge: charged, or declined (a 402, final for its key). */
 export type ChargeAnswer = { charged: ProviderCharge } | { declined: { reason: string } };
 
@@ -19,12 +25,9 @@ export type ChargeAnswer = { charged: ProviderCharge } | { declined: { reason: s
 export interface PaymentProvider {
   /**
    * Saves a card at the provider; its token stands for it in every later
-   * charge, and in a recovery. Under `idempotencyKey`, a retry gets the same token.
+   * charge, and in a recovery. Under its order's `idempotencyKey`, a retry gets the same token.
    */
-  saveCard(
-    cardNumber: string,
-    idempotencyKey?: string,
-  ): Promise<{ paymentMethodId: string; cardLast4: string }>;
+  saveCard(cardNumber: string, keyed?: CardKey): Promise<{ paymentMethodId: string; cardLast4: string }>;
   /**
    * Charges under `idempotencyKey` (null: none, the counter-example),
    * retrying unknown outcomes with the same key. Throws

@@ -67,7 +67,7 @@ export async function chargeOrder(
     throw new DomainError("ORDER_NOT_PAYABLE", `Order ${order.id} is already ${order.status.toLowerCase()}.`);
   }
   refuseMismatch(order, deps.execution.key, input.amountCents);
-  const card = await recoveryPoint(deps, order.paymentKey, input.cardNumber);
+  const card = await recoveryPoint(deps, order, input.cardNumber);
   try {
     return await finishPayment(deps, {
       orderId: order.id,
@@ -100,7 +100,7 @@ async function recoveryPoint(
     execution: Execution<Tx>;
     runOnce: Pick<RunOnce<Tx>, "settings">;
   },
-  paymentKey: string,
+  { id: orderId, paymentKey }: { id: string; paymentKey: string },
   cardNumber: string,
 ): Promise<{ paymentMethodId: string; cardLast4: string; providerCalledAt: Date }> {
   const attempt = await deps.db.paymentAttempt.findUniqueOrThrow({ where: { key: paymentKey } });
@@ -116,7 +116,7 @@ async function recoveryPoint(
     const { paymentMethodId, cardLast4, providerCalledAt } = attempt;
     return { paymentMethodId, cardLast4, providerCalledAt };
   }
-  const card = await deps.provider.saveCard(cardNumber, `${paymentKey}/card`);
+  const card = await deps.provider.saveCard(cardNumber, { orderId, idempotencyKey: `${paymentKey}/card` });
   const providerCalledAt = new Date();
   await deps.db.paymentAttempt.update({
     where: { key: paymentKey },

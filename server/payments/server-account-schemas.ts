@@ -34,6 +34,24 @@ export const serverAttemptSchema = z.object({
   sentBy: z.enum(["client", "completer"]),
 });
 
+/** A call from the shop to the payment provider under a key derived from the payment's. */
+export const providerCallSchema = z.object({
+  id: z.string(),
+  at: z.iso.datetime(),
+  /** The shop's instance that sent it. */
+  instance: z.string(),
+  key: z.string(),
+  path: z.string(),
+  /** Which try of the shop's retry policy, from 1. */
+  attempt: z.number().int(),
+  /** The provider's decision (its Idempotency-Decision), or "conflict" for its 409; null with no reply yet, or none. */
+  decision: attemptDecisionSchema.nullable(),
+  status: z.number().int().nullable(),
+  durationMs: z.number().int(),
+  /** No reply reached the shop: lost on the way, or timed out. */
+  noReply: z.boolean(),
+});
+
 /** A key of the order, where it stands in its lifecycle now. */
 export const keyLifecycleSchema = z.object({
   key: z.string(),
@@ -49,5 +67,7 @@ export const serverAccountOutput = z.object({
   now: z.iso.datetime(),
   /** Oldest first, every key of the order. */
   attempts: z.array(serverAttemptSchema),
+  /** Oldest first, every keyed call the shop made to the provider for the order. */
+  providerCalls: z.array(providerCallSchema),
   keys: z.array(keyLifecycleSchema),
 });

@@ -2,6 +2,7 @@ import { describe, expect } from "vitest";
 import { ATTEMPTS_KEPT_PER_KEY } from "../run-once/attempt-recorder";
 import type { AttemptRecord } from "../run-once/attempt-recorder";
 import { ageKeyPastRetention } from "../lab/age-key";
+import { labProviderOf } from "../lab/lab-provider";
 import { newSessionId } from "../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
@@ -56,7 +57,7 @@ async function customer(app: TestApp) {
   };
   const charges = () => app.services.db.charge.count({ where: { orderId: order.id } });
   const age = () => ageKeyPastRetention({ ...app.services, sessionId }, order.id);
-  return { order, pay, account, latest, charges, age };
+  return { sessionId, order, pay, account, latest, charges, age };
 }
 
 describe("the server's account, cell by cell of the key state grid", () => {
@@ -203,6 +204,30 @@ describe("the record itself", () => {
     expect(seconds("busy")).toEqual(Array.from({ length: 50 }, (_, i) => 70 + i));
     expect(seconds("storm")).toEqual(Array.from({ length: 50 }, (_, i) => 60 + i));
     expect(seconds("quiet")).toEqual([0, 1, 2]);
+  });
+
+  test("the shop's calls to the provider: each try under the derived key, and a reply that never came", async ({
+    startApp,
+  }) => {
+    const app = await startApp({ lab: true });
+    const c = await customer(app);
+    await labProviderOf(app.services.provider).setProviderFaults(c.order.id, { dropReplies: 1 });
+    expect(await c.pay()).toBe(200);
+    const calls = (await c.account()).providerCalls.map((call) => [
+      call.path,
+      call.key,
+      call.attempt,
+      call.decision,
+      call.status,
+      call.noReply,
+    ]);
+    expect(calls).toEqual([
+      ["POST /v1/payment_methods", `${c.order.paymentKey}/card`, 1, "executed", 200, false],
+      ["POST /v1/charges", `${c.order.paymentKey}/charge`, 1, null, null, true],
+      ["POST /v1/charges", `${c.order.paymentKey}/charge`, 2, "replayed", 200, false],
+    ]);
+    // Another session's account shows none of them.
+    await expect(app.caller().orders.serverAccount({ orderId: c.order.id })).rejects.toThrow();
   });
 
   test("is swept with its key, once the grace has passed since its last request", async ({ startApp }) => {

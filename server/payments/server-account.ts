@@ -5,11 +5,18 @@ import { viewKeys } from "../run-once/key-views";
 import type { KeyView } from "../run-once/key-views";
 import type { Services } from "../services-types";
 import { findSessionOrder } from "../orders/order-view";
-import type { keyLifecycleSchema, serverAccountOutput, serverAttemptSchema } from "./server-account-schemas";
+import type {
+  keyLifecycleSchema,
+  providerCallSchema,
+  serverAccountOutput,
+  serverAttemptSchema,
+} from "./server-account-schemas";
+import { PROVIDER_CALLS_PATH } from "../payment-provider/provider-call-record";
 import { PAYMENT_KEYSPACE } from "./keyspace";
 
 type ServerAttempt = z.infer<typeof serverAttemptSchema>;
 type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
+type ProviderCall = z.infer<typeof providerCallSchema>;
 
 /**
  * The server's account of an order's payment requests, from its own record:
@@ -30,13 +37,15 @@ export async function serverAccountOf(
   const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
   // This instance's pending records first, so that a request in flight here is in the account it reads.
   await ctx.attempts.recorder.flush();
-  const [records, views] = await Promise.all([
+  const [records, views, providerCalls] = await Promise.all([
     ctx.attempts.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
     viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys }, { includeExpired: true }),
+    ctx.attempts.journal.list(order.id, PROVIDER_CALLS_PATH),
   ]);
   return {
     now: now.toISOString(),
     attempts: withPayloadColumn(records),
+    providerCalls: providerCalls.map(toProviderCall),
     keys: keys.map((key) =>
       lifecycleOf(
         key,
@@ -74,9 +83,27 @@ function withPayloadColumn(records: AttemptRecord[]): ServerAttempt[] {
       replyLost: record.replyLost,
       retryAfterSeconds: record.retryAfterSeconds,
       keyExpiresAt: record.keyExpiresAt?.toISOString() ?? null,
-      sentBy: record.sentBy,
+      // The payment keyspace holds requests and the completer's runs; the shop's own calls have a path of their own.
+      sentBy: record.sentBy as ServerAttempt["sentBy"],
     };
   });
+}
+
+/** A call from the shop to the provider, as its record has it (see recordProviderCalls). */
+function toProviderCall(record: AttemptRecord): ProviderCall {
+  const sent = (isObject(record.body) ? record.body : {}) as { path?: string; attempt?: number };
+  return {
+    id: record.id,
+    at: record.at.toISOString(),
+    instance: record.instance,
+    key: record.scope.key,
+    path: sent.path ?? "",
+    attempt: sent.attempt ?? 1,
+    decision: record.decision,
+    status: record.status,
+    durationMs: Math.round(record.durationMs),
+    noReply: record.replyLost,
+  };
 }
 
 function lifecycleOf(key: string, view: KeyView | undefined, now: Date): KeyLifecycle {

@@ -76,9 +76,9 @@ export class PrismaAttemptJournal implements AttemptJournal {
     await this.db.runOnceAttempt.updateMany({ where: { id }, data: { replyLost: true } });
   }
 
-  async list(caller: string, path: string, keys: string[]): Promise<AttemptRecord[]> {
+  async list(caller: string, path: string, keys?: string[]): Promise<AttemptRecord[]> {
     const rows = await this.db.runOnceAttempt.findMany({
-      where: { scope: caller, path, key: { in: keys } },
+      where: { scope: caller, path, ...(keys ? { key: { in: keys } } : {}) },
       orderBy: { at: "asc" },
     });
     return rows.map(({ scope, path, key, body, decision, keyState, sentBy, ...row }) => ({
@@ -91,6 +91,7 @@ export class PrismaAttemptJournal implements AttemptJournal {
     }));
   }
 
+  /** The shop's calls to the provider are kept under their order, as long as it exists (see recordProviderCalls). */
   async sweep(before: Date): Promise<number> {
     return this.db.$executeRaw`
       DELETE FROM "RunOnceAttempt"
@@ -98,6 +99,7 @@ export class PrismaAttemptJournal implements AttemptJournal {
           SELECT 1 FROM "IdempotencyKey" k
           WHERE k."scope" = "RunOnceAttempt"."scope" AND k."path" = "RunOnceAttempt"."path"
             AND k."key" = "RunOnceAttempt"."key")
+        AND NOT EXISTS (SELECT 1 FROM "Order" o WHERE o."id" = "RunOnceAttempt"."scope")
         AND NOT EXISTS (
           SELECT 1 FROM "RunOnceAttempt" newer
           WHERE newer."scope" = "RunOnceAttempt"."scope" AND newer."path" = "RunOnceAttempt"."path"

@@ -31,8 +31,8 @@ export interface AttemptRecord {
   retryAfterSeconds: number | null;
   /** Until when the key is retained (the answer's Idempotency-Key-Expires). */
   keyExpiresAt: Date | null;
-  /** A client's request, or the background completer's run of a stranded payment. */
-  sentBy: "client" | "completer";
+  /** A client's request, the background completer's run of a stranded payment, or the shop's call to the provider. */
+  sentBy: "client" | "completer" | "shop";
 }
 
 /** What a request's ending adds to its record. */
@@ -69,8 +69,8 @@ export interface AttemptJournal {
   append(records: AttemptRecord[], capPerKey: number, replacing?: readonly string[]): Promise<void>;
   /** Marks an attempt already written as one whose reply was lost. */
   markReplyLost(id: string): Promise<void>;
-  /** The records of some keys of one caller and operation, oldest first. */
-  list(caller: string, path: string, keys: string[]): Promise<AttemptRecord[]>;
+  /** The records of some keys (or all) of one caller and operation, oldest first. */
+  list(caller: string, path: string, keys?: string[]): Promise<AttemptRecord[]>;
   /** Deletes the records of keys that no longer exist, once their last record is older than `before`. */
   sweep(before: Date): Promise<number>;
 }

@@ -1,0 +1,40 @@
+import { RUN_ONCE_OUTCOMES } from "run-once";
+import type { RunOnceOutcome } from "run-once";
+import type { AttemptRecorder } from "../run-once/attempt-recorder";
+import type { ProviderCallObserver } from "./http-payment-provider";
+
+/** Where the account keeps the shop's calls to the provider: under their order (kept as long as it is), each under its provider key. */
+export const PROVIDER_CALLS_PATH = "payment provider";
+
+/**
+ * Writes each keyed call to the provider into the server's account, beside the
+ * requests the shop answered: in flight when it leaves, then the provider's
+ * decision and status, or a reply that never came (lost, or timed out).
+ */
+export function recordProviderCalls(attempts: {
+  recorder: AttemptRecorder;
+  instance: string;
+}): ProviderCallObserver {
+  return ({ orderId, path, key, attempt }) => {
+    const record = attempts.recorder.arrived({
+      scope: { caller: orderId, path: PROVIDER_CALLS_PATH, key },
+      instance: attempts.instance,
+      fingerprint: "",
+      body: { path, attempt },
+      sentBy: "shop",
+    });
+    return ({ status, decision }) => {
+      record.end({
+        decision: RUN_ONCE_OUTCOMES.includes(decision as RunOnceOutcome)
+          ? (decision as RunOnceOutcome)
+          : null,
+        status,
+        keyState: null,
+        generation: null,
+        retryAfterSeconds: null,
+        keyExpiresAt: null,
+      });
+      if (status === null) attempts.recorder.replyLost(record.id);
+    };
+  };
+}
