@@ -147,12 +147,16 @@ async function finishPayment(page: Page) {
  * (the browser's retry or the background completer) took the killed request's key over.
  */
 async function expectTakeoverDrawn(page: Page, orderId: string) {
-  const { attempts } = await expectFigureAgrees(page, orderId);
+  const { attempts, providerCalls } = await expectFigureAgrees(page, orderId);
   // One run took the key over (answered or not): it claimed a key it found in progress.
   const takeovers = attempts.filter(
     (a) => a.decision !== "coalesced" && a.keyState === "in_progress" && a.generation !== null,
   );
   expect(takeovers).toHaveLength(1);
+  // The provider lane: the killed server's call charged, and the takeover's call under the same key replayed it.
+  const charges = providerCalls.filter((call) => call.path === "POST /v1/charges");
+  expect(new Set(charges.map((call) => call.key)).size).toBe(1);
+  expect(charges.map((call) => call.decision)).toEqual(["executed", "replayed"]);
 }
 
 /** The ledger shows the order's one charge, and the provider's own ledger agrees. */

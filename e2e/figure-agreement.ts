@@ -14,7 +14,7 @@ async function serverAccount(page: Page, orderId: string): Promise<ServerAccount
 /**
  * The figure, the status line and the server's account agree request by
  * request: who sent each (a client or the background completer), how the
- * server decided, what it answered; and the status line says a payment is in
+ * server decided, what it answered, and each call to the provider; and the status line says a payment is in
  * progress exactly when the account has its key in progress, naming the
  * request that holds it. Returns the account they agree on.
  */
@@ -34,6 +34,20 @@ export async function expectFigureAgrees(page: Page, orderId: string): Promise<S
       );
     expect(drawn).toEqual(
       account.attempts.map((a) => [a.sentBy, a.decision ?? "in_flight", String(a.status ?? "none")]),
+    );
+    // The provider lane: every call the shop sent the provider, as the account has it.
+    const drawnCalls = await page
+      .getByTestId("provider-lane")
+      .locator("[data-provider-call]")
+      .evaluateAll((rows) =>
+        rows.map((row) => [
+          row.getAttribute("data-path"),
+          row.getAttribute("data-status"),
+          row.getAttribute("data-no-reply"),
+        ]),
+      );
+    expect(drawnCalls).toEqual(
+      account.providerCalls.map((c) => [c.path, String(c.status ?? "none"), String(c.noReply)]),
     );
     // The request that holds a key in progress: in flight, or its client gone while its execution went on.
     const held = account.keys.filter((key) => key.state === "in_progress").map((key) => key.key);

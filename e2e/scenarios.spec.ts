@@ -246,7 +246,16 @@ test("slow card: the shop's and the browser's requests time out, and their retri
   await expect(happened(page)).toHaveText(
     /^What happened: 2 requests reached the server; 1 charge: attempt 1's client went away, attempt 2 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
   );
-  await expectFigureAgrees(page, orderId);
+  const account = await expectFigureAgrees(page, orderId);
+  // The second hop: the shop's first call timed out, and its retry sent the same derived key.
+  const charges = account.providerCalls.filter((call) => call.path === "POST /v1/charges");
+  expect(charges.map((call) => [call.key, call.attempt, call.noReply])).toEqual([
+    [`${key}/charge`, 1, true],
+    [`${key}/charge`, 2, false],
+  ]);
+  await expect(page.getByTestId("provider-summary")).toHaveText(
+    /^2 charge calls under 1 key, 1 charge confirmed: call 1 no reply reached the shop \(lost, or timed out\); call 2 (waited for the call in flight and shared its result|replayed the stored result)\.$/,
+  );
   await keep(page, "slow-card");
   // The reconciliation proves the provider charged once for the shop's two calls.
   await shop.expectLedger(orderId, 1);

@@ -1,3 +1,14 @@
+/**
+ * Where a lanes figure's lanes sit across it, in percent: the sender, the
+ * path between, then one lane per receiver (one receiver sits at 86).
+ */
+export function lanePositions(receivers: number) {
+  const spread = Array.from({ length: receivers }, (_, i) =>
+    receivers === 1 ? 86 : 66 + (26 * i) / Math.max(1, receivers - 1),
+  );
+  return { sender: 8, between: 40, receivers: spread };
+}
+
 /** The names over a lanes figure's lanes, each at its lane's place across it (in percent). */
 export function LanesHeads({ heads }: { heads: ReadonlyArray<{ name: string; x: number }> }) {
   return (

@@ -5,16 +5,10 @@ import { formatDuration } from "~/app/_lib/duration";
 import { queueSummary } from "~/app/_lib/queue-summary";
 import type { QueueStep } from "~/app/_lib/queue-summary";
 import { useTRPC } from "~/app/_trpc/provider";
-import { LanesHeads } from "./lanes-heads";
+import { LanesHeads, lanePositions } from "./lanes-heads";
 
 /** How often the worker's account is read: it runs beside the shop, on its own time. */
 const READ_EVERY_MS = 1_500;
-
-/** Where the lanes sit across the figure, in percent: the publisher, the queue, then one lane per worker process. */
-function lanePositions(workers: readonly number[]) {
-  const positions = workers.map((_, i) => (workers.length === 1 ? 86 : 66 + (26 * i) / (workers.length - 1)));
-  return { publisher: 8, queue: 40, workers: positions };
-}
 
 /**
  * The queue's lane of the figure, drawn from the receipt worker's own account
@@ -32,7 +26,8 @@ export function QueueLane({ orderId }: { orderId: string }) {
   const workers = [
     ...new Set(steps.flatMap((step) => (step.step === "delivered" && step.pid ? [step.pid] : []))),
   ];
-  const lanes = lanePositions(workers);
+  const { sender, between, receivers } = lanePositions(workers.length);
+  const lanes = { publisher: sender, queue: between, workers: receivers };
   const heads = [
     { name: "Publisher", x: lanes.publisher },
     { name: "Queue", x: lanes.queue },
@@ -94,7 +89,7 @@ function QueueRow({
   /** Which delivery of the order's event this is, counted across copies. */
   number: number;
   sinceFirstMs: number;
-  lanes: ReturnType<typeof lanePositions>;
+  lanes: { publisher: number; queue: number };
   workerX: number;
   laneXs: readonly number[];
   /** Whether another delivery came after it. */

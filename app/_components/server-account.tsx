@@ -6,6 +6,7 @@ import type { Order } from "~/app/_lib/order";
 import { useTRPC } from "~/app/_trpc/provider";
 import { KeyLifecycle } from "./key-lifecycle";
 import { KeyStateGrid } from "./key-state-grid";
+import { ProviderLane } from "./provider-lane";
 import { QueueLane } from "./queue-lane";
 import { ServerLanes } from "./server-lanes";
 
@@ -36,6 +37,7 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
   return (
     <div className="server-account-view">
       <ServerLanes attempts={data.attempts} charges={order.charges} />
+      <ProviderLane calls={data.providerCalls} />
       <QueueLane orderId={order.id} />
       {lifecycle && (
         <KeyLifecycle lifecycle={lifecycle} clockOffsetMs={Date.parse(data.now) - account.dataUpdatedAt} />

@@ -6,7 +6,7 @@ import type { SummarizedCharge } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import { CurlSession } from "./curl-session";
-import { LanesHeads } from "./lanes-heads";
+import { LanesHeads, lanePositions } from "./lanes-heads";
 import type { ServerAttempt } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
@@ -25,14 +25,6 @@ const DECISION_WORDS: Record<NonNullable<ServerAttempt["decision"]>, string> = {
   abandoned: "the client went away; the execution went on",
 };
 
-/** Where each lane sits across the figure, in percent: client, network, then one lane per server instance. */
-function lanePositions(instances: readonly string[]) {
-  const servers = instances.map((_, i) =>
-    instances.length === 1 ? 86 : 66 + (26 * i) / Math.max(1, instances.length - 1),
-  );
-  return { client: 8, network: 40, servers };
-}
-
 /**
  * The guide's lanes figure, drawn from the server's own account: client,
  * network and server lanes (one per instance that answered), each request an
@@ -47,7 +39,8 @@ export function ServerLanes({
   charges: readonly SummarizedCharge[];
 }) {
   const instances = [...new Set(attempts.map((attempt) => attempt.instance))];
-  const lanes = lanePositions(instances);
+  const { sender, between, receivers } = lanePositions(instances.length);
+  const lanes = { client: sender, network: between, servers: receivers };
   const first = attempts[0] ? Date.parse(attempts[0].at) : 0;
   const heads = [
     { name: "Client", x: lanes.client },
@@ -102,7 +95,7 @@ function LanesRow({
   number: number;
   sinceFirstMs: number;
   serverX: number;
-  lanes: ReturnType<typeof lanePositions>;
+  lanes: { client: number; network: number };
   /** Where every lane's line runs, drawn in each row so that an opened row's details sit clear of them. */
   laneXs: readonly number[];
   previous: ServerAttempt | undefined;

@@ -5,6 +5,7 @@ import type { AppRouter } from "~/server/trpc/routers/_app";
 export type ServerAccount = inferRouterOutputs<AppRouter>["orders"]["serverAccount"];
 export type ServerAttempt = ServerAccount["attempts"][number];
 export type KeyStage = ServerAccount["keys"][number]["state"];
+export type ProviderCall = ServerAccount["providerCalls"][number];
 
 /** The decisions that answered with an outcome: they say so in Idempotency-Decision. */
 const DECIDED = new Set(["executed", "replayed", "coalesced", "taken_over", "expired"]);
