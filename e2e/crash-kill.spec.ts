@@ -153,6 +153,8 @@ async function expectTakeoverDrawn(page: Page, orderId: string) {
     (a) => a.decision !== "coalesced" && a.keyState === "in_progress" && a.generation !== null,
   );
   expect(takeovers).toHaveLength(1);
+  // The killed request is on record: in flight when its server died, never answered.
+  expect(attempts[0]).toMatchObject({ decision: null, status: null });
   // The provider lane: the killed server's call charged, and the takeover's call under the same key replayed it.
   const charges = providerCalls.filter((call) => call.path === "POST /v1/charges");
   expect(new Set(charges.map((call) => call.key)).size).toBe(1);
@@ -184,7 +186,8 @@ test("crash mid-charge on one instance: the page's own kill command kills it, np
     // A reload mid-payment: the figure draws the killed request in flight, and the status line names it.
     await page.reload();
     const during = await expectFigureAgrees(page, orderId);
-    expect(during.keys).toMatchObject([{ state: "in_progress" }]);
+    // The dead owner's lease holds the key on SQLite; on PostgreSQL the browser's retry may have taken it over already.
+    if (test.info().project.name === "sqlite") expect(during.keys).toMatchObject([{ state: "in_progress" }]);
     await finishPayment(page);
     // The restarted server names itself: a new process.
     await page.reload();

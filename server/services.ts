@@ -63,7 +63,7 @@ export function createServices(opts: {
   const attempts = { recorder, journal, instance: opts.instance ?? instanceName(undefined) };
   const endpoint = { ...opts.provider, onCall: recordProviderCalls(attempts) };
   const http = opts.providerOverride ?? new HttpPaymentProvider(endpoint);
-  const provider = opts.lab ? new LabProvider(db, http, endpoint) : http;
+  const provider = opts.lab ? new LabProvider(db, http, endpoint, () => recorder.flush()) : http;
   const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
   const completer = new PaymentCompleter({
     db,

@@ -164,12 +164,7 @@ export function LabPanel({
           onTurn={(checked) => turn(changed(current, toggle.turn(checked)))}
         >
           {toggle.oneShot === "shop.stallsBetweenHops" && on && chosen?.help !== "stall-guide" && (
-            <StallGuide
-              orderId={order.id}
-              attempts={attempts}
-              providerDelayMs={current.provider.delayMs}
-              behindProxy={behindProxy}
-            />
+            <StallGuide orderId={order.id} attempts={attempts} behindProxy={behindProxy} />
           )}
         </SwitchRow>
       );

@@ -90,12 +90,7 @@ export function ScenarioPicker({
             </p>
           )}
           {scenario.help === "stall-guide" && switches && (
-            <StallGuide
-              orderId={order.id}
-              attempts={attempts}
-              providerDelayMs={switches.provider.delayMs}
-              behindProxy={behindProxy}
-            />
+            <StallGuide orderId={order.id} attempts={attempts} behindProxy={behindProxy} />
           )}
           <p data-testid="scenario-should-happen">
             <strong>Should happen:</strong> {scenario.shouldHappen}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useNow } from "~/app/_lib/use-now";
 import { useLabTRPC } from "~/app/_trpc/provider";
 import type { Attempt } from "~/app/_trpc/attempt-log";
@@ -21,12 +22,10 @@ const STALL_POLL_MS = 250;
 export function StallGuide({
   orderId,
   attempts,
-  providerDelayMs,
   behindProxy,
 }: {
   orderId: string;
   attempts: readonly Attempt[];
-  providerDelayMs: number;
   behindProxy: boolean;
 }) {
   const trpc = useLabTRPC();
@@ -35,11 +34,14 @@ export function StallGuide({
     trpc.lab.stall.queryOptions({ orderId }, { refetchInterval: stalling ? STALL_POLL_MS : false }),
   ).data;
   const now = useNow(stalling !== undefined, 100);
-  // The stall starts once the provider has answered, and lasts STALL_MS.
-  const left = stalling ? stalling.startedAt + providerDelayMs + STALL_MS - now : null;
+  // The server names the stall's process once the provider has answered: the countdown starts when it is seen.
+  const stallPid = stalling ? (pids?.stallPid ?? null) : null;
+  const [seen, setSeen] = useState<{ pid: number; at: number } | null>(null);
+  if (stallPid !== null && seen?.pid !== stallPid) setSeen({ pid: stallPid, at: now });
+  const left = stallPid !== null && seen ? seen.at + STALL_MS - now : null;
   const counting = left !== null && left > 0;
   // The stall's own pid while an attempt is out: the countdown, from the browser's clock, can end before the stall does.
-  const pid = stalling && pids?.stallPid ? pids.stallPid : behindProxy ? null : pids?.serverPid;
+  const pid = stallPid ?? (behindProxy ? null : pids?.serverPid);
 
   return (
     <div className="stall-guide" data-testid="stall-guide">

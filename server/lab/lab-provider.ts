@@ -31,6 +31,8 @@ export class LabProvider implements PaymentProvider {
     private readonly db: Db,
     private readonly inner: PaymentProvider,
     private readonly endpoint: { url: string; apiKey: string; onCall?: ProviderCallObserver },
+    /** Writes the server's account before a stall, so that the request killed in it is on record. */
+    private readonly beforeStall: () => Promise<void> = async () => {},
   ) {
     this.#naive = new HttpPaymentProvider({ ...endpoint, keyForAttempt: () => `naive_${randomUUID()}` });
     this.pitfallProvider = new HttpPaymentProvider({
@@ -59,6 +61,7 @@ export class LabProvider implements PaymentProvider {
     if (await spend(this.db, request.orderId, "stallsBetweenHops")) {
       // The page names this process in its kill command (behind the demo's proxy it could be any instance).
       const where = { orderId: request.orderId };
+      await this.beforeStall();
       await this.db.labSwitches.update({ where, data: { stallPid: process.pid } });
       logger.warn(
         { orderId: request.orderId, pid: process.pid, port: process.env.PORT },
