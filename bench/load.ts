@@ -22,10 +22,7 @@ export interface LoadOptions {
   body?: () => string;
 }
 
-/**
- * One load run with autocannon (a maintained HTTP load generator), keeping
- * every latency so that runs can be merged and percentiles taken exactly.
- */
+/** One autocannon run, keeping every latency so runs merge and percentiles are exact. */
 export function load(options: LoadOptions): Promise<LoadResult> {
   const latenciesMs: number[] = [];
   const statuses: Record<number, number> = {};
