@@ -9,13 +9,7 @@ interface MemoryKey extends KeyRecord {
   scope: KeyScope;
 }
 
-/**
- * The pitfall "in-memory store behind a load balancer": keys in a Map of this
- * process. Each transition is atomic within the process (no await between its
- * read and its write), so one instance alone runs a key once; a second
- * instance has a Map of its own and never sees the first one's keys. The
- * side effects are still written in the shop's database transactions.
- */
+/** The pitfall "in-memory store behind a load balancer": a Map per process, which no other instance sees. */
 export class MemoryIdempotencyStore implements IdempotencyStore<Tx> {
   readonly detectsDeadOwners = false;
   readonly #keys = new Map<string, MemoryKey>();

@@ -20,12 +20,7 @@ import {
 } from "../schemas/lab";
 import { chargeInput, chargeOutput, maskedCharge } from "../../payments/schemas";
 
-/**
- * The fault-injection lab: per-order switches the shop and its payment
- * provider honour, the naive counter-example, and the pitfall charge that
- * breaks one rule of the guide at a time. Served only where the lab is
- * on (see served-router.ts); the production AppRouter does not contain it.
- */
+/** The fault lab's procedures, served only where the lab is on; AppRouter does not contain them. */
 export const labRouter = router({
   switches: sessionProcedure
     .input(labSwitchesInput)
@@ -70,11 +65,7 @@ export const labRouter = router({
     .output(chargeOutput)
     .mutation(({ ctx, input }) => naiveCharge(ctx, input)),
 
-  /**
-   * Pay in pitfall mode: run-once on the order's paymentKey, as payments.charge,
-   * under the core the order's broken rule picks (see server/lab/pitfalls/).
-   * The server's account of attempts records it as it records payments.charge.
-   */
+  /** Pay in pitfall mode: under the core the order's broken rule picks, recorded as payments.charge. */
   pitfallCharge: sessionProcedure
     .input(chargeInput)
     .output(chargeOutput)
