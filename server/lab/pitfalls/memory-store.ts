@@ -107,14 +107,6 @@ function idOf(scope: KeyScope): string {
 }
 
 /** A copy, so that a reader holds what it saw, as it would from a database. */
-function recordOf(key: MemoryKey): KeyRecord {
-  return {
-    id: key.id,
-    fingerprint: key.fingerprint,
-    state: key.state,
-    token: key.token,
-    lockedUntil: key.lockedUntil,
-    expiresAt: key.expiresAt,
-    outcome: key.outcome,
-  };
+function recordOf({ scope: _scope, ...record }: MemoryKey): KeyRecord {
+  return record;
 }
