@@ -39,14 +39,8 @@ export function load(options: LoadOptions): Promise<LoadResult> {
         headers: { "content-type": "application/json", cookie: options.cookie },
         requests: [{ setupRequest: (request) => ({ ...request, body: options.body?.() }) }],
       },
-      (error, result) => {
-        if (error) return reject(error);
-        resolve({
-          latenciesMs,
-          statuses,
-          errors: result.errors, // autocannon counts timeouts among its errors
-        });
-      },
+      // autocannon counts timeouts among its errors.
+      (error, result) => (error ? reject(error) : resolve({ latenciesMs, statuses, errors: result.errors })),
     );
     instance.on("response", (_client, statusCode, _bytes, responseTime) => {
       latenciesMs.push(responseTime);
