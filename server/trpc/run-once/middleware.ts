@@ -14,7 +14,7 @@ import { IdempotencyError } from "./idempotency-error";
 export interface RunOnceOptions {
   /** The input field that carries the key (default `idempotencyKey`); it is not part of the fingerprint. */
   keyField?: string;
-  /** Where keys are stored (default: the path); readers name the same constant, so a rename orphans none. */
+  /** The name keys are stored under (default: the path); their readers name the same constant. */
   keyspace?: string;
   /** The body the account of attempts keeps (the parsed input unless given): mask what must not be stored. */
   keptBody?: (payload: Record<string, unknown>) => Json;
