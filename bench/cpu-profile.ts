@@ -19,10 +19,7 @@ const AREAS: Array<[string, RegExp]> = [
   ["the garbage collector", /^\(garbage collector\)$/],
 ];
 
-/**
- * The share of a V8 CPU profile's (node --cpu-prof) last `windowMs` that had
- * each area on its stack, the largest first.
- */
+/** Each area's share of a V8 CPU profile's last `windowMs` on the stack, largest first. */
 export function costsByArea(file: string, windowMs: number): Array<{ area: string; share: number }> {
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
   // A frame's script, or its name where it has none (the garbage collector).

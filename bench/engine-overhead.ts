@@ -19,14 +19,7 @@ const NO_FINAL_ERRORS = { isFinal: () => false, encode: () => null, decode: () =
 const writeLedgerRow = (tx: Tx) =>
   tx.$executeRaw`INSERT INTO "BenchLedger" ("id", "cents") VALUES (${randomUUID()}, ${1200})`;
 
-/**
- * The engine alone, in this process, with no HTTP and no framework: one side
- * effect (a ledger row, in Prisma's interactive transaction) called one at a
- * time, with run-once (a claim that commits on its own, then the transaction
- * with the completion) and without it, in rounds whose order reverses every
- * round (AB BA), on distinct keys. No server in the way: its constant cost
- * would flatter the ratio.
- */
+/** The engine in process, with and without run-once, AB BA rounds: no server's cost flatters the ratio. */
 export async function measureEngineOverhead(
   url: string,
   opts: { rounds: number; perRound: number },

@@ -22,10 +22,7 @@ export interface LoadOptions {
   body?: () => string;
 }
 
-/**
- * One load run with autocannon (a maintained HTTP load generator), keeping
- * every latency so that runs can be merged and percentiles taken exactly.
- */
+/** One autocannon run, keeping every latency so runs merge and percentiles are exact. */
 export function load(options: LoadOptions): Promise<LoadResult> {
   const latenciesMs: number[] = [];
   const statuses: Record<number, number> = {};
@@ -42,14 +39,8 @@ export function load(options: LoadOptions): Promise<LoadResult> {
         headers: { "content-type": "application/json", cookie: options.cookie },
         requests: [{ setupRequest: (request) => ({ ...request, body: options.body?.() }) }],
       },
-      (error, result) => {
-        if (error) return reject(error);
-        resolve({
-          latenciesMs,
-          statuses,
-          errors: result.errors, // autocannon counts timeouts among its errors
-        });
-      },
+      // autocannon counts timeouts among its errors.
+      (error, result) => (error ? reject(error) : resolve({ latenciesMs, statuses, errors: result.errors })),
     );
     instance.on("response", (_client, statusCode, _bytes, responseTime) => {
       latenciesMs.push(responseTime);

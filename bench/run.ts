@@ -40,10 +40,7 @@ const QUICK = process.argv.includes("--quick");
 const APP_RATIO_TARGET = 1.1;
 /** What the server's account of attempts may add to that ratio (issue 15: written off the request's path). */
 const ACCOUNT_RATIO_MOVE_TARGET = 0.02;
-/**
- * Charges/s ÷ catalog.list/s before issue 26's work: about 40 ÷ 230 in the issue's run (0.15 on SQLite and 0.25
- * on PostgreSQL measured again under heavy load from other sessions), and the factor the issue asks for.
- */
+/** Charges/s ÷ catalog.list/s before issue 26 (about 40 ÷ 230), and the factor the issue asks for. */
 const CHARGE_TO_CATALOG_BEFORE = 0.17;
 const CHARGE_TO_CATALOG_TARGET_FACTOR = 1.5;
 /** The recovery target on PostgreSQL, from the issue: kill to the retry's charge. */

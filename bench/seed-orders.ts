@@ -7,11 +7,7 @@ export interface BenchOrder {
   paymentKey: string;
 }
 
-/**
- * Unpaid orders for one session, written straight into the database: the
- * benchmark measures charges, not order placement, and every charge with a
- * distinct key needs an order of its own.
- */
+/** Unpaid orders for one session, written straight in: the bench measures charges, not placing orders. */
 export async function seedOrders(db: Db, sessionId: string, count: number): Promise<BenchOrder[]> {
   const orders = Array.from({ length: count }, () => ({
     id: `ord_${randomBytes(12).toString("base64url")}`,

@@ -1,18 +1,8 @@
 /**
- * `npm start` and `npm run dev`: prepares the shop's database, starts the
- * payment provider as a process of its own (unless PAYMENT_PROVIDER_URL names
- * one already running), waits until it answers, then starts the shop on it.
- * With INSTANCES=N (N > 1, `start` only), it starts N instances of the shop
- * on the ports after PORT, and the demo's round-robin proxy on PORT in front
- * of them, so a retry can land on another instance.
- * A shop instance or the receipt worker killed by a signal (`kill -9`, the
- * lab's crash lessons) is started again, and the others keep serving; Ctrl-C, or any other process
- * ending, stops them all.
- * Usage: tsx scripts/start.ts start|dev
- *
- * A few lines of child_process rather than a process manager (concurrently,
- * pm2): the shop must start after the provider answers, with its URL, and
- * only when no provider was given; those tools run commands side by side.
+ * `npm start` and `npm run dev`: the database prepared, the payment provider (unless PAYMENT_PROVIDER_URL
+ * names one), the receipt worker and the shop; with INSTANCES=N (`start` only), N shops behind the
+ * round-robin proxy on PORT. A shop or worker killed by a signal is started again; any other exit stops all.
+ * Plain child_process, not a process manager: the shop must wait until the provider answers.
  */
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
@@ -90,13 +80,10 @@ if (instances === 1) {
 async function untilAnswers(url: string, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (
-      await fetch(url).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      return;
+    const answered = await fetch(url)
+      .then((response) => response.ok)
+      .catch(() => false);
+    if (answered) return;
     await sleep(200);
   }
   console.error(`${what} did not answer at ${url} within ${timeoutMs / 1000} s.`);

@@ -7,11 +7,7 @@ import { servedRouter } from "./trpc/served-router";
 type Handler = (request: Request) => Promise<Response>;
 let assembled: Handler | undefined;
 
-/**
- * The API as this process serves it, assembled once at the edge from its
- * configuration: the production router, or the demo's with the lab, whose
- * lost replies wrap the handler. The production path has no lab in it.
- */
+/** The API this process serves: the production router, or the demo's with the lab's lost replies. */
 export function serveApi(request: Request): Promise<Response> {
   assembled ??= assemble();
   return assembled(request);

@@ -6,11 +6,12 @@ import { PROVIDER_DEFAULT_PORT } from "../provider/defaults";
 const DEFAULT_DATABASE_URL = "file:./data/checkout.db";
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+// An empty variable (DATABASE_URL= in a shell or a .env file) means "not set".
+const unsetIfEmpty = (value: unknown) => (value === "" ? undefined : value);
 
 const envSchema = z.object({
   DATABASE_URL: z
-    // An empty variable (DATABASE_URL= in a shell or a .env file) means "not set".
-    .preprocess((value) => (value === "" ? undefined : value), z.string().default(DEFAULT_DATABASE_URL))
+    .preprocess(unsetIfEmpty, z.string().default(DEFAULT_DATABASE_URL))
     .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), {
       message: "must be a file: URL (SQLite) or a postgresql:// URL",
     }),
@@ -50,10 +51,7 @@ const envSchema = z.object({
   RATE_LIMIT_ADDRESS_MUTATIONS: z.coerce.number().int().positive().default(300),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   /** Counts the mutations in this Redis, shared by every instance; unset, each instance counts in its memory. */
-  REDIS_URL: z.preprocess(
-    (value) => (value === "" ? undefined : value),
-    z.url({ protocol: /^rediss?$/ }).optional(),
-  ),
+  REDIS_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^rediss?$/ }).optional()),
   /** Starts this app's keys in Redis, so that several deployments (or tests) can share one server. */
   REDIS_KEY_PREFIX: z.string().min(1).default("idempotent-checkout"),
 });

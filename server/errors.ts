@@ -1,9 +1,4 @@
-/**
- * Every failure the shop names. Handlers throw `new DomainError(reason, message)`;
- * the tRPC layer maps the reason to its status in one place
- * (server/trpc/error-mapping.ts) and adds it to the body (`error.data.reason`),
- * so that a client can branch on it without parsing messages.
- */
+/** Every failure the shop names; error-mapping.ts gives each its status and `error.data.reason`. */
 export type DomainErrorReason =
   | "UNKNOWN_PRODUCT"
   | "ORDER_NOT_FOUND"
@@ -20,10 +15,7 @@ export type DomainErrorReason =
   | "TRANSIENT_FAILURE"
   | "PROVIDER_UNAVAILABLE";
 
-/**
- * A failure the server names: its reason, which server/trpc/error-mapping.ts
- * maps to a status, and when a retry is worth making, sent as Retry-After.
- */
+/** A failure the server names: its reason, and when a retry is worth making (Retry-After). */
 export class NamedError<Reason extends string> extends Error {
   constructor(
     readonly reason: Reason,

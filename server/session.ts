@@ -53,11 +53,7 @@ function signatureOf(sessionId: string, secret: string): string {
   return createHmac("sha256", secret).update(sessionId).digest("base64url");
 }
 
-/**
- * Every value of one cookie name, in header order. Hand-rolled because the
- * parsers at hand (the `cookie` package, Next's request.cookies) keep one value
- * per name, and not the same one. A signed id needs no unquoting or decoding.
- */
+/** Every value of one cookie name, in order: the parsers at hand keep one per name, and not the same one. */
 function cookieValues(cookieHeader: string, name: string): string[] {
   return cookieHeader
     .split(";")

@@ -17,12 +17,7 @@ import type { PaymentProgress } from "~/app/_lib/use-payment";
 /** The test card that is approved, with a date and code that pass; the form starts with it, for the demo. */
 const TEST_CARD: CardFields = { number: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123" };
 
-/**
- * Card number (with its brand), expiry and security code, checked before
- * anything is sent. Only the number goes to the server: the mock ledger
- * needs nothing else, and a real shop would hand all three to its payment
- * provider's own field instead.
- */
+/** Card number, expiry and code, checked before sending; only the number goes to the (mock) server. */
 export function CardForm({
   label,
   progress,

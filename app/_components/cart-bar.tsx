@@ -1,10 +1,6 @@
 import { formatCents } from "~/app/_lib/money";
 
-/**
- * On a phone the cart sits below every product: this bar, fixed at the
- * bottom, says what is in it and leads there. Hidden on wide screens, where
- * the cart stays in view beside the products.
- */
+/** On a phone, a bar fixed at the bottom that leads to the cart; hidden on wide screens. */
 export function CartBar({ count, totalCents }: { count: number; totalCents: number }) {
   if (count === 0) return null;
   return (

@@ -9,13 +9,7 @@ import { isServerUnreachable } from "~/app/_trpc/server-unreachable";
 /** Every read is answered. */
 const ALL_ANSWERED = -1;
 
-/**
- * Says when the page cannot reach the server, and that what it shows is the
- * server's last word: the browser is offline, or a read got no answer (a
- * restart, a network failure). Reads keep retrying meanwhile, so the notice
- * goes away by itself. The live region stays mounted, so that screen readers
- * announce the notice when it appears.
- */
+/** Says the server is unreachable; its live region stays mounted so screen readers announce it. */
 export function ConnectionNotice() {
   const queryCache = useQueryClient().getQueryCache();
   const online = useSyncExternalStore(

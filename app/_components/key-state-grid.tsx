@@ -16,11 +16,7 @@ const GRID: Array<{ row: Row; name: string; same: string; different: string }> =
   { row: "expired", name: "expired", same: "execute again", different: "execute again" },
 ];
 
-/**
- * The key state grid, with the cell that answered the latest request lit and
- * how many of this order's requests each cell answered, from the server's
- * account. A first request counts as "same payload".
- */
+/** The key state grid from the server's account: the latest request's cell lit, each cell's count. */
 export function KeyStateGrid({ attempts }: { attempts: readonly ServerAttempt[] }) {
   const latest = attempts.at(-1);
   const count = (row: Row, column: Column) =>

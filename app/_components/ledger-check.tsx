@@ -1,11 +1,7 @@
 import type { ReactNode } from "react";
 import { ShortId } from "./short-id";
 
-/**
- * A section of the ledger that checks each order of the session against a
- * second record (the provider's ledger, the mailbox): one line an order, its
- * id, what the record holds and a verdict; a line with damage is marked.
- */
+/** Each order checked against a second record (the provider's ledger, the mailbox), damage marked. */
 export function LedgerCheck<Row extends { orderId: string }>({
   name,
   title,

@@ -2,10 +2,7 @@
 
 import { useHydrated } from "~/app/_lib/use-hydrated";
 
-/**
- * A moment in the reader's own time zone and format. The server knows
- * neither, so its HTML says UTC, and the browser rewrites it once it runs.
- */
+/** A moment in the reader's time zone: the server's HTML says UTC, and the browser rewrites it. */
 export function LocalTime({ iso }: { iso: string }) {
   const hydrated = useHydrated();
   return (

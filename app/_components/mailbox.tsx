@@ -5,11 +5,7 @@ import { useTRPC } from "~/app/_trpc/provider";
 import { LedgerCheck } from "./ledger-check";
 import { LocalTime } from "./local-time";
 
-/**
- * The mock mailbox: the receipts the receipt worker sent for the session's
- * paid orders, through a queue that delivers at least once. One per order;
- * a second is damage (the naive consumer's, or a broken guard).
- */
+/** The mock mailbox: the receipts sent for the session's paid orders, one per order; a second is damage. */
 export function Mailbox({ refreshMs }: { refreshMs: number }) {
   const trpc = useTRPC();
   const mailbox = useQuery(trpc.ledger.mailbox.queryOptions(undefined, { refetchInterval: refreshMs }));

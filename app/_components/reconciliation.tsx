@@ -5,12 +5,7 @@ import { formatCents } from "~/app/_lib/money";
 import { useTRPC } from "~/app/_trpc/provider";
 import { LedgerCheck } from "./ledger-check";
 
-/**
- * The payment provider's charges of each order next to the shop's record of
- * them: the second ledger, kept by another service. They agree unless a
- * payment was left between the hops, or the provider was called with a new
- * key per attempt (the lab's counter-example).
- */
+/** The provider's charges of each order beside the shop's record: the second ledger, another service's. */
 export function Reconciliation({ refreshMs }: { refreshMs: number }) {
   const trpc = useTRPC();
   const reconciliation = useQuery(

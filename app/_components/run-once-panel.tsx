@@ -17,10 +17,7 @@ const LABELS: Array<[key: string, label: string]> = [
   ["abandoned", "Caller went away"],
 ];
 
-/**
- * This server process's run-once decisions since it started, over every
- * session: the counters of /api/metrics. Each instance counts its own.
- */
+/** This process's run-once decisions since it started, over every session (each instance counts its own). */
 export function RunOncePanel() {
   const trpc = useTRPC();
   const metrics = useQuery(trpc.metrics.runOnce.queryOptions(undefined, { refetchInterval: 2_000 }));

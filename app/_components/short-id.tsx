@@ -3,10 +3,7 @@
 import { useState } from "react";
 import { shortId } from "~/app/_lib/short-id";
 
-/**
- * An id in its short form (`ord_…9kX2`), with the whole id in `data-value`
- * and its tooltip, and a button that copies it.
- */
+/** An id's short form (`ord_…9kX2`), the whole id in `data-value` and its tooltip, with a copy button. */
 export function ShortId({ value, name, testId }: { value: string; name: string; testId?: string }) {
   const [copied, setCopied] = useState(false);
   return (

@@ -24,11 +24,7 @@ async function sendOnce(body: Record<string, unknown>): Promise<string> {
   return `HTTP ${response.status}${decision ? `, ${decision}` : ""}`;
 }
 
-/**
- * The grid's controls: send the order's key once with the same or another
- * body, and age the key past its retention. With the lab's switches (fail
- * before commit, slow provider) they reach every cell of the grid.
- */
+/** Sends the order's key once (same or another body) and ages it: with the switches, every grid cell. */
 export function GridControls({ order }: Pick<PaymentView, "order">) {
   const trpc = useTRPC();
   const labTrpc = useLabTRPC();

@@ -9,12 +9,7 @@ import { naiveSender } from "./naive-client";
 import { pitfallSender } from "./pitfall-client";
 import { useScenario } from "./use-scenario";
 
-/**
- * The order page with the fault lab composed in: its panel beside the Pay
- * button, and, when its naive-client switch is on, the naive client in place
- * of the production one, and in pitfall mode the pitfall charge's client.
- * The production page knows nothing of any of them.
- */
+/** The order page with the lab's panel and clients composed in; the production page knows none of them. */
 export function LabOrderPayment({
   orderId,
   behindProxy,

@@ -92,11 +92,7 @@ const TOGGLES: Array<Toggle & { help: string }> = [
 /** A pitfall scenario works through the pitfall switches. */
 const isPitfall = (scenario: Scenario) => scenario.switches.shop?.pitfallMode === true;
 
-/**
- * Demo controls: per-order switches that the server honours, to watch every
- * failure mode of the guide being handled. Off by default; absent in
- * production unless LAB_ENABLED=1.
- */
+/** Demo controls: per-order switches the server honours; absent in production unless LAB_ENABLED=1. */
 export function LabPanel({
   order,
   attempts,
@@ -211,11 +207,7 @@ interface SpentState {
   on: Partial<Record<OneShot, number>>;
 }
 
-/**
- * Which attempt spent each one-shot switch. The server spends one during an
- * attempt, before that attempt ends; so whenever an attempt ends the switches
- * are read again, and an armed switch found spent is that attempt's.
- */
+/** Which attempt spent each one-shot switch: the switches are read again whenever an attempt ends. */
 function useSpentSwitches(orderId: string, switches: Switches | undefined, attempts: readonly Attempt[]) {
   const trpc = useLabTRPC();
   const queryClient = useQueryClient();

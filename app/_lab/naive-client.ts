@@ -8,12 +8,7 @@ import type { LabAppRouter } from "~/server/trpc/served-router";
 /** The naive client gives up after this many attempts, as a hand-written retry loop would. */
 const NAIVE_ATTEMPTS = 3;
 
-/**
- * The lab's counter-example; do not copy it. It makes a new key for every
- * attempt and calls a procedure without run-once, so a retry after a lost
- * reply is a second payment. It calls the lab's procedure, through the lab's
- * client, whatever client the production hook hands it.
- */
+/** The lab's counter-example, do not copy: a new key per attempt, against a charge without run-once. */
 export const naiveSender =
   (labClient: TRPCClient<LabAppRouter>): SendCharge =>
   async (_client, request, run) => {

@@ -81,11 +81,7 @@ const SCENE: Array<Toggle & { help: string }> = [
   },
 ];
 
-/**
- * The guide's "Pitfalls & edge cases", each one switch that breaks its rule
- * and nothing else, beside the line of the shop that keeps it. Off, the same
- * faults meet the rule kept: the damage and the cure side by side.
- */
+/** The guide's pitfalls, each a switch that breaks its rule alone, beside the shop's line that keeps it. */
 export function PitfallSwitches({
   switches,
   spentOn,

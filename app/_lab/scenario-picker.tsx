@@ -13,11 +13,7 @@ import { StallGuide } from "./stall-guide";
 import type { Switches } from "./switches";
 import { useScenario } from "./use-scenario";
 
-/**
- * Guided runs of the guide's failures: choosing one sets the lab's switches,
- * says what to do and what should happen, and, once requests have reached
- * the server, what did happen, from the server's own account.
- */
+/** Guided runs of the guide's failures: what to do, what should happen and, from the server, what did. */
 export function ScenarioPicker({
   order,
   attempts,

@@ -12,13 +12,7 @@ const STALL_MS = 4_000;
 /** How often the guide asks, during a stall, which process holds it. */
 const STALL_POLL_MS = 250;
 
-/**
- * What to do with a stall between the hops, and, while an attempt stalls, how
- * long is left to do it: kill the server after the provider charged and
- * before the shop recorded it. The server names its own pid; behind the
- * demo's round-robin proxy only the instance holding the stall can, so its
- * command appears once the stall begins.
- */
+/** How to kill the server mid-stall and how long is left (behind the proxy, once the stall begins). */
 export function StallGuide({
   orderId,
   attempts,

@@ -1,11 +1,7 @@
 import type { ReactNode } from "react";
 import type { Toggle } from "./switches";
 
-/**
- * One switch of the lab: its checkbox, the state of the fault it arms for one
- * attempt (armed, or spent on an attempt by number), its help, and what goes
- * under it.
- */
+/** One switch of the lab: its checkbox, armed or spent (on which attempt), its help, and what goes under. */
 export function SwitchRow({
   toggle,
   help,

@@ -4,11 +4,7 @@ import { useSearchParams } from "next/navigation";
 import { SCENARIOS } from "./scenarios";
 import type { Scenario } from "./scenarios";
 
-/**
- * The chosen scenario, kept in the page's address (`?scenario=crash-mid-charge`):
- * a reload, a second tab or a shared link keeps it. Changed with the History
- * API, which Next.js syncs with useSearchParams, so no server round trip.
- */
+/** The chosen scenario, in the address (`?scenario=…`) so reloads and links keep it; no round trip. */
 export function useScenario(): [Scenario | null, (id: string | null) => void] {
   const params = useSearchParams();
   const scenario = SCENARIOS.find((candidate) => candidate.id === params.get("scenario")) ?? null;

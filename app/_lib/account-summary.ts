@@ -87,10 +87,7 @@ const TOLD = 6;
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 const timesInWords = (count: number) => (count === 1 ? "once" : count === 2 ? "twice" : `${count} times`);
 
-/**
- * Charges the lab's naive client made: they bypass run-once, so the server's
- * account has no request for them, and only the ledger tells them.
- */
+/** The naive client's charges bypass run-once: only the ledger tells of them. */
 function naiveClause(charges: readonly SummarizedCharge[]): string {
   const naive = charges.filter((charge) => charge.naive);
   if (naive.length === 0) return "";
@@ -99,11 +96,7 @@ function naiveClause(charges: readonly SummarizedCharge[]): string {
   return `,${which} made by the naive client without run-once, under ${plural(keys, "key")} it made itself`;
 }
 
-/**
- * What happened, after the fact, from the server's own account and the
- * shop's charges: "3 requests reached the server; 1 charge: attempt 1
- * executed and its reply was lost, attempt 2 replayed the stored result."
- */
+/** What happened, from the server's account and the charges: "3 requests reached the server; 1 charge: …". */
 export function accountSummary(
   attempts: readonly ServerAttempt[],
   charges: readonly SummarizedCharge[],

@@ -32,10 +32,7 @@ function clause(delivery: QueueStep, n: number, later: readonly QueueStep[], sen
     : `delivery ${n} ${did} and was not acknowledged`;
 }
 
-/**
- * What happened, from the worker's own account: "2 deliveries; 1 receipt:
- * delivery 1 sent it and died before its ack, delivery 2 replayed."
- */
+/** What happened, from the worker's account: "2 deliveries; 1 receipt: delivery 1 sent it and died …". */
 export function queueSummary(steps: readonly QueueStep[]): string {
   const published = steps.filter((step) => step.step === "published").length;
   const deliveries = steps.filter((step) => step.step === "delivered");

@@ -38,12 +38,7 @@ const TEST_CARDS: Record<string, string> = { "4242": "4242424242424242", "0002":
 
 const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
-/**
- * The request again, as a curl command against this origin, that replays as
- * pasted: with the session's cookie when the page was given it (the lab shows
- * it), and the test card the server masked. Another card is asked for, never
- * made up.
- */
+/** The request again as curl: the session's cookie when given, the test card the server masked. */
 export function curlOf(attempt: ServerAttempt, origin: string, sessionCookie: string | null): string {
   const body = requestBodyOf(attempt);
   const last4 = typeof body.cardNumber === "string" ? MASKED_CARD.exec(body.cardNumber)?.[1] : undefined;

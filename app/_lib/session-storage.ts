@@ -1,8 +1,4 @@
-/**
- * sessionStorage survives a reload of the tab but not its closing, which is the
- * lifetime of a form's submission key and of a tab's attempt log. Reads and
- * writes tolerate storage being unavailable (private modes, quotas).
- */
+/** sessionStorage lives as long as the tab (a submission key, an attempt log); failures are tolerated. */
 export function readSessionItem<T>(key: string, parse: (value: unknown) => T | null): T | null {
   try {
     const raw = window.sessionStorage.getItem(key);

@@ -10,11 +10,7 @@ function parseAttempts(value: unknown): Attempt[] | null {
   return Array.isArray(value) ? (value as Attempt[]) : null;
 }
 
-/**
- * The order's attempt log in this tab: one per order, so that every click
- * records into it, kept in sessionStorage so that after a reload the page
- * can tell that an attempt was cut off. Browser only.
- */
+/** The order's attempt log in this tab, in sessionStorage so a reload can tell an attempt was cut off. */
 export function tabAttemptLog(orderId: string): AttemptLog {
   const existing = logs.get(orderId);
   if (existing) return existing;

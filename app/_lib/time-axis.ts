@@ -6,12 +6,19 @@ interface Span {
   end: number;
 }
 
-/** An idle stretch drawn narrower than its length: `from`..`to` in time, `left`..`right` on the axis. */
-export interface AxisGap {
+interface Stretch {
   from: number;
   to: number;
+}
+
+/** A stretch of time, `from`..`to`, drawn at `left`..`right` on the axis. */
+interface Placed extends Stretch {
   left: number;
   right: number;
+}
+
+/** An idle stretch drawn narrower than its length. */
+export interface AxisGap extends Placed {
   label: string;
 }
 
@@ -40,20 +47,11 @@ const TICK_STEPS_MS = [100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_00
 const MAX_TICKS = 6;
 
 /** A piece of the axis over which time runs linearly. */
-interface Piece {
-  from: number;
-  to: number;
-  left: number;
-  right: number;
+interface Piece extends Placed {
   compressed: boolean;
 }
 
-/**
- * A real time axis for attempts: linear in time, except that idle stretches
- * longer than `longestIdleMs` (a customer reading, a tab left open) are
- * squeezed into a marked gap, so that they do not squeeze the attempts into
- * slivers.
- */
+/** A time axis, linear except that idle stretches over `longestIdleMs` are squeezed into marked gaps. */
 export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> = {}): TimeAxis {
   const { longestIdleMs, gapWidth } = { ...DEFAULTS, ...options };
   const origin = Math.min(...spans.map((span) => span.start));
@@ -71,15 +69,8 @@ export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> =
   for (const stretch of [...idle, { from: finish, to: finish }]) {
     const right = x + (stretch.from - cursor) * perMs;
     pieces.push({ from: cursor, to: stretch.from, left: x, right, compressed: false });
-    if (stretch.to > stretch.from) {
-      pieces.push({
-        from: stretch.from,
-        to: stretch.to,
-        left: right,
-        right: right + width,
-        compressed: true,
-      });
-    }
+    if (stretch.to > stretch.from)
+      pieces.push({ ...stretch, left: right, right: right + width, compressed: true });
     cursor = stretch.to;
     x = right + (stretch.to > stretch.from ? width : 0);
   }
@@ -111,9 +102,9 @@ export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> =
 }
 
 /** The stretches between the spans' merged busy intervals. */
-function idleStretches(spans: readonly Span[]): Array<{ from: number; to: number }> {
+function idleStretches(spans: readonly Span[]): Stretch[] {
   const sorted = [...spans].sort((a, b) => a.start - b.start);
-  const stretches: Array<{ from: number; to: number }> = [];
+  const stretches: Stretch[] = [];
   let busyUntil = sorted[0]?.end ?? 0;
   for (const span of sorted.slice(1)) {
     if (span.start > busyUntil) stretches.push({ from: busyUntil, to: span.start });

@@ -4,10 +4,7 @@ import { useSyncExternalStore } from "react";
 
 const subscribe = () => () => undefined;
 
-/**
- * False in the server's HTML, true once React runs in the browser: a control
- * that needs JavaScript (the Pay button) stays disabled until it works.
- */
+/** False in the server's HTML, true once React runs: controls needing JavaScript wait for it. */
 export function useHydrated(): boolean {
   return useSyncExternalStore(
     subscribe,

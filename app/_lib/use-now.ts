@@ -2,10 +2,7 @@
 
 import { useEffect, useState } from "react";
 
-/**
- * The current time, ticking every `intervalMs` while `active` (a countdown, a
- * bar that grows). Between ticks it lags by up to one interval.
- */
+/** The current time, ticking every `intervalMs` while `active`. */
 export function useNow(active: boolean, intervalMs = 100): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

@@ -61,12 +61,7 @@ const UNKNOWN_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set<AttemptOutcome>([
 
 const NO_ATTEMPTS: readonly Attempt[] = [];
 
-/**
- * Pays an order with its persisted key. Every click, every retry and every
- * reload sends the same `order.paymentKey`; the links retry only unknown
- * outcomes. Offline, the payment waits (TanStack Query pauses it) and is
- * sent when the connection returns.
- */
+/** Pays an order with its persisted key, the same on every click, retry and reload; offline, it waits. */
 export function usePayment(order: PayableOrder, send: SendCharge = sendCharge) {
   const trpc = useTRPC();
   const client = useTRPCClient();

@@ -5,11 +5,7 @@ import { readSessionItem, removeSessionItem, writeSessionItem } from "./session-
 
 const STORAGE_KEY = "checkout.submissionKey";
 
-/**
- * The order form's idempotency key: created when the form is first shown,
- * kept across reloads of the tab until an order is placed with it, then
- * replaced for the next order. Never created per attempt.
- */
+/** The order form's key: made when first shown, kept across reloads until its order is placed. */
 export function useSubmissionKey(): { submissionKey: string | null; orderPlaced: () => void } {
   const [submissionKey, setSubmissionKey] = useState<string | null>(null);
 

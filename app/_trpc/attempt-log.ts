@@ -1,19 +1,8 @@
-/**
- * A payment's attempts, as this tab saw them: the data behind the payment
- * timeline. Filled by the links (see links.ts) through the operation's
- * context, so it records what really went over the wire.
- */
+/** A payment's attempts as this tab saw them, filled by the links: what really went over the wire. */
 
 /** What the server said it did, in its Idempotency-Decision header. */
-export type ServerDecision = "executed" | "replayed" | "coalesced" | "taken_over" | "expired";
-
-export const SERVER_DECISIONS: readonly ServerDecision[] = [
-  "executed",
-  "replayed",
-  "coalesced",
-  "taken_over",
-  "expired",
-];
+export const SERVER_DECISIONS = ["executed", "replayed", "coalesced", "taken_over", "expired"] as const;
+export type ServerDecision = (typeof SERVER_DECISIONS)[number];
 
 export type AttemptOutcome =
   | "in_flight"
@@ -46,11 +35,7 @@ export interface AttemptRecorder {
   ended(at: number, answer: AttemptAnswer): void;
 }
 
-export interface AttemptAnswer {
-  outcome: AttemptOutcome;
-  status: number | null;
-  decision: ServerDecision | null;
-}
+export type AttemptAnswer = Pick<Attempt, "outcome" | "status" | "decision">;
 
 /** One call's attempts: its recorders share a run number. */
 export interface AttemptRun {
@@ -58,21 +43,14 @@ export interface AttemptRun {
   recorder(key: string): AttemptRecorder;
 }
 
-/**
- * Collects every attempt of a tab's payment, for the timeline to subscribe
- * to. Calls made at the same time (a double-click, three quick submits)
- * record into the one log, each into its own attempts.
- */
+/** Every attempt of a tab's payment, for the timeline; concurrent calls record into the one log. */
 export class AttemptLog {
   readonly #attempts: Attempt[];
   readonly #listeners = new Set<() => void>();
   #snapshot: readonly Attempt[];
   #runs: number;
 
-  /**
-   * `restored` attempts come from before a reload: one still in flight then
-   * was cut off by it. `persist` hears of every change.
-   */
+  /** `restored`: from before a reload (one then in flight was cut off); `persist` hears of every change. */
   constructor(
     restored: readonly Attempt[] = [],
     private readonly persist: (attempts: readonly Attempt[]) => void = () => undefined,

@@ -16,15 +16,7 @@ interface OperationContext extends Record<string, unknown> {
   retries?: boolean;
 }
 
-/**
- * The client's links:
- * - queries go through httpBatchLink;
- * - mutations go one per request through httpLink, so that each has its own
- *   status and headers (Idempotency-Decision, Retry-After), behind retryLink
- *   with the retry policy, and a per-attempt timeout.
- * loggerLink sits between retryLink and httpLink, so it sees every attempt;
- * its logger fills the operation's attempt log.
- */
+/** Queries batched; mutations one per request (own status, headers), retried, each attempt logged. */
 export function createLinks({
   url,
   settings = DEFAULT_RETRY_SETTINGS,
@@ -56,10 +48,7 @@ export function createLinks({
   ];
 }
 
-/**
- * tRPC has no link that records when an operation started, and retryLink
- * needs it for the overall deadline; this one adds `startedAt` to the context.
- */
+/** Stamps `startedAt` on the context: retryLink needs it for the overall deadline. */
 function stampStartLink(): TRPCLink<AppRouter> {
   return () =>
     ({ op, next }) =>
@@ -105,12 +94,7 @@ export function describeFailure(error: TRPCClientError<AppRouter>): AttemptFailu
   return { kind: "network" };
 }
 
-/**
- * httpLink has no per-attempt timeout; its fetch option lets each attempt
- * carry one. The timer is left to run: it must cover reading the body too, and
- * aborting a finished request does nothing. (A plain controller rather than
- * AbortSignal.any with AbortSignal.timeout, whose timer Node may collect.)
- */
+/** A per-attempt timeout, left running to cover the body (Node may collect AbortSignal.timeout's timer). */
 function fetchWithTimeout(transport: typeof fetch, timeoutMs: number): typeof fetch {
   return (input, init) => {
     const attempt = new AbortController();
@@ -124,42 +108,28 @@ function fetchWithTimeout(transport: typeof fetch, timeoutMs: number): typeof fe
 
 type LoggerOptions = Parameters<NonNullable<Parameters<typeof loggerLink>[0]>["logger"] & object>[0];
 
-function contextOf(opts: { context: unknown }): OperationContext {
-  return opts.context as OperationContext;
+function recordAttempt(opts: LoggerOptions) {
+  const recorder = (opts.context as OperationContext).attempts;
+  if (opts.direction === "up") recorder?.started(Date.now());
+  else recorder?.ended(Date.now(), attemptAnswer(opts.result));
 }
 
-function recordAttempt(opts: LoggerOptions) {
-  const recorder = contextOf(opts).attempts;
-  if (!recorder) return;
-  if (opts.direction === "up") {
-    recorder.started(Date.now());
-    return;
-  }
-  recorder.ended(Date.now(), attemptAnswer(opts.result));
-}
+const NO_ANSWER = { timeout: "timed_out", network: "network_error", cancelled: "cancelled" } as const;
 
 function attemptAnswer(result: unknown): AttemptAnswer {
   if (result instanceof TRPCClientError) {
     const failure = describeFailure(result as TRPCClientError<AppRouter>);
-    switch (failure.kind) {
-      case "timeout":
-        return { outcome: "timed_out", status: null, decision: null };
-      case "network":
-        return { outcome: "network_error", status: null, decision: null };
-      case "cancelled":
-        return { outcome: "cancelled", status: null, decision: null };
-      case "http":
-        return {
-          outcome:
-            failure.status === 409
-              ? "conflict"
-              : failure.status === 429 || failure.status >= 500
-                ? "unavailable"
-                : "final_error",
-          status: failure.status,
-          decision: decisionOf(responseOf(result.meta)),
-        };
-    }
+    if (failure.kind !== "http") return { outcome: NO_ANSWER[failure.kind], status: null, decision: null };
+    return {
+      outcome:
+        failure.status === 409
+          ? "conflict"
+          : failure.status === 429 || failure.status >= 500
+            ? "unavailable"
+            : "final_error",
+      status: failure.status,
+      decision: decisionOf(responseOf(result.meta)),
+    };
   }
   const response = responseOf((result as { context?: unknown }).context);
   return { outcome: "succeeded", status: response?.status ?? null, decision: decisionOf(response) };

@@ -13,11 +13,7 @@ import { makeQueryClient } from "./query-client";
 /** @see https://trpc.io/docs/client/tanstack-react-query/setup */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
-/**
- * The lab's own hooks, typed with the demo's router (the app and `lab.*`), so
- * that the production components' types know nothing of the lab. Both share
- * one client and one query cache.
- */
+/** The lab's hooks, typed with the demo's router so the production components know nothing of the lab. */
 export const {
   TRPCProvider: LabTRPCProvider,
   useTRPC: useLabTRPC,

@@ -4,11 +4,7 @@ import { isServerUnreachable } from "./server-unreachable";
 /** While the server does not answer, a read that gave up is tried again this often, until it answers. */
 export const UNREACHABLE_RETRY_MS = 3_000;
 
-/**
- * Reads keep their last data through a failure, and are retried only when
- * the server could not be reached: a 404 or a refusal is an answer, and is
- * shown at once.
- */
+/** Reads keep their data through a failure, retried only when the server was unreachable. */
 export function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {

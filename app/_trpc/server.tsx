@@ -17,22 +17,11 @@ import { appRouter } from "~/server/trpc/routers/_app";
 import { labAppRouter } from "~/server/trpc/served-router";
 import { makeQueryClient } from "./query-client";
 
-/**
- * Server components read their data in-process, and hand it to the browser
- * with the page, so that it renders with its data at first paint.
- * @see https://trpc.io/docs/client/tanstack-react-query/server-components
- */
+// Server components read in-process and send the data with the page, for a first paint with data.
 
 const globalForPages = globalThis as unknown as { pageServices?: AppServices };
 
-/**
- * The pages' own services, for reads only. Next bundles the pages apart from
- * the API route, each with its own copy of the server's modules: had a page
- * made the shared services first (getServices()), the API route would get
- * another copy of DomainError, and answer 500 where it means 503 and lose its
- * Idempotency-Decision headers (tried: a page first, then a lab failure).
- * So the pages open their own database client and never run a mutation.
- */
+/** The pages' own read-only services: made by a page, the shared ones would break the API's error classes. */
 function pageServices(): AppServices {
   globalForPages.pageServices ??= createServices({
     databaseUrl: resolveDatabaseUrl(env.DATABASE_URL),
@@ -45,10 +34,7 @@ function pageServices(): AppServices {
   return globalForPages.pageServices;
 }
 
-/**
- * The session is the cookie proxy.ts sets (on a first visit it puts it into
- * the request too), under the same rule as the API's: the first one that verifies.
- */
+/** The session proxy.ts set, under the API's rule: the first cookie that verifies. */
 const createPageContext = cache(async () => {
   const services = pageServices();
   return createContextInner({
@@ -82,11 +68,7 @@ export function HydrateClient({ children }: { children: ReactNode }) {
   return <HydrationBoundary state={dehydrate(getQueryClient())}>{children}</HydrationBoundary>;
 }
 
-/**
- * Reads what the page shows. A failure does not fail the page: the browser
- * reads again, and says if the server is unreachable. Only an answer that
- * the thing does not exist (or that its id cannot name one) is a 404.
- */
+/** Prefetches; a failure does not fail the page (the browser reads again), only "not found" is a 404. */
 export async function prefetch<T extends ReturnType<AnyQueryOptions>>(
   options: T,
   { orNotFound = false } = {},

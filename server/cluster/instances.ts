@@ -11,11 +11,7 @@ import { PROVIDER_DEFAULT_DATABASE_URL, PROVIDER_DEFAULT_PORT } from "../../prov
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 
-/**
- * However this process ends (a normal exit, Ctrl-C, or a test runner's SIGTERM,
- * which skips "exit" handlers), the servers it started end with it: signal-exit
- * hooks the signals and re-raises them.
- */
+/** However this process ends (a test runner's SIGTERM too), signal-exit ends the servers it started. */
 const running = new Set<ChildProcess>();
 onExit(() => {
   for (const child of running) child.kill("SIGKILL");
@@ -44,12 +40,7 @@ export interface Cluster {
 
 type Output = "inherit" | "ignore";
 
-/**
- * Starts the payment provider and `count` production servers (`next start`)
- * of the shop on one database, after preparing it once: on consecutive ports
- * from `basePort` (the provider on `providerPort`), or on free ports (tests,
- * which run side by side). The build must exist (`npm run build`).
- */
+/** The provider and `count` built shops on one prepared database, on ports from `basePort` or free ones. */
 export async function startInstances(opts: {
   databaseUrl: string;
   /** The provider's own database; a SQLite file beside the shop's by default. */

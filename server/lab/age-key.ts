@@ -6,12 +6,7 @@ import { LabError } from "./lab-error";
 /** How far past its retention the lab puts a key: already expired, by a margin no clock skew hides. */
 const AGED_BY_MS = 1_000;
 
-/**
- * Ages the order's most recently completed payment key past its retention, as
- * if its TTL had run out: the next request with it finds it expired and runs
- * again (the grid's last row): with the lab on, no instance answers a key's
- * duplicates from memory (see services.ts).
- */
+/** Ages the order's last completed key past its retention (the grid's last row). */
 export async function ageKeyPastRetention(
   ctx: Pick<Services, "db"> & { sessionId: string },
   orderId: string,

@@ -5,13 +5,7 @@ import type { PaymentProvider } from "../payment-provider/payment-provider";
 import { toChargeView } from "../payments/charge-view";
 import type { ChargeView } from "../payments/charge-view";
 
-/**
- * The counter-example, for the lab's naive client only: a charge with no
- * run-once, no check of the key against the order, no check that the order is
- * still unpaid, and a provider key taken from the browser's key. A client that
- * retries it with a new key per attempt pays twice whenever a reply is lost;
- * the ledger marks its charges.
- */
+/** The naive client's counter-example: no run-once, no order checks, the browser's key to the provider. */
 export async function naiveCharge(
   deps: { db: Db; provider: PaymentProvider; sessionId: string },
   input: { orderId: string; amountCents: number; attemptKey: string; cardNumber: string },

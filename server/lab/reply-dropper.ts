@@ -5,12 +5,7 @@ import { ATTEMPT_ID_HEADER } from "../trpc/run-once/attempt-account";
 import { chargeOutput } from "../payments/schemas";
 import { spend } from "./switches";
 
-/**
- * Wraps the API handler where the lab is on: loses the reply of a committed
- * charge when its order's lab says so (see lostReply). The order is read from
- * the reply, that is from the caller's own charge as the server validated and
- * committed it, never from the raw request.
- */
+/** Loses a committed charge's reply when its order's lab says so, the order read from the validated reply. */
 export function losingReplies(
   db: Db,
   attempts: Pick<AttemptRecorder, "replyLost">,

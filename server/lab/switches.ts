@@ -40,10 +40,7 @@ export async function setSwitches(
   return shopSwitchesSchema.parse(row);
 }
 
-/**
- * Spends one unit of a counter, atomically: of two attempts racing for the
- * last unit, exactly one gets it.
- */
+/** Spends one unit of a counter atomically: of two racing attempts, one gets the last unit. */
 export async function spend(
   db: Db,
   orderId: string,

@@ -2,11 +2,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client
 import { RUN_ONCE_OUTCOMES } from "run-once";
 import type { RunOnceEvent, RunOnceObserver, RunOnceOutcome } from "run-once";
 
-/**
- * Prometheus metrics, per process (each instance is scraped on its own): the
- * run-once outcomes per procedure, how long coalesced duplicates waited for
- * the shared execution, the database statements issued, and Node's own.
- */
+/** Per-process Prometheus metrics: run-once outcomes, coalesced waits, statements, and Node's own. */
 export class AppMetrics implements RunOnceObserver {
   readonly registry = new Registry();
   readonly #outcomes = new Counter({

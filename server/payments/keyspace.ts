@@ -1,5 +1,2 @@
-/**
- * The name payment keys are stored under: payments.charge runs under it, and
- * the order page and the ledger read the keys' state by it.
- */
+/** The name payment keys are stored under, which the order page and the ledger read them by. */
 export const PAYMENT_KEYSPACE = "payments.charge";

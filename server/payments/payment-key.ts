@@ -1,10 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-/**
- * A payment attempt's idempotency key: made once, when the attempt opens (with
- * the order, or after a decline), stored on the order row, and sent by every
- * retry of that attempt from any tab or reload.
- */
+/** A payment attempt's key: made once when the attempt opens, stored on the order, sent by every retry. */
 export function newPaymentKey(): string {
   return `pay_${randomUUID()}`;
 }

@@ -10,12 +10,7 @@ interface Reconciliation {
   problems: string[];
 }
 
-/**
- * Compares, per order, the provider's charges with the shop's record of them:
- * a charge the provider made that the shop never recorded (the app died
- * between the hops and nothing finished it, or a key was made per attempt), a
- * recorded charge the provider does not have, or amounts that differ.
- */
+/** Per order, the provider's charges against the shop's record: unrecorded, missing, or differing amounts. */
 export async function reconcile(
   deps: { db: Db; provider: PaymentProvider },
   orderIds: string[],

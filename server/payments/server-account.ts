@@ -18,11 +18,7 @@ type ServerAttempt = z.infer<typeof serverAttemptSchema>;
 type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
 type ProviderCall = z.infer<typeof providerCallSchema>;
 
-/**
- * The server's account of an order's payment requests, from its own record:
- * every request that reached payments.charge with one of the order's keys,
- * and where each key stands now. Only the session's own order is read.
- */
+/** Every request that reached payments.charge with the session's order's keys, and where each key stands. */
 export async function serverAccountOf(
   ctx: Pick<Services, "db" | "attempts"> & { sessionId: string },
   orderId: string,
@@ -56,11 +52,7 @@ export async function serverAccountOf(
   };
 }
 
-/**
- * The grid's column of each request: whether its body is the one its key last
- * ran or held. A refused mismatch never becomes the key's body, so the next
- * request is compared with the body before it.
- */
+/** Each request's grid column: its key's last body or not (a refused mismatch never becomes the key's). */
 function withPayloadColumn(records: AttemptRecord[]): ServerAttempt[] {
   const heldBody = new Map<string, string>();
   return records.map((record) => {

@@ -3,13 +3,7 @@ import type { Logger } from "service-kit/logger";
 import { recordStep } from "./queue-account";
 import type { QueueLab } from "./queue-lab";
 
-/**
- * Publishes the outbox to the broker, oldest first, and marks each row sent
- * once the broker has confirmed it. A relay that dies between the two
- * publishes the row again on its next start: a duplicate message, which the
- * consumer's key answers (the lab's "publishes twice" does the same on
- * purpose). Rows past the redelivery window are dead, not sent.
- */
+/** Publishes the outbox oldest first, rows marked sent once confirmed (a crash republishes). */
 export class OutboxRelay {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;

@@ -13,11 +13,7 @@ export const paymentSucceeded = z.object({
 });
 export type PaymentSucceeded = z.infer<typeof paymentSucceeded>;
 
-/**
- * Writes the event to the outbox inside the transaction that records the
- * charge: both commit or neither does, so no charge goes without its event
- * (the guide's "failed while publishing an event").
- */
+/** Writes the event in the charge's own transaction: no charge without its event. */
 export async function writePaymentSucceeded(
   tx: Tx,
   charge: { id: string; orderId: string; amountCents: number },

@@ -1,11 +1,7 @@
 import type { Db } from "../db/client";
 import { spend } from "../lab/switches";
 
-/**
- * The lab's faults for the receipt worker, read per order from the switches
- * the order page sets (the database is what the worker and the shop share).
- * The worker honours them only where the lab is on.
- */
+/** The lab's faults for the receipt worker, per order, honoured only where the lab is on. */
 export interface QueueLab {
   /** The consumer sends on every delivery, without its key. */
   naive(orderId: string): Promise<boolean>;

@@ -4,11 +4,7 @@ export interface Delivery {
   attempt: number;
 }
 
-/**
- * Settles one delivery: resolving acknowledges it; throwing hands it back to
- * the queue, which delivers it again, and to the dead-letter queue after the
- * last allowed delivery.
- */
+/** Resolving acknowledges the delivery; throwing hands it back (dead-lettered after the last allowed). */
 export type DeliveryHandler = (delivery: Delivery) => Promise<void>;
 
 /** Where receipts' messages come from: RabbitMQ, or the embedded queue on the outbox. Both deliver at least once. */

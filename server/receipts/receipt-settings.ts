@@ -39,10 +39,7 @@ export function receiptSettings(source: Record<string, string | undefined>): Rec
   throw new Error(`Invalid environment: ${problems.join("; ")}.`);
 }
 
-/**
- * The guide's TTL rule: a key that expires while its message can still be
- * redelivered lets that redelivery send a second receipt. Null when kept.
- */
+/** The guide's TTL rule: a key must outlive its message's redelivery; null when kept. */
 export function retentionProblem(settings: ReceiptSettings): string | null {
   if (settings.RECEIPT_KEY_TTL_MS >= settings.RECEIPT_REDELIVERY_WINDOW_MS) return null;
   return (

@@ -8,11 +8,7 @@ import { trpcFinalErrors } from "../trpc/run-once/final-errors";
 import { PrismaAttemptJournal } from "./attempt-journal";
 import { AttemptRecorder } from "./attempt-recorder";
 
-/**
- * The run-once core on the shop's database, with the tRPC integration's final
- * errors, and what the shop keeps beside its keys: the record of requests
- * (AttemptRecorder, which also counts the keys' replays), swept with the keys.
- */
+/** The run-once core on the shop's database, with the tRPC final errors and the account of attempts. */
 export function createRunOnce(opts: {
   databaseUrl: string;
   db: Db;

@@ -12,11 +12,7 @@ export interface KeyView {
   expiresAt: Date;
 }
 
-/**
- * A caller's keys on one operation, read from the core's table: keys past
- * their retention count as absent unless `includeExpired` (a page that draws
- * a key's lifecycle shows them as expired until they are swept).
- */
+/** A caller's keys on one operation; expired ones count as absent unless `includeExpired`. */
 export async function viewKeys(
   db: Db,
   scope: { caller: string; path: string; keys: string[] },

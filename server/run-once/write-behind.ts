@@ -1,9 +1,4 @@
-/**
- * Gathers items in memory and writes them in batches: once quiet for
- * `quietMs`, and at least every `maxDelayMs`. A request never waits for the
- * write; a crash loses at most the unwritten batch. Writes run one at a time,
- * in order.
- */
+/** Batches writes once quiet for `quietMs` or every `maxDelayMs`, in order; a crash loses the unwritten. */
 export class WriteBehind<T> {
   #pending = new Map<string, T>();
   #timer: NodeJS.Timeout | undefined;

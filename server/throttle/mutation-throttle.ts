@@ -53,10 +53,7 @@ export class MutationThrottle {
     this.#settings = settings;
   }
 
-  /**
-   * Counts one mutation against its session and its address. Past either
-   * limit it throws RATE_LIMITED (429) with Retry-After: the end of the window.
-   */
+  /** Counts a mutation; past either limit throws RATE_LIMITED (429) with Retry-After at the window's end. */
   async consume(sessionId: string, address: string): Promise<void> {
     await this.#firstConnection;
     const results = await Promise.allSettled([

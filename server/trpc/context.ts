@@ -13,11 +13,7 @@ export interface Context extends Services {
   http: HttpExchange | null;
 }
 
-/**
- * The context without any request plumbing, so that tests can call procedures
- * with their own database and ledger through `createCaller`.
- * @see https://trpc.io/docs/server/context#inner-and-outer-context
- */
+/** The context without request plumbing, for tests' `createCaller`. */
 export function createContextInner(opts: {
   services: Services;
   sessionId: string | null;

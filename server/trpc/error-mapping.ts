@@ -49,11 +49,7 @@ interface NamedFailure {
   retryAfterSeconds?: number;
 }
 
-/**
- * The one place where what the server throws becomes what tRPC sends: a named
- * failure as a ReasonedError of its reason's code, the core's caller gone as
- * 499, and anything else as it is (tRPC's own errors) or as a 500.
- */
+/** The one place a thrown error becomes what tRPC sends: by reason, caller gone as 499, else as is or 500. */
 export function toTrpcError(error: unknown): TRPCError {
   // tRPC hands a middleware what a procedure threw as the cause of a 500.
   const thrown = error instanceof TRPCError && error.code === "INTERNAL_SERVER_ERROR" ? error.cause : error;

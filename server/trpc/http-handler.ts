@@ -14,10 +14,7 @@ const TRPC_ENDPOINT = "/api/trpc";
 /** The largest request body accepted: a batch of orders fits many times over. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/**
- * The most calls one batched request may carry; a larger batch is refused
- * whole with 400, before any call runs. The app's pages batch a few queries.
- */
+/** The most calls one batch may carry; a larger one is refused whole (400) before any runs. */
 export const MAX_BATCH_SIZE = 50;
 
 /** What the HTTP layer needs beyond the procedures' services. */
@@ -26,11 +23,7 @@ export interface HttpServices extends Services {
   sessionSecret: () => Promise<string>;
 }
 
-/**
- * Serves tRPC over the fetch adapter, plain JSON (no transformer) so that curl
- * works. The API route calls it; tests call it with Requests of their own.
- * @see https://trpc.io/docs/server/adapters/fetch
- */
+/** tRPC over the fetch adapter, plain JSON (no transformer) so that curl works. */
 export function handleTrpcRequest(
   request: Request,
   services: HttpServices,
@@ -69,11 +62,7 @@ export function handleTrpcRequest(
   });
 }
 
-/**
- * Caps the body before tRPC parses it: a declared length over the cap fails
- * at once, and a body that turns out longer fails as soon as it crosses the
- * cap, without reading the rest. The error surfaces through tRPC as 413.
- */
+/** Caps the body before tRPC parses it, failing (413) as soon as it is over, without reading the rest. */
 function limitBody(req: Request): Request {
   if (!req.body) return req;
   // tRPC reads the body before any procedure runs, so the procedures' mapping never sees this error.

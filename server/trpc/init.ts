@@ -1,8 +1,4 @@
-/**
- * tRPC's one initialisation: the context type, the error shape, and the
- * building blocks the routers use.
- * @see https://trpc.io/docs/server/routers#initialize-trpc
- */
+/** tRPC's one initialisation: the context type, the error shape, and the building blocks. */
 import { initTRPC } from "@trpc/server";
 import { ZodError, z } from "zod";
 import type { Context } from "./context";

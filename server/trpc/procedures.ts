@@ -1,7 +1,4 @@
-/**
- * The procedure builders the routers start from, composed from the
- * middlewares in one place.
- */
+/** The procedure builders the routers start from. */
 import type { z } from "zod";
 import { publicProcedure } from "./init";
 import { requireSession } from "./middlewares/require-session";
@@ -14,12 +11,7 @@ export { publicProcedure };
 /** For procedures that read or write the caller's own orders; its mutations are throttled. */
 export const sessionProcedure = publicProcedure.use(requireSession).use(throttleMutations);
 
-/**
- * A mutation that runs at most once per idempotency key: `runOnceProcedure(input, output)`
- * then `.mutation(({ ctx }) => ctx.execution.commit(tx => ...))`. The run-once
- * middleware sits after the input parser (it fingerprints parsed input) and
- * inside the output parser (first responses and replays are parsed alike).
- */
+/** A mutation run at most once per key: after the input parser, inside the output parser. */
 export function runOnceProcedure<TInput extends z.ZodObject, TOutput extends z.ZodType>(
   input: TInput,
   output: TOutput,

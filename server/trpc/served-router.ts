@@ -7,12 +7,7 @@ import { mergeRouters, router } from "./init";
 export const labAppRouter = mergeRouters(appRouter, router({ lab: labRouter }));
 export type LabAppRouter = typeof labAppRouter;
 
-/**
- * The router a process serves, assembled at its edge: the production
- * AppRouter, plus the lab where it is on (`npm run demo`, LAB_ENABLED=1), plus
- * the benchmark's baseline where `npm run bench` asks for it (BENCH_BASELINE=1).
- * Neither extra is part of AppRouter or its type.
- */
+/** The router a process serves: AppRouter, plus the lab and bench baseline where asked (not in its type). */
 export function servedRouter(opts: { lab: boolean; benchBaseline: boolean }) {
   if (!opts.benchBaseline) return opts.lab ? labAppRouter : appRouter;
   return mergeRouters(opts.lab ? labAppRouter : appRouter, router({ bench: benchRouter }));

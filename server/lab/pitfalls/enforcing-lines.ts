@@ -3,11 +3,7 @@ import type { BrokenRule } from "./broken-rule";
 /** The guide's pitfalls as the lab shows them: its four broken rules, and the naive client's key per attempt. */
 export type PitfallId = BrokenRule | "keys-per-attempt";
 
-/**
- * Where the shop keeps each rule the lab breaks: a file and a text found once
- * in it, whose line the lab's source page marks. A marker, not a line
- * number, so that edits above it do not move the link.
- */
+/** Where the shop keeps each rule: a file and a marker text in it (not a line number, which edits move). */
 export const ENFORCING_LINES: Record<PitfallId, { path: string; marker: string }> = {
   "partial-commit": {
     path: "packages/run-once/execution.ts",

@@ -9,13 +9,7 @@ interface MemoryKey extends KeyRecord {
   scope: KeyScope;
 }
 
-/**
- * The pitfall "in-memory store behind a load balancer": keys in a Map of this
- * process. Each transition is atomic within the process (no await between its
- * read and its write), so one instance alone runs a key once; a second
- * instance has a Map of its own and never sees the first one's keys. The
- * side effects are still written in the shop's database transactions.
- */
+/** The pitfall "in-memory store behind a load balancer": a Map per process, which no other instance sees. */
 export class MemoryIdempotencyStore implements IdempotencyStore<Tx> {
   readonly detectsDeadOwners = false;
   readonly #keys = new Map<string, MemoryKey>();
@@ -113,14 +107,6 @@ function idOf(scope: KeyScope): string {
 }
 
 /** A copy, so that a reader holds what it saw, as it would from a database. */
-function recordOf(key: MemoryKey): KeyRecord {
-  return {
-    id: key.id,
-    fingerprint: key.fingerprint,
-    state: key.state,
-    token: key.token,
-    lockedUntil: key.lockedUntil,
-    expiresAt: key.expiresAt,
-    outcome: key.outcome,
-  };
+function recordOf({ scope: _scope, ...record }: MemoryKey): KeyRecord {
+  return record;
 }

@@ -11,12 +11,7 @@ import { MemoryIdempotencyStore } from "./memory-store";
 /** The longest timer Node keeps (24.8 days): no bound, in practice. */
 const UNBOUNDED_WAIT_MS = 2 ** 31 - 1;
 
-/**
- * The run-once core composed with one broken part per rule, each otherwise as
- * the shop composes its own (server/run-once.ts): its keys' table, its final
- * errors, its timing. (On PostgreSQL the store here does without the owner's
- * session lock, which only speeds up the takeover of a dead owner's key.)
- */
+/** The run-once core with one broken part per rule, each otherwise as the shop composes its own. */
 function brokenCores(db: Db, settings: RunOnceSettings): Record<BrokenRule, RunOnce<Tx>> {
   const store = new SqlIdempotencyStore<Tx>(db);
   const shop = { store, finalErrors: trpcFinalErrors, settings, logger };

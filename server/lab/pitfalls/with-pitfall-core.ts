@@ -6,12 +6,7 @@ import { LabError } from "../lab-error";
 import { readSwitches } from "../switches";
 import { brokenCore } from "./pitfall-cores";
 
-/**
- * Puts the order's pitfall in front of the run-once middleware: the core that
- * breaks the order's broken rule stands in for the shop's (ctx.runOnce),
- * or, with no rule broken, the shop's own stays. Only an order in pitfall mode
- * is charged this way.
- */
+/** In pitfall mode, the core that breaks the order's rule stands in for the shop's ctx.runOnce. */
 export const withPitfallCore = middleware(async ({ ctx, input, next }) => {
   const { orderId } = input as z.infer<typeof chargeInput>;
   if (!ctx.sessionId) throw new Error("withPitfallCore needs requireSession before it");

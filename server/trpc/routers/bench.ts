@@ -15,12 +15,7 @@ const recorderWithoutWrites = new AttemptRecorder(
   logger,
 );
 
-/**
- * The benchmark's baselines, served only when `npm run bench` starts a server
- * with BENCH_BASELINE=1 (see served-router.ts), so that the bench measures
- * what the middleware adds, and what the server's account of attempts adds to
- * that, and nothing else.
- */
+/** The benchmark's baselines, served only with BENCH_BASELINE=1 (see served-router.ts). */
 export const benchRouter = router({
   /** payments.charge's own handler and ledger transaction without the run-once middleware. */
   unprotectedCharge: sessionProcedure

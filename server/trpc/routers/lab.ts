@@ -5,14 +5,13 @@ import { pitfallCharge } from "../../lab/pitfalls/pitfall-charge";
 import { withPitfallCore } from "../../lab/pitfalls/with-pitfall-core";
 import { readSwitches, setSwitches } from "../../lab/switches";
 import { findSessionOrder } from "../../orders/order-view";
+import { getOrderInput } from "../../orders/schemas";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
 import { runOnce } from "../run-once/middleware";
 import { sessionProcedure } from "../procedures";
 import {
-  ageKeyInput,
   ageKeyOutput,
-  labSwitchesInput,
   labStallOutput,
   labSwitchesSchema,
   naiveChargeInput,
@@ -20,15 +19,10 @@ import {
 } from "../schemas/lab";
 import { chargeInput, chargeOutput, maskedCharge } from "../../payments/schemas";
 
-/**
- * The fault-injection lab: per-order switches the shop and its payment
- * provider honour, the naive counter-example, and the pitfall charge that
- * breaks one rule of the guide at a time. Served only where the lab is
- * on (see served-router.ts); the production AppRouter does not contain it.
- */
+/** The fault lab's procedures, served only where the lab is on; AppRouter does not contain them. */
 export const labRouter = router({
   switches: sessionProcedure
-    .input(labSwitchesInput)
+    .input(getOrderInput)
     .output(labSwitchesSchema)
     .query(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
@@ -51,7 +45,7 @@ export const labRouter = router({
 
   /** Which process to kill for the crash lesson: the one answering, and the one holding the stall. */
   stall: sessionProcedure
-    .input(labSwitchesInput)
+    .input(getOrderInput)
     .output(labStallOutput)
     .query(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
@@ -61,7 +55,7 @@ export const labRouter = router({
 
   /** Puts the order's completed key past its retention: the grid's "expired" row, without waiting a day. */
   ageKey: sessionProcedure
-    .input(ageKeyInput)
+    .input(getOrderInput)
     .output(ageKeyOutput)
     .mutation(({ ctx, input }) => ageKeyPastRetention(ctx, input.orderId)),
 
@@ -70,11 +64,7 @@ export const labRouter = router({
     .output(chargeOutput)
     .mutation(({ ctx, input }) => naiveCharge(ctx, input)),
 
-  /**
-   * Pay in pitfall mode: run-once on the order's paymentKey, as payments.charge,
-   * under the core the order's broken rule picks (see server/lab/pitfalls/).
-   * The server's account of attempts records it as it records payments.charge.
-   */
+  /** Pay in pitfall mode: under the core the order's broken rule picks, recorded as payments.charge. */
   pitfallCharge: sessionProcedure
     .input(chargeInput)
     .output(chargeOutput)

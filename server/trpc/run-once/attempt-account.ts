@@ -22,12 +22,7 @@ export function accountOfResult(result: RunResult, answered: TRPCError | null): 
   };
 }
 
-/**
- * What the account says of a request that failed: how it ended, in the core's
- * words, with the key state it found: the in-progress key a conflict or a
- * joined failure met, the key a mismatch found, and otherwise the key as this
- * request claimed it (none if it never claimed one).
- */
+/** A failed request's account: how it ended, and the key it found, or the one it claimed (if any). */
 export function accountOfFailure(
   error: unknown,
   answered: TRPCError,

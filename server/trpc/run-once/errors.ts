@@ -3,12 +3,7 @@ import { RunOnceError } from "run-once";
 import { toTrpcError } from "../error-mapping";
 import { IdempotencyError } from "./idempotency-error";
 
-/**
- * What a run-once call failed with, as tRPC sends it (see error-mapping.ts),
- * and anything unexpected as a retryable 503, since nothing of it was
- * committed. A handler that forgot commit() is a bug, not a transient
- * failure: 500, logged in full.
- */
+/** A run-once failure for tRPC: the unexpected as a retryable 503, a missing commit as 500. */
 export function asTrpcError(error: unknown): TRPCError {
   const mapped = toTrpcError(error);
   if (mapped.code !== "INTERNAL_SERVER_ERROR" || isCommitMissing(error)) return mapped;

@@ -14,27 +14,13 @@ import { IdempotencyError } from "./idempotency-error";
 export interface RunOnceOptions {
   /** The input field that carries the key (default `idempotencyKey`); it is not part of the fingerprint. */
   keyField?: string;
-  /**
-   * The name keys are stored under (default: the procedure's path). Code that
-   * reads the keys (a page showing a payment's state) names the same constant,
-   * so a renamed route does not silently orphan them.
-   */
+  /** The name keys are stored under (default: the path); their readers name the same constant. */
   keyspace?: string;
-  /**
-   * The body as the server's account of attempts keeps it (the key left out):
-   * the parsed input unless given; mask what must not be stored (a card number).
-   */
+  /** The body the account of attempts keeps (the parsed input unless given): mask what must not be stored. */
   keptBody?: (payload: Record<string, unknown>) => Json;
 }
 
-/**
- * Makes a mutation run at most once per (session, keyspace, key), with the
- * run-once core (packages/run-once). Place it after `.input()` (it
- * fingerprints the parsed input) and after `.output()` (so the first response
- * and every replay pass through the same output parser). The handler gets
- * `ctx.execution.commit(tx => ...)` to write its side effect in the transaction
- * that completes the key.
- */
+/** Runs a mutation at most once per (session, keyspace, key); after `.input()` and `.output()`. */
 export function runOnce(options: RunOnceOptions = {}) {
   const keyField = options.keyField ?? "idempotencyKey";
   return middleware(async ({ ctx, path, input, next, signal }) => {
@@ -104,10 +90,7 @@ function outcomeAsResult(data: unknown): MiddlewareResult<{ execution: Execution
   return { ok: true, data, marker: middlewareMarker };
 }
 
-/**
- * The key comes from the input field or, outside a batch, from the
- * Idempotency-Key header (bare or as an RFC 8941 string).
- */
+/** The key from the input field or, outside a batch, the Idempotency-Key header (bare or RFC 8941). */
 function resolveKey(fieldKey: unknown, http: HttpExchange | null, keyField: string): string {
   const header = IDEMPOTENCY_HEADERS.key;
   const rawHeader = http?.requestHeaders.get(header) ?? null;
@@ -145,11 +128,7 @@ function asRecord(input: unknown): Record<string, unknown> {
   return input as Record<string, unknown>;
 }
 
-/**
- * Tells the client what the server decided (executed, replayed, coalesced,
- * taken_over, expired), whether it got a stored outcome, and how long it may
- * retry with this key.
- */
+/** Tells the client the decision, whether the outcome was stored, and how long it may retry with the key. */
 function describeInHeaders(http: HttpExchange | null, result: RunResult) {
   if (!http || http.isBatch) return;
   for (const [name, value] of Object.entries(resultHeaders(result))) http.responseHeaders.set(name, value);

@@ -54,8 +54,6 @@ export const providerFaultsSchema = z.object({
 
 export const labSwitchesSchema = z.object({ shop: shopSwitchesSchema, provider: providerFaultsSchema });
 
-export const labSwitchesInput = z.strictObject({ orderId: orderIdSchema });
-
 /** Only the switches given change. */
 export const setLabSwitchesInput = z.strictObject({
   orderId: orderIdSchema,
@@ -70,8 +68,6 @@ export const naiveChargeInput = z.strictObject({
   attemptKey: idempotencyKeySchema,
   cardNumber: chargeInput.shape.cardNumber.default(APPROVED_TEST_CARD),
 });
-
-export const ageKeyInput = z.strictObject({ orderId: orderIdSchema });
 
 export const ageKeyOutput = z.object({ key: z.string(), expiresAt: z.iso.datetime() });
 
