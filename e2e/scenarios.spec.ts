@@ -313,7 +313,7 @@ scenarioTest(
     items: { "desk-plant": 1 },
     refusals: /net::ERR_INCOMPLETE_CHUNKED_ENCODING/,
     happened:
-      "What happened: No request reached run-once; 2 charges, made by the naive client without run-once, under 2 keys it made itself.",
+      "What happened: 2 requests reached the server under 2 keys; 2 charges, made by the naive client without run-once, under 2 keys it made itself: attempt 1 (naive, a key of its own) executed and its reply was lost, attempt 2 (naive, a key of its own) executed.",
     charges: 2,
   },
   async ({ page }) => {

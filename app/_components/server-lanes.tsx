@@ -105,7 +105,7 @@ function LanesRow({
   const waited = attempt.decision === "coalesced" || attempt.decision === "conflict";
   const replyEnd = attempt.replyLost ? lanes.network : lanes.client;
   // The completer runs inside a server: no request crosses the network, and no reply goes back.
-  const fromClient = attempt.sentBy === "client";
+  const fromClient = attempt.sentBy !== "completer";
   const answered = attempt.decision !== null && fromClient;
   const words = [
     attempt.decision === null ? "in flight: no answer yet" : DECISION_WORDS[attempt.decision],
@@ -163,6 +163,9 @@ function LanesRow({
             <span data-testid="server-decision">{words}</span>
             {waited && ` (${formatDuration(attempt.durationMs)})`}
             {attempt.replyLost && <span className="badge danger">reply lost</span>}
+            {attempt.sentBy === "naive client" && (
+              <span className="badge danger">naive: a new key, no run-once</span>
+            )}
           </span>
         </summary>
         <AttemptDetails attempt={attempt} />
@@ -179,7 +182,8 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
       () => setCopied("copied"),
       () => setCopied("failed"),
     );
-  const fromClient = attempt.sentBy === "client";
+  const fromClient = attempt.sentBy !== "completer";
+  const naive = attempt.sentBy === "naive client";
   return (
     <div className="attempt-details">
       {fromClient ? (
@@ -187,7 +191,9 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
           <div>
             <h3>Request</h3>
             <pre>
-              {`POST /api/trpc/payments.charge\nIdempotency-Key: ${attempt.key}\n\n${JSON.stringify(requestBodyOf(attempt), null, 2)}`}
+              {naive
+                ? `POST /api/trpc/lab.naiveCharge\n\n${JSON.stringify({ ...attempt.body, attemptKey: attempt.key }, null, 2)}`
+                : `POST /api/trpc/payments.charge\nIdempotency-Key: ${attempt.key}\n\n${JSON.stringify(requestBodyOf(attempt), null, 2)}`}
             </pre>
           </div>
           <div>
@@ -226,7 +232,7 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
           </>
         )}
       </dl>
-      {fromClient && (
+      {attempt.sentBy === "client" && (
         <p>
           <button type="button" className="secondary" onClick={() => void copy()}>
             Copy as curl

@@ -88,3 +88,19 @@ it("tells a request whose server died, and the background completer that took it
   );
   expect(accountSummary([died], [])).toBe("1 request reached the server; 0 charges: attempt 1 is in flight.");
 });
+
+it("tells the naive client's requests, each under a key of its own, and their charges", () => {
+  const naive = (key: string, replyLost: boolean) =>
+    attempt({ key, sentBy: "naive client", keyState: null, replyLost });
+  expect(
+    accountSummary(
+      [naive("naive_a", true), naive("naive_b", false)],
+      [
+        charge({ idempotencyKey: "naive_a", naive: true }),
+        charge({ idempotencyKey: "naive_b", naive: true }),
+      ],
+    ),
+  ).toBe(
+    "2 requests reached the server under 2 keys; 2 charges, made by the naive client without run-once, under 2 keys it made itself: attempt 1 (naive, a key of its own) executed and its reply was lost, attempt 2 (naive, a key of its own) executed.",
+  );
+});

@@ -28,9 +28,10 @@ export function takeoverOf(attempts: readonly ServerAttempt[], i: number): numbe
   return later === -1 ? null : later + 1;
 }
 
-/** How the summary and the figure name request `n`: the completer's run is no client's request. */
+/** How the summary names request `n`: the completer's run is no client's request; the naive client's skips run-once. */
 function attemptName(attempt: ServerAttempt, n: number): string {
-  return attempt.sentBy === "completer" ? `attempt ${n} (the background completer)` : `attempt ${n}`;
+  if (attempt.sentBy === "completer") return `attempt ${n} (the background completer)`;
+  return attempt.sentBy === "naive client" ? `attempt ${n} (naive, a key of its own)` : `attempt ${n}`;
 }
 
 /** What one request came to, as a clause of the summary. */
@@ -47,6 +48,7 @@ function clause(attempts: readonly ServerAttempt[], i: number): string {
     }
     case "executed":
       if (status === DECLINED) return `${n} ran and the card was declined (HTTP 402)`;
+      if (status >= 400 && attempt.sentBy === "naive client") return `${n} failed (HTTP ${status})`;
       // Only a final answer should be stored; the lab's "cache errors forever" stores any failure.
       if (status >= 400) return `${n} ran, and its failure (HTTP ${status}) was stored as the key's outcome`;
       return `${n} executed${attempt.replyLost ? " and its reply was lost" : ""}`;
@@ -102,7 +104,7 @@ export function accountSummary(
   charges: readonly SummarizedCharge[],
 ): string {
   const keys = new Set(attempts.map((attempt) => attempt.key)).size;
-  const sent = attempts.filter((attempt) => attempt.sentBy === "client").length;
+  const sent = attempts.filter((attempt) => attempt.sentBy !== "completer").length;
   const completerRuns = attempts.length - sent;
   const requests =
     (sent === 0

@@ -1,20 +1,74 @@
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { Db } from "../db/client";
 import { DomainError } from "../errors";
 import { findSessionOrder } from "../orders/order-view";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
 import { toChargeView } from "../payments/charge-view";
 import type { ChargeView } from "../payments/charge-view";
+import { NAIVE_CHARGE_PATH } from "../payments/keyspace";
+import { maskedCharge } from "../payments/schemas";
+import type { AttemptRecorder } from "../run-once/attempt-recorder";
+import type { HttpExchange } from "../trpc/context";
+import { toTrpcError } from "../trpc/error-mapping";
+import { ATTEMPT_ID_HEADER } from "../trpc/run-once/attempt-account";
 
-/** The naive client's counter-example: no run-once, no order checks, the browser's key to the provider. */
+/**
+ * The counter-example, for the lab's naive client only: a charge with no
+ * run-once, no check of the key against the order, no check that the order is
+ * still unpaid, and a provider key taken from the browser's key. A client that
+ * retries it with a new key per attempt pays twice whenever a reply is lost;
+ * the ledger marks its charges, and the figure its requests.
+ */
 export async function naiveCharge(
-  deps: { db: Db; provider: PaymentProvider; sessionId: string },
+  deps: {
+    db: Db;
+    provider: PaymentProvider;
+    sessionId: string;
+    attempts: { recorder: AttemptRecorder; instance: string };
+    http: HttpExchange | null;
+  },
   input: { orderId: string; amountCents: number; attemptKey: string; cardNumber: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
+  // Recorded once the order is known to be the session's: the figure draws it beside the guarded requests.
+  const { attemptKey, ...body } = input;
+  const record = deps.attempts.recorder.arrived({
+    scope: { caller: order.id, path: NAIVE_CHARGE_PATH, key: attemptKey },
+    instance: deps.attempts.instance,
+    fingerprint: "",
+    body: maskedCharge(body),
+    sentBy: "naive client",
+  });
+  if (deps.http && !deps.http.isBatch) deps.http.responseHeaders.set(ATTEMPT_ID_HEADER, record.id);
+  // No key was looked at: it ran, whatever it answered.
+  const ended = (status: number) =>
+    record.end({
+      decision: "executed",
+      status,
+      keyState: null,
+      generation: null,
+      retryAfterSeconds: null,
+      keyExpiresAt: null,
+    });
+  try {
+    const charge = await chargeNaively(deps, order.id, input);
+    ended(200);
+    return charge;
+  } catch (error) {
+    ended(getHTTPStatusCodeFromError(toTrpcError(error)));
+    throw error;
+  }
+}
+
+async function chargeNaively(
+  deps: { db: Db; provider: PaymentProvider },
+  orderId: string,
+  input: { amountCents: number; attemptKey: string; cardNumber: string },
+): Promise<ChargeView> {
   const card = await deps.provider.saveCard(input.cardNumber);
   const providerKey = `${input.attemptKey}/charge`;
   const answer = await deps.provider.charge(
-    { amountCents: input.amountCents, paymentMethodId: card.paymentMethodId, orderId: order.id },
+    { amountCents: input.amountCents, paymentMethodId: card.paymentMethodId, orderId },
     providerKey,
   );
   if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);
@@ -22,7 +76,7 @@ export async function naiveCharge(
     const charge = await tx.charge.create({
       data: {
         id: answer.charged.id,
-        orderId: order.id,
+        orderId,
         amountCents: answer.charged.amountCents,
         idempotencyKey: input.attemptKey,
         providerKey,
@@ -30,7 +84,7 @@ export async function naiveCharge(
         naive: true,
       },
     });
-    await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });
+    await tx.order.update({ where: { id: orderId }, data: { status: "PAID" } });
     return toChargeView(charge);
   });
 }

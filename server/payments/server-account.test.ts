@@ -3,6 +3,7 @@ import { ATTEMPTS_KEPT_PER_KEY } from "../run-once/attempt-recorder";
 import type { AttemptRecord } from "../run-once/attempt-recorder";
 import { ageKeyPastRetention } from "../lab/age-key";
 import { labProviderOf } from "../lab/lab-provider";
+import { naiveCharge } from "../lab/naive-charge";
 import { newSessionId } from "../session";
 import { ControllableProvider } from "~/testing/controllable-provider";
 import { gate } from "~/testing/gate";
@@ -228,6 +229,25 @@ describe("the record itself", () => {
     ]);
     // Another session's account shows none of them.
     await expect(app.caller().orders.serverAccount({ orderId: c.order.id })).rejects.toThrow();
+  });
+
+  test("the naive client's requests: each under the key it made, flagged, and outside the grid", async ({
+    startApp,
+  }) => {
+    const app = await startApp({ lab: true });
+    const c = await customer(app);
+    const deps = { ...app.services, sessionId: c.sessionId, http: null };
+    const input = { orderId: c.order.id, amountCents: c.order.totalCents, cardNumber: "4242424242424242" };
+    await naiveCharge(deps, { ...input, attemptKey: "naive_1" });
+    await naiveCharge(deps, { ...input, attemptKey: "naive_2" });
+    const { attempts } = await c.account();
+    expect(attempts.map((a) => [a.key, a.sentBy, a.decision, a.status, a.keyState])).toEqual([
+      ["naive_1", "naive client", "executed", 200, null],
+      ["naive_2", "naive client", "executed", 200, null],
+    ]);
+    expect(attempts[0]!.body).toMatchObject({ cardNumber: expect.stringMatching(/4242$/) });
+    expect(JSON.stringify(attempts)).not.toContain("4242424242424242");
+    expect(await c.charges()).toBe(2);
   });
 
   test("is swept with its key, once the grace has passed since its last request", async ({ startApp }) => {

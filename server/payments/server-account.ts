@@ -12,13 +12,16 @@ import type {
   serverAttemptSchema,
 } from "./server-account-schemas";
 import { PROVIDER_CALLS_PATH } from "../payment-provider/provider-call-record";
-import { PAYMENT_KEYSPACE } from "./keyspace";
+import { NAIVE_CHARGE_PATH, PAYMENT_KEYSPACE } from "./keyspace";
 
 type ServerAttempt = z.infer<typeof serverAttemptSchema>;
 type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
 type ProviderCall = z.infer<typeof providerCallSchema>;
 
-/** Every request that reached payments.charge with the session's order's keys, and where each key stands. */
+/**
+ * Every request that reached payments.charge with the session's order's keys (and the lab's naive client's,
+ * under keys of its own), the shop's calls to the provider, and where each key stands.
+ */
 export async function serverAccountOf(
   ctx: Pick<Services, "db" | "attempts"> & { sessionId: string },
   orderId: string,
@@ -33,11 +36,13 @@ export async function serverAccountOf(
   const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
   // This instance's pending records first, so that a request in flight here is in the account it reads.
   await ctx.attempts.recorder.flush();
-  const [records, views, providerCalls] = await Promise.all([
+  const [guarded, naive, views, providerCalls] = await Promise.all([
     ctx.attempts.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
+    ctx.attempts.journal.list(order.id, NAIVE_CHARGE_PATH),
     viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys }, { includeExpired: true }),
     ctx.attempts.journal.list(order.id, PROVIDER_CALLS_PATH),
   ]);
+  const records = [...guarded, ...naive].sort((a, b) => a.at.getTime() - b.at.getTime());
   return {
     now: now.toISOString(),
     attempts: withPayloadColumn(records),

@@ -31,8 +31,8 @@ export interface AttemptRecord {
   retryAfterSeconds: number | null;
   /** Until when the key is retained (the answer's Idempotency-Key-Expires). */
   keyExpiresAt: Date | null;
-  /** A client's request, the background completer's run of a stranded payment, or the shop's call to the provider. */
-  sentBy: "client" | "completer" | "shop";
+  /** A client's request, the completer's run of a stranded payment, the shop's call to the provider, or the lab's naive client. */
+  sentBy: "client" | "completer" | "shop" | "naive client";
 }
 
 /** What a request's ending adds to its record. */
