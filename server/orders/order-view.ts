@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { DomainError } from "../errors";
 import type { orderSummarySchema } from "./schemas";
 
-/** The rows an order page needs, in one query. */
+/** The order's items with their products, as its page shows them. */
 export const orderWithItems = {
   items: { include: { product: true }, orderBy: { id: "asc" } },
 } as const;
@@ -35,9 +35,9 @@ export function toOrderSummary(order: OrderRow): OrderSummary {
   };
 }
 
-/** Another session's order is reported exactly like a missing one. */
+/** The order's row alone (a payment reads nothing more); another session's order is reported exactly like a missing one. */
 export async function findSessionOrder(db: Db | Tx, sessionId: string, orderId: string) {
-  const order = await db.order.findFirst({ where: { id: orderId, sessionId }, include: orderWithItems });
+  const order = await db.order.findFirst({ where: { id: orderId, sessionId } });
   if (!order) throw new DomainError("ORDER_NOT_FOUND", `No order ${orderId} in this session.`);
   return order;
 }

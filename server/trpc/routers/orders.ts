@@ -29,13 +29,14 @@ export const ordersRouter = router({
     .output(getOrderOutput)
     .query(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
-      const [charges, attempts, [paymentKey]] = await Promise.all([
+      const [items, charges, attempts, [paymentKey]] = await Promise.all([
+        ctx.db.orderItem.findMany({ where: { orderId: order.id }, ...orderWithItems.items }),
         ctx.db.charge.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
         ctx.db.paymentAttempt.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
         viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys: [order.paymentKey] }),
       ]);
       return {
-        ...toOrderSummary(order),
+        ...toOrderSummary({ ...order, items }),
         charges: charges.map((charge) => ({
           id: charge.id,
           amountCents: charge.amountCents,
