@@ -1,7 +1,7 @@
 import { formatDuration } from "~/app/_lib/duration";
 import { providerCallWords, providerSummary } from "~/app/_lib/provider-summary";
 import type { ProviderCall } from "~/app/_lib/server-account";
-import { LanesHeads, lanePositions } from "./lanes-heads";
+import { LanesFigure, lanePositions } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
 /**
@@ -30,61 +30,58 @@ export function ProviderLane({ calls }: { calls: readonly ProviderCall[] }) {
       <p className="account-summary" data-testid="provider-summary">
         {providerSummary(calls)}
       </p>
-      <div className="lanes-figure">
-        <LanesHeads heads={heads} />
-        <ol className="lanes-rows">
-          {calls.map((call, i) => {
-            const lost = call.noReply;
-            const answered = call.status !== null || lost;
-            const replyEnd = lost ? between : sender;
-            const ran = call.decision === "executed" && call.status === 200;
-            return (
-              <li
-                key={call.id}
-                className="lanes-row"
-                data-provider-call={i + 1}
-                data-path={call.path}
-                data-decision={call.decision ?? (answered ? "none" : "in_flight")}
-                data-status={call.status ?? "none"}
-                data-no-reply={lost}
-              >
-                <span className="lanes-arrows" aria-hidden="true">
-                  {heads.map((head) => (
-                    <span key={head.x} className="lanes-line" style={{ left: `${head.x}%` }} />
-                  ))}
+      <LanesFigure heads={heads}>
+        {calls.map((call, i) => {
+          const lost = call.noReply;
+          const answered = call.status !== null || lost;
+          const replyEnd = lost ? between : sender;
+          const ran = call.decision === "executed" && call.status === 200;
+          return (
+            <li
+              key={call.id}
+              className="lanes-row"
+              data-provider-call={i + 1}
+              data-path={call.path}
+              data-decision={call.decision ?? (answered ? "none" : "in_flight")}
+              data-status={call.status ?? "none"}
+              data-no-reply={lost}
+            >
+              <span className="lanes-arrows" aria-hidden="true">
+                {heads.map((head) => (
+                  <span key={head.x} className="lanes-line" style={{ left: `${head.x}%` }} />
+                ))}
+                <span
+                  className="lanes-arrow request"
+                  style={{ left: `${sender}%`, width: `${provider - sender}%` }}
+                />
+                <span
+                  className={`lanes-work decision-${call.decision ?? "in-flight"}`}
+                  style={{ left: `${provider}%` }}
+                >
+                  {ran ? (call.path.endsWith("charges") ? "charge" : "card") : ""}
+                </span>
+                {answered && (
                   <span
-                    className="lanes-arrow request"
-                    style={{ left: `${sender}%`, width: `${provider - sender}%` }}
+                    className={`lanes-arrow reply${lost ? " lost" : ""}${(call.status ?? 0) >= 400 ? " failed" : ""}`}
+                    style={{ left: `${replyEnd}%`, width: `${provider - replyEnd}%` }}
                   />
-                  <span
-                    className={`lanes-work decision-${call.decision ?? "in-flight"}`}
-                    style={{ left: `${provider}%` }}
-                  >
-                    {ran ? (call.path.endsWith("charges") ? "charge" : "card") : ""}
-                  </span>
-                  {answered && (
-                    <span
-                      className={`lanes-arrow reply${lost ? " lost" : ""}${(call.status ?? 0) >= 400 ? " failed" : ""}`}
-                      style={{ left: `${replyEnd}%`, width: `${provider - replyEnd}%` }}
-                    />
-                  )}
-                </span>
-                <span className="lanes-caption">
-                  <strong>Call {i + 1}</strong> +{formatDuration(Date.parse(call.at) - first)} · {call.path} ·{" "}
-                  <code title={call.key} data-testid="provider-key">
-                    {derivedKey(call.key)}
-                  </code>{" "}
-                  · try {call.attempt}
-                  {call.status === null ? "" : ` · HTTP ${call.status}`} ·{" "}
-                  <span data-testid="provider-decision">{providerCallWords(call)}</span>
-                  {answered && ` (${formatDuration(call.durationMs)})`}
-                  {lost && <span className="badge danger">no reply</span>}
-                </span>
-              </li>
-            );
-          })}
-        </ol>
-      </div>
+                )}
+              </span>
+              <span className="lanes-caption">
+                <strong>Call {i + 1}</strong> +{formatDuration(Date.parse(call.at) - first)} · {call.path} ·{" "}
+                <code title={call.key} data-testid="provider-key">
+                  {derivedKey(call.key)}
+                </code>{" "}
+                · try {call.attempt}
+                {call.status === null ? "" : ` · HTTP ${call.status}`} ·{" "}
+                <span data-testid="provider-decision">{providerCallWords(call)}</span>
+                {answered && ` (${formatDuration(call.durationMs)})`}
+                {lost && <span className="badge danger">no reply</span>}
+              </span>
+            </li>
+          );
+        })}
+      </LanesFigure>
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { formatDuration } from "~/app/_lib/duration";
 import { queueSummary } from "~/app/_lib/queue-summary";
 import type { QueueStep } from "~/app/_lib/queue-summary";
 import { useTRPC } from "~/app/_trpc/provider";
-import { LanesHeads, lanePositions } from "./lanes-heads";
+import { LanesFigure, lanePositions } from "./lanes-figure";
 
 /** How often the worker's account is read: it runs beside the shop, on its own time. */
 const READ_EVERY_MS = 1_500;
@@ -47,30 +47,27 @@ export function QueueLane({ orderId }: { orderId: string }) {
       <p className="account-summary" data-testid="queue-summary">
         {queueSummary(steps)}
       </p>
-      <div className="lanes-figure">
-        <LanesHeads heads={heads} />
-        <ol className="lanes-rows">
-          {steps.map((step, i) => {
-            if (step.step === "delivered") deliveries++;
-            const sent = step.decision === "executed" || step.decision === "sent naively";
-            if (sent) receipts++;
-            const workerX = lanes.workers[workers.indexOf(step.pid ?? -1)] ?? 86;
-            return (
-              <QueueRow
-                key={step.id}
-                step={step}
-                number={deliveries}
-                sinceFirstMs={Date.parse(step.at) - first}
-                lanes={lanes}
-                workerX={workerX}
-                laneXs={heads.map((head) => head.x)}
-                redelivered={steps.slice(i + 1).some((later) => later.step === "delivered")}
-                extraReceipt={sent && receipts > 1}
-              />
-            );
-          })}
-        </ol>
-      </div>
+      <LanesFigure heads={heads}>
+        {steps.map((step, i) => {
+          if (step.step === "delivered") deliveries++;
+          const sent = step.decision === "executed" || step.decision === "sent naively";
+          if (sent) receipts++;
+          const workerX = lanes.workers[workers.indexOf(step.pid ?? -1)] ?? 86;
+          return (
+            <QueueRow
+              key={step.id}
+              step={step}
+              number={deliveries}
+              sinceFirstMs={Date.parse(step.at) - first}
+              lanes={lanes}
+              workerX={workerX}
+              laneXs={heads.map((head) => head.x)}
+              redelivered={steps.slice(i + 1).some((later) => later.step === "delivered")}
+              extraReceipt={sent && receipts > 1}
+            />
+          );
+        })}
+      </LanesFigure>
     </section>
   );
 }

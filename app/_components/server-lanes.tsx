@@ -6,7 +6,7 @@ import type { SummarizedCharge } from "~/app/_lib/account-summary";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import { CurlSession } from "./curl-session";
-import { LanesHeads, lanePositions } from "./lanes-heads";
+import { LanesFigure, lanePositions } from "./lanes-figure";
 import type { ServerAttempt } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
@@ -58,24 +58,21 @@ export function ServerLanes({
         {accountSummary(attempts, charges)}
       </p>
       {attempts.length > 0 && (
-        <div className="lanes-figure">
-          <LanesHeads heads={heads} />
-          <ol className="lanes-rows">
-            {attempts.map((attempt, i) => (
-              <LanesRow
-                key={attempt.id}
-                attempt={attempt}
-                number={i + 1}
-                sinceFirstMs={Date.parse(attempt.at) - first}
-                serverX={lanes.servers[instances.indexOf(attempt.instance)] ?? 86}
-                lanes={lanes}
-                laneXs={heads.map((head) => head.x)}
-                previous={attempts[i - 1]}
-                takeover={takeoverOf(attempts, i)}
-              />
-            ))}
-          </ol>
-        </div>
+        <LanesFigure heads={heads}>
+          {attempts.map((attempt, i) => (
+            <LanesRow
+              key={attempt.id}
+              attempt={attempt}
+              number={i + 1}
+              sinceFirstMs={Date.parse(attempt.at) - first}
+              serverX={lanes.servers[instances.indexOf(attempt.instance)] ?? 86}
+              lanes={lanes}
+              laneXs={heads.map((head) => head.x)}
+              previous={attempts[i - 1]}
+              takeover={takeoverOf(attempts, i)}
+            />
+          ))}
+        </LanesFigure>
       )}
     </section>
   );

@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+
 /**
  * Where a lanes figure's lanes sit across it, in percent: the sender, the
  * path between, then one lane per receiver (one receiver sits at 86).
@@ -9,8 +11,24 @@ export function lanePositions(receivers: number) {
   return { sender: 8, between: 40, receivers: spread };
 }
 
+/** A lanes figure: the lanes' names over its rows, one row per step. */
+export function LanesFigure({
+  heads,
+  children,
+}: {
+  heads: ReadonlyArray<{ name: string; x: number }>;
+  children: ReactNode;
+}) {
+  return (
+    <div className="lanes-figure">
+      <LanesHeads heads={heads} />
+      <ol className="lanes-rows">{children}</ol>
+    </div>
+  );
+}
+
 /** The names over a lanes figure's lanes, each at its lane's place across it (in percent). */
-export function LanesHeads({ heads }: { heads: ReadonlyArray<{ name: string; x: number }> }) {
+function LanesHeads({ heads }: { heads: ReadonlyArray<{ name: string; x: number }> }) {
   return (
     <div className="lanes-heads" aria-hidden="true">
       {heads.map((head) => (
