@@ -144,7 +144,7 @@ test("lost reply: the retry with the same key gets the stored result, and the ot
   await shop.expectCharged();
   await shop.expectServerAnswered(key, 2);
   await expect(happened(page)).toHaveText(
-    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
+    "What happened: 2 requests reached the server; 1 charge: #1 executed and its reply was lost, #2 replayed the stored result.",
   );
   await expectFigureAgrees(page, orderId);
   await keep(page, "lost-reply");
@@ -156,7 +156,7 @@ scenarioTest(
   {
     scenario: "double-click",
     happened:
-      "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 waited for the one in flight and shared its result.",
+      "What happened: 2 requests reached the server; 1 charge: #1 executed, #2 waited for the one in flight and shared its result.",
     charges: 1,
   },
   async ({ shop, page, orderId, key }) => {
@@ -198,7 +198,7 @@ test("two tabs: the later tab's request waits for the one in flight, one charge 
   await shop.expectCharged(second);
   await shop.expectServerAnswered(key, 2);
   await expect(happened(page)).toHaveText(
-    "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 waited for the one in flight and shared its result.",
+    "What happened: 2 requests reached the server; 1 charge: #1 executed, #2 waited for the one in flight and shared its result.",
   );
   await expectFigureAgrees(page, orderId);
   await expectFigureAgrees(second, orderId);
@@ -212,7 +212,7 @@ scenarioTest(
   {
     scenario: "crash-mid-charge",
     items: { "desk-plant": 1 },
-    happened: "What happened: 1 request reached the server; 1 charge: attempt 1 executed.",
+    happened: "What happened: 1 request reached the server; 1 charge: #1 executed.",
     charges: 1,
   },
   async ({ shop, page }) => {
@@ -244,7 +244,7 @@ test("slow card: the shop's and the browser's requests time out, and their retri
   // The browser's first request timed out (no answer); its retry got the one charge.
   await shop.expectServerAnswered(key, 1);
   await expect(happened(page)).toHaveText(
-    /^What happened: 2 requests reached the server; 1 charge: attempt 1's client went away, attempt 2 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
+    /^What happened: 2 requests reached the server; 1 charge: #1's client went away, #2 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
   );
   const account = await expectFigureAgrees(page, orderId);
   // The second hop: the shop's first call timed out, and its retry sent the same derived key.
@@ -267,7 +267,7 @@ scenarioTest(
     scenario: "decline-then-card",
     refusals: /status of 402/,
     happened:
-      /^What happened: 3 requests reached the server under 2 keys; 1 charge: attempt 1 ran and the card was declined \(HTTP 402\), attempt 2 executed, attempt 3 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
+      /^What happened: 3 requests reached the server under 2 keys; 1 charge: #1 ran and the card was declined \(HTTP 402\), #2 executed, #3 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
     charges: 1,
   },
   async ({ shop, page }) => {
@@ -275,7 +275,7 @@ scenarioTest(
     await shop.payButton().click();
     await expect(shop.status()).toContainText("Declined");
     await expect(happened(page)).toHaveText(
-      "What happened: 1 request reached the server; 0 charges: attempt 1 ran and the card was declined (HTTP 402).",
+      "What happened: 1 request reached the server; 0 charges: #1 ran and the card was declined (HTTP 402).",
     );
 
     const nextKey = await shop.paymentKey();
@@ -294,7 +294,7 @@ scenarioTest(
     items: { backpack: 1 },
     refusals: /status of 422/,
     happened:
-      "What happened: 2 requests reached the server; 1 charge: attempt 1 executed, attempt 2 was refused with 422: another body under the key.",
+      "What happened: 2 requests reached the server; 1 charge: #1 executed, #2 was refused with 422: another body under the key.",
     charges: 1,
   },
   async ({ shop, page, key }) => {
@@ -313,7 +313,7 @@ scenarioTest(
     items: { "desk-plant": 1 },
     refusals: /net::ERR_INCOMPLETE_CHUNKED_ENCODING/,
     happened:
-      "What happened: 2 requests reached the server under 2 keys; 2 charges, made by the naive client without run-once, under 2 keys it made itself: attempt 1 (naive, a key of its own) executed and its reply was lost, attempt 2 (naive, a key of its own) executed.",
+      "What happened: 2 requests reached the server under 2 keys; 2 charges, made by the naive client without run-once, under 2 keys it made itself: #1 (naive, a key of its own) executed and its reply was lost, #2 (naive, a key of its own) executed.",
     charges: 2,
   },
   async ({ page }) => {
@@ -334,7 +334,7 @@ scenarioTest(
     scenario: "partial-commit",
     refusals: /status of 503/,
     happened:
-      "What happened: 2 requests reached the server; 2 charges: attempt 1 failed before its key was completed (HTTP 503) and released it, attempt 2 executed.",
+      "What happened: 2 requests reached the server; 2 charges: #1 failed before its key was completed (HTTP 503) and released it, #2 executed.",
     charges: 2,
   },
   async ({ shop, page, key }) => {
@@ -352,7 +352,7 @@ scenarioTest(
     scenario: "memory-store",
     refusals: /net::ERR_INCOMPLETE_CHUNKED_ENCODING/,
     happened:
-      "What happened: 2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
+      "What happened: 2 requests reached the server; 1 charge: #1 executed and its reply was lost, #2 replayed the stored result.",
     charges: 1,
   },
   async ({ shop, page, key }) => {
@@ -375,10 +375,10 @@ scenarioTest(
     await expect.poll(() => shop.answerStatuses(key)).toEqual(Array.from({ length: attempts }, () => 503));
     const replays = Array.from(
       { length: attempts - 1 },
-      (_, i) => `attempt ${i + 2} replayed the stored failure (HTTP 503)`,
+      (_, i) => `#${i + 2} replayed the stored failure (HTTP 503)`,
     );
     await expect(happened(page)).toHaveText(
-      `What happened: ${attempts} requests reached the server; 0 charges: attempt 1 ran, and its failure (HTTP 503) was stored as the key's outcome, ${replays.join(", ")}.`,
+      `What happened: ${attempts} requests reached the server; 0 charges: #1 ran, and its failure (HTTP 503) was stored as the key's outcome, ${replays.join(", ")}.`,
     );
     // The page tells the stored failure for what it is, not as a missing answer.
     await expect(shop.status()).toContainText("The server stored a failure as this key's outcome");
@@ -406,7 +406,7 @@ test("unbounded wait (pitfall): the second tab's duplicate of a stuck execution 
   // The browsers give up on their pinned requests (their own timeout) and retry; none is ever told 409.
   await expect(shop.status()).toContainText("Charged", { timeout: 60_000 });
   await expect(happened(page)).toHaveText(
-    /^What happened: \d+ requests reached the server; 1 charge: attempt 1's client went away, attempt 2's client went away, .*waited for the one in flight and shared its result\.$/,
+    /^What happened: \d+ requests reached the server; 1 charge: #1's client went away, #2's client went away, .*waited for the one in flight and shared its result\.$/,
   );
   await expect(happened(page)).not.toContainText("409");
   expect(shop.answerStatuses(key)).not.toContain(409);

@@ -31,7 +31,7 @@ function charge(change: Partial<SummarizedCharge> = {}): SummarizedCharge {
 
 it("tells a lost reply and its replay from the server's account", () => {
   expect(accountSummary([attempt({ replyLost: true }), attempt({ decision: "replayed" })], [charge()])).toBe(
-    "2 requests reached the server; 1 charge: attempt 1 executed and its reply was lost, attempt 2 replayed the stored result.",
+    "2 requests reached the server; 1 charge: #1 executed and its reply was lost, #2 replayed the stored result.",
   );
 });
 
@@ -47,7 +47,7 @@ it("tells a decline, and the keys when a new card brought a new one", () => {
   const declined = attempt({ key: "pay_1", status: 402 });
   const paid = attempt({ key: "pay_2" });
   expect(accountSummary([declined, paid], [charge({ idempotencyKey: "pay_2" })])).toBe(
-    "2 requests reached the server under 2 keys; 1 charge: attempt 1 ran and the card was declined (HTTP 402), attempt 2 executed.",
+    "2 requests reached the server under 2 keys; 1 charge: #1 ran and the card was declined (HTTP 402), #2 executed.",
   );
 });
 
@@ -68,7 +68,7 @@ it("tells a stored failure and its replays as failures, never as results", () =>
     attempt({ decision: "replayed", status: 503 }),
   ];
   expect(accountSummary(cached, [])).toBe(
-    "3 requests reached the server; 0 charges: attempt 1 ran, and its failure (HTTP 503) was stored as the key's outcome, attempt 2 replayed the stored failure (HTTP 503), attempt 3 replayed the stored failure (HTTP 503).",
+    "3 requests reached the server; 0 charges: #1 ran, and its failure (HTTP 503) was stored as the key's outcome, #2 replayed the stored failure (HTTP 503), #3 replayed the stored failure (HTTP 503).",
   );
 });
 
@@ -76,7 +76,7 @@ it("says a released key's request failed before its key was completed, not that 
   expect(
     accountSummary([attempt({ decision: "released", status: 503 }), attempt({})], [charge(), charge()]),
   ).toBe(
-    "2 requests reached the server; 2 charges: attempt 1 failed before its key was completed (HTTP 503) and released it, attempt 2 executed.",
+    "2 requests reached the server; 2 charges: #1 failed before its key was completed (HTTP 503) and released it, #2 executed.",
   );
 });
 
@@ -84,9 +84,9 @@ it("tells a request whose server died, and the background completer that took it
   const died = attempt({ decision: null, status: null, generation: null });
   const completer = attempt({ decision: "taken_over", status: null, sentBy: "completer" });
   expect(accountSummary([died, completer], [charge()])).toBe(
-    "1 request reached the server, and the background completer ran once; 1 charge: attempt 1 got no answer: its server stopped, and attempt 2 took its key over, attempt 2 (the background completer) took over a dead owner's key and ran.",
+    "1 request reached the server, and the background completer ran once; 1 charge: #1 got no answer: its server stopped, and #2 took its key over, #2 (the background completer) took over a dead owner's key and ran.",
   );
-  expect(accountSummary([died], [])).toBe("1 request reached the server; 0 charges: attempt 1 is in flight.");
+  expect(accountSummary([died], [])).toBe("1 request reached the server; 0 charges: #1 is in flight.");
 });
 
 it("tells the naive client's requests, each under a key of its own, and their charges", () => {
@@ -101,6 +101,6 @@ it("tells the naive client's requests, each under a key of its own, and their ch
       ],
     ),
   ).toBe(
-    "2 requests reached the server under 2 keys; 2 charges, made by the naive client without run-once, under 2 keys it made itself: attempt 1 (naive, a key of its own) executed and its reply was lost, attempt 2 (naive, a key of its own) executed.",
+    "2 requests reached the server under 2 keys; 2 charges, made by the naive client without run-once, under 2 keys it made itself: #1 (naive, a key of its own) executed and its reply was lost, #2 (naive, a key of its own) executed.",
   );
 });

@@ -28,10 +28,10 @@ export function takeoverOf(attempts: readonly ServerAttempt[], i: number): numbe
   return later === -1 ? null : later + 1;
 }
 
-/** How the summary names request `n`: the completer's run is no client's request; the naive client's skips run-once. */
+/** How the summary names request `n`, as the figure numbers it (the tab numbers its own attempts apart). */
 function attemptName(attempt: ServerAttempt, n: number): string {
-  if (attempt.sentBy === "completer") return `attempt ${n} (the background completer)`;
-  return attempt.sentBy === "naive client" ? `attempt ${n} (naive, a key of its own)` : `attempt ${n}`;
+  if (attempt.sentBy === "completer") return `#${n} (the background completer)`;
+  return attempt.sentBy === "naive client" ? `#${n} (naive, a key of its own)` : `#${n}`;
 }
 
 /** What one request came to, as a clause of the summary. */
@@ -44,7 +44,7 @@ function clause(attempts: readonly ServerAttempt[], i: number): string {
       const takeover = takeoverOf(attempts, i);
       return takeover === null
         ? `${n} is in flight`
-        : `${n} got no answer: its server stopped, and attempt ${takeover} took its key over`;
+        : `${n} got no answer: its server stopped, and #${takeover} took its key over`;
     }
     case "executed":
       if (status === DECLINED) return `${n} ran and the card was declined (HTTP 402)`;
@@ -77,7 +77,7 @@ function clause(attempts: readonly ServerAttempt[], i: number): string {
         tookOver(attempt)
           ? `${n} took over a dead owner's key, and its client went away`
           : `${n}'s client went away`,
-        takeover === null ? "" : `, then its server stopped, and attempt ${takeover} took its key over`,
+        takeover === null ? "" : `, then its server stopped, and #${takeover} took its key over`,
       ].join("");
     }
   }
