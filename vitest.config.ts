@@ -9,8 +9,9 @@ const shared = {
   hookTimeout: 120_000,
 };
 
-/** `npm run test:unit` leaves out the tests that start servers and processes (server/cluster). */
-const scoped = process.env.TEST_SCOPE === "unit" ? ["server/cluster/**"] : [];
+/** `npm run test:unit` leaves out the tests that start servers or kill processes (server/cluster, the receipt worker's kill test). */
+const scoped =
+  process.env.TEST_SCOPE === "unit" ? ["server/cluster/**", "server/receipts/receipt-crash.test.ts"] : [];
 
 /**
  * The suite runs twice: on SQLite (the default store) and on PostgreSQL (the

@@ -88,6 +88,8 @@ async function keep(page: Page, id: string) {
   await page.setViewportSize(DESKTOP);
   if (process.env.TOUR_SCREENSHOTS === "1" && project === "sqlite" && TOUR.has(id)) {
     await mkdir(TOUR_FOLDER, { recursive: true });
+    // Back from the phone's width, the page below the first screen is painted again a moment later.
+    await page.waitForTimeout(1_000);
     // The page's top, down to the server's account: the payment, the picker and the lanes figure.
     await page.screenshot({
       path: path.join(TOUR_FOLDER, `${id}.png`),

@@ -52,11 +52,13 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     }
     killing = false;
     const orders = await paying;
+    // Drained: every order has its receipt, the outbox is sent, and the broker holds no redelivery still to answer.
     const drained = async () => [
       (await receiptsPerOrder(bed.db)).size,
       await bed.db.outboxEvent.count({ where: { sentAt: null } }),
+      kind === "rabbitmq" ? (await bed.queue.counts()).ready : 0,
     ];
-    await expect.poll(drained, { timeout: 120_000, interval: 500 }).toEqual([orders.length, 0]);
+    await expect.poll(drained, { timeout: 120_000, interval: 500 }).toEqual([orders.length, 0, 0]);
     await Promise.all(workers.map((worker) => worker.kill("SIGTERM")));
     const replayed = all
       .flatMap((worker) => worker.lines)
