@@ -20,7 +20,7 @@ type ProviderCall = z.infer<typeof providerCallSchema>;
 
 /**
  * Every request that reached payments.charge with the session's order's keys (and the lab's naive client's,
- * under keys of its own), the shop's calls to the provider, and where each key stands.
+ * under keys of its own), the shop's calls to the provider, and where each key stands: the session's order only.
  */
 export async function serverAccountOf(
   ctx: Pick<Services, "db" | "attempts"> & { sessionId: string },
@@ -80,7 +80,7 @@ function withPayloadColumn(records: AttemptRecord[]): ServerAttempt[] {
       replyLost: record.replyLost,
       retryAfterSeconds: record.retryAfterSeconds,
       keyExpiresAt: record.keyExpiresAt?.toISOString() ?? null,
-      // The payment keyspace holds requests and the completer's runs; the shop's own calls have a path of their own.
+      // The shop's calls to the provider are listed apart (providerCalls): never "shop" here.
       sentBy: record.sentBy as ServerAttempt["sentBy"],
     };
   });
