@@ -4,7 +4,10 @@ test("paying offline says so, shows the attempt waiting, and sends it with the s
   shop,
   page,
   context,
+  consoleErrors,
 }) => {
+  // The order page's account, read every 1.5 s, may be on its way when the connection drops.
+  consoleErrors.expect(/net::ERR_INTERNET_DISCONNECTED/);
   await shop.placeOrder({ notebook: 1 });
   const paymentKey = await shop.paymentKey();
 
