@@ -11,6 +11,14 @@ async function serverAccount(page: Page, orderId: string): Promise<ServerAccount
   return ((await response.json()) as { result: { data: ServerAccount } }).result.data;
 }
 
+/** A figure's rows (those with `row`) as their `attributes` draw them. */
+function drawnRows(page: Page, figure: string, row: string, attributes: string[]) {
+  return page
+    .getByTestId(figure)
+    .locator(`[${row}]`)
+    .evaluateAll((rows, names) => rows.map((r) => names.map((name) => r.getAttribute(name))), attributes);
+}
+
 /**
  * The figure, the status line and the server's account agree request by
  * request: who sent each (a client or the background completer), how the
@@ -22,30 +30,20 @@ export async function expectFigureAgrees(page: Page, orderId: string): Promise<S
   let agreed: ServerAccount | undefined;
   await expect(async () => {
     const account = await serverAccount(page, orderId);
-    const drawn = await page
-      .getByTestId("server-lanes")
-      .locator("[data-server-attempt]")
-      .evaluateAll((rows) =>
-        rows.map((row) => [
-          row.getAttribute("data-sent-by"),
-          row.getAttribute("data-decision"),
-          row.getAttribute("data-status"),
-        ]),
-      );
+    const drawn = await drawnRows(page, "server-lanes", "data-server-attempt", [
+      "data-sent-by",
+      "data-decision",
+      "data-status",
+    ]);
     expect(drawn).toEqual(
       account.attempts.map((a) => [a.sentBy, a.decision ?? "in_flight", String(a.status ?? "none")]),
     );
     // The provider lane: every call the shop sent the provider, as the account has it.
-    const drawnCalls = await page
-      .getByTestId("provider-lane")
-      .locator("[data-provider-call]")
-      .evaluateAll((rows) =>
-        rows.map((row) => [
-          row.getAttribute("data-path"),
-          row.getAttribute("data-status"),
-          row.getAttribute("data-no-reply"),
-        ]),
-      );
+    const drawnCalls = await drawnRows(page, "provider-lane", "data-provider-call", [
+      "data-path",
+      "data-status",
+      "data-no-reply",
+    ]);
     expect(drawnCalls).toEqual(
       account.providerCalls.map((c) => [c.path, String(c.status ?? "none"), String(c.noReply)]),
     );
