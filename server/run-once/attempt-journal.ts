@@ -1,6 +1,7 @@
 import type { Json } from "run-once";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
+import { keyIdOf } from "./attempt-recorder";
 import type { AttemptJournal, AttemptRecord, FoundKeyState } from "./attempt-recorder";
 
 /** The decisions answered from a key rather than by running: what the ledger counts as replays. */
@@ -29,7 +30,7 @@ export class PrismaAttemptJournal implements AttemptJournal {
   ): Promise<void> {
     const byKey = new Map<string, AttemptRecord[]>();
     for (const r of records) {
-      const id = JSON.stringify(Object.values(r.scope));
+      const id = keyIdOf(r.scope);
       if (byKey.has(id)) byKey.get(id)!.push(r);
       else byKey.set(id, [r]);
     }

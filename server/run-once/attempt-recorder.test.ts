@@ -50,6 +50,21 @@ it("writes a burst of requests answered at once as one batch of ended rows once 
   expect(batches[0]!.records.every((record) => record.decision === "executed")).toBe(true);
 });
 
+it("writes steady load, which never goes quiet, in batches of at most 100 keys; one key's storm in one batch", async () => {
+  vi.useFakeTimers();
+  const { recorder, batches } = recorderWithJournal();
+  const steadily = async (keyOf: (i: number) => string) => {
+    for (let i = 0; i < 250; i++) {
+      recorder.arrived({ ...request, scope: { ...request.scope, key: keyOf(i) } }).end(executed);
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    await vi.advanceTimersByTimeAsync(200);
+  };
+  await steadily((i) => `k${i}`);
+  await steadily(() => "storm");
+  expect(batches.map(({ records }) => records.length)).toEqual([100, 100, 50, 250]);
+});
+
 it("writes a request in flight, then completes that row in place when it ends", async () => {
   const { recorder, batches } = recorderWithJournal();
   const attempt = recorder.arrived(request);

@@ -75,6 +75,9 @@ export interface AttemptJournal {
   sweep(before: Date): Promise<number>;
 }
 
+/** One key's identity as a string, to group its records by. */
+export const keyIdOf = (scope: KeyScope) => JSON.stringify([scope.caller, scope.path, scope.key]);
+
 /** The most requests kept per key: a retry storm keeps its latest. */
 export const ATTEMPTS_KEPT_PER_KEY = 50;
 
@@ -94,12 +97,15 @@ export class AttemptRecorder {
     private readonly journal: Pick<AttemptJournal, "append" | "markReplyLost">,
     private readonly logger: { warn(details: object, message: string): void },
   ) {
-    this.#batches = new WriteBehind((batch) => {
-      const replacing = batch.filter((r) => this.#rewritten.delete(r.id)).map((r) => r.id);
-      return journal.append(batch, ATTEMPTS_KEPT_PER_KEY, replacing).catch((error: unknown) => {
-        logger.warn({ err: error, count: batch.length }, "could not record attempts");
-      });
-    });
+    this.#batches = new WriteBehind(
+      (batch) => {
+        const replacing = batch.filter((r) => this.#rewritten.delete(r.id)).map((r) => r.id);
+        return journal.append(batch, ATTEMPTS_KEPT_PER_KEY, replacing).catch((error: unknown) => {
+          logger.warn({ err: error, count: batch.length }, "could not record attempts");
+        });
+      },
+      (record) => keyIdOf(record.scope),
+    );
   }
 
   /**

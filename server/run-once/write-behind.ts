@@ -1,14 +1,22 @@
-/** Batches writes once quiet for `quietMs` or every `maxDelayMs`, in order; a crash loses the unwritten. */
+/**
+ * Batches writes once quiet for `quietMs`, every `maxDelayMs`, or once a batch names `maxGroups` groups
+ * (keys), in order; a crash loses the unwritten. The cap matters under steady load: 5 s of distinct keys
+ * in one write kept the event loop busy for ~300 ms (Prisma compiling and running it), stalling every
+ * request. It counts groups, not items: a storm of one key's duplicates writes only that key's newest.
+ */
 export class WriteBehind<T> {
   #pending = new Map<string, T>();
+  #groups = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #oldestPendingAt: number | undefined;
   #writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly write: (batch: T[]) => Promise<void>,
+    private readonly groupOf: (item: T) => string,
     private readonly quietMs = 200,
     private readonly maxDelayMs = 5_000,
+    private readonly maxGroups = 100,
   ) {}
 
   /** The item pending under `id`, to change in place before it is written. */
@@ -18,10 +26,15 @@ export class WriteBehind<T> {
 
   put(id: string, item: T): void {
     this.#pending.set(id, item);
+    this.#groups.add(this.groupOf(item));
     const now = Date.now();
     this.#oldestPendingAt ??= now;
     clearTimeout(this.#timer);
-    const wait = Math.max(0, Math.min(this.quietMs, this.#oldestPendingAt + this.maxDelayMs - now));
+    // A full batch goes on the next turn, so that a request's arrival and its ending in one turn share a row.
+    const wait =
+      this.#groups.size >= this.maxGroups
+        ? 0
+        : Math.max(0, Math.min(this.quietMs, this.#oldestPendingAt + this.maxDelayMs - now));
     this.#timer = setTimeout(() => void this.flush(), wait);
     this.#timer.unref();
   }
@@ -38,6 +51,7 @@ export class WriteBehind<T> {
     this.#oldestPendingAt = undefined;
     const batch = [...this.#pending.values()];
     this.#pending = new Map();
+    this.#groups = new Set();
     if (batch.length > 0) this.then(() => this.write(batch));
     return this.#writing;
   }
