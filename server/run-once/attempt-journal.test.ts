@@ -24,7 +24,7 @@ const duplicate = (i: number): AttemptRecord => ({
   sentBy: "client",
 });
 
-test("writes a storm's batch of 1,000 duplicates in four statements: the newest rows, the cap, the replay count, the commit", async ({
+test("writes a storm's batch of 1,000 duplicates in three statements: the newest rows, the cap, the replay count", async ({
   startApp,
 }) => {
   const { services } = await startApp();
@@ -49,7 +49,7 @@ test("writes a storm's batch of 1,000 duplicates in four statements: the newest 
   );
 
   // Inserting every record would take 17 INSERTs on SQLite (its limit on bound values).
-  expect((await statements()) - before).toBe(4);
+  expect((await statements()) - before).toBe(3);
   const kept = await services.attempts.journal.list(scope.caller, scope.path, [scope.key]);
   expect(kept.map((r) => r.at.getTime())).toEqual(Array.from({ length: 50 }, (_, i) => 950 + i));
   const key = await services.db.idempotencyKey.findUniqueOrThrow({ where: { id: "k" } });
@@ -65,8 +65,29 @@ test("completes an in-flight row in place: one row per request, its ending count
   await services.attempts.journal.append(
     [{ ...inFlight, decision: "coalesced", status: 200 }],
     ATTEMPTS_KEPT_PER_KEY,
-    [inFlight.id],
   );
   const kept = await services.attempts.journal.list(scope.caller, scope.path, [scope.key]);
   expect(kept.map((r) => [r.id, r.decision, r.status])).toEqual([[inFlight.id, "coalesced", 200]]);
+});
+
+test("writes a batch of 300 first executions, as steady load makes them, in one statement", async ({
+  startApp,
+}) => {
+  const { services } = await startApp();
+  const statements = async () =>
+    (await services.metrics.registry.getSingleMetric("db_queries_total")!.get()).values[0]?.value ?? 0;
+  const before = await statements();
+  const firsts = Array.from({ length: 300 }, (_, i) => ({
+    ...duplicate(i),
+    scope: { ...scope, key: `k${i}` },
+    decision: "executed" as const,
+    keyState: "absent" as const,
+  }));
+  await services.attempts.journal.append(firsts, ATTEMPTS_KEPT_PER_KEY);
+
+  expect((await statements()) - before).toBe(1);
+  const written = await services.attempts.journal.list(scope.caller, scope.path);
+  expect(written.map((r) => [r.scope.key, r.decision, r.at.getTime()])).toEqual(
+    firsts.map((r) => [r.scope.key, "executed", r.at.getTime()]),
+  );
 });

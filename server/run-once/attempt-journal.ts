@@ -9,6 +9,8 @@ const REPLAYS = new Set<AttemptRecord["decision"]>(["replayed", "coalesced"]);
 
 /** Keys per capping statement: far under either database's limit on bound values (3 per key). */
 const KEYS_PER_STATEMENT = 100;
+/** Rows per upsert: 17 bound values each, far under either database's limit (SQLite's 32,766). */
+const ROWS_PER_STATEMENT = 500;
 
 /**
  * The server's account of attempts, on the table "RunOnceAttempt" beside the
@@ -19,15 +21,11 @@ export class PrismaAttemptJournal implements AttemptJournal {
   constructor(private readonly db: Db) {}
 
   /**
-   * One transaction: the inserts of each key's newest `capPerKey` (older ones would be capped at once,
-   * and on SQLite every 60 or so rows cost a statement), a capping delete per chunk of keys, and each
-   * key's replays added to its "replayCount".
+   * Upserts each key's newest `capPerKey` (an ending completes its in-flight row in place), caps the keys
+   * that a duplicate's record names, and adds each key's replays to its "replayCount". A batch of first
+   * executions is one statement. No transaction: a crash between them only leaves the account short.
    */
-  async append(
-    records: AttemptRecord[],
-    capPerKey: number,
-    replacing: readonly string[] = [],
-  ): Promise<void> {
+  async append(records: AttemptRecord[], capPerKey: number): Promise<void> {
     const byKey = new Map<string, AttemptRecord[]>();
     for (const r of records) {
       const id = keyIdOf(r.scope);
@@ -37,40 +35,31 @@ export class PrismaAttemptJournal implements AttemptJournal {
     const kept = [...byKey.values()].flatMap((ofKey) =>
       ofKey.sort((a, b) => a.at.getTime() - b.at.getTime()).slice(-capPerKey),
     );
-    const scopes = [...byKey.values()].map((ofKey) => ofKey[0]!.scope);
-    await this.db.$transaction(async (tx) => {
-      // An ending replaces its in-flight row: one statement, and only when a batch completes rows written before.
-      if (replacing.length > 0) await tx.runOnceAttempt.deleteMany({ where: { id: { in: [...replacing] } } });
-      await tx.runOnceAttempt.createMany({
-        data: kept.map(({ scope, body, durationMs, ...record }) => ({
-          ...record,
-          scope: scope.caller,
-          path: scope.path,
-          key: scope.key,
-          body: JSON.stringify(body),
-          durationMs: Math.round(durationMs),
-        })),
-      });
-      for (let start = 0; start < scopes.length; start += KEYS_PER_STATEMENT) {
-        const chunk = scopes.slice(start, start + KEYS_PER_STATEMENT);
-        const keys = Prisma.join(chunk.map((s) => Prisma.sql`(${s.caller}, ${s.path}, ${s.key})`));
-        await tx.$executeRaw`
-          DELETE FROM "RunOnceAttempt" WHERE "id" IN (
-            SELECT "id" FROM (
-              SELECT "id", ROW_NUMBER() OVER (PARTITION BY "scope", "path", "key" ORDER BY "at" DESC) AS "rank"
-              FROM "RunOnceAttempt" WHERE ("scope", "path", "key") IN (VALUES ${keys})) AS "ranked"
-            WHERE "rank" > ${capPerKey})`;
-      }
-      for (const ofKey of byKey.values()) {
-        const replays = ofKey.filter((r) => REPLAYS.has(r.decision)).length;
-        if (replays === 0) continue;
-        const { caller, path, key } = ofKey[0]!.scope;
-        await tx.idempotencyKey.updateMany({
-          where: { scope: caller, path, key },
-          data: { replayCount: { increment: replays } },
-        });
-      }
-    });
+    for (let start = 0; start < kept.length; start += ROWS_PER_STATEMENT)
+      await upsert(this.db, kept.slice(start, start + ROWS_PER_STATEMENT));
+    // Only duplicates take a key past the cap: a key's first execution never needs it.
+    const duplicated = [...byKey.values()]
+      .filter((ofKey) => ofKey.some((r) => r.decision !== null && r.decision !== "executed"))
+      .map((ofKey) => ofKey[0]!.scope);
+    for (let start = 0; start < duplicated.length; start += KEYS_PER_STATEMENT) {
+      const chunk = duplicated.slice(start, start + KEYS_PER_STATEMENT);
+      const keys = Prisma.join(chunk.map((s) => Prisma.sql`(${s.caller}, ${s.path}, ${s.key})`));
+      await this.db.$executeRaw`
+        DELETE FROM "RunOnceAttempt" WHERE "id" IN (
+          SELECT "id" FROM (
+            SELECT "id", ROW_NUMBER() OVER (PARTITION BY "scope", "path", "key" ORDER BY "at" DESC) AS "rank"
+            FROM "RunOnceAttempt" WHERE ("scope", "path", "key") IN (VALUES ${keys})) AS "ranked"
+          WHERE "rank" > ${capPerKey})`;
+    }
+    for (const ofKey of byKey.values()) {
+      const replays = ofKey.filter((r) => REPLAYS.has(r.decision)).length;
+      if (replays === 0) continue;
+      const { caller, path, key } = ofKey[0]!.scope;
+      // Raw: Prisma's updateMany wraps itself in a transaction, a COMMIT more.
+      await this.db.$executeRaw`
+        UPDATE "IdempotencyKey" SET "replayCount" = "replayCount" + ${replays}
+        WHERE "scope" = ${caller} AND "path" = ${path} AND "key" = ${key}`;
+    }
   }
 
   async markReplyLost(id: string): Promise<void> {
@@ -106,4 +95,22 @@ export class PrismaAttemptJournal implements AttemptJournal {
           WHERE newer."scope" = "RunOnceAttempt"."scope" AND newer."path" = "RunOnceAttempt"."path"
             AND newer."key" = "RunOnceAttempt"."key" AND newer."at" >= ${before})`;
   }
+}
+
+/** Raw SQL: Prisma's createMany compiles per row (and, on SQLite, splits at 999 bound values) and cannot upsert. */
+function upsert(db: Db, rows: AttemptRecord[]): Promise<number> {
+  const values = rows.map(
+    (r) => Prisma.sql`(${r.id}, ${r.scope.caller}, ${r.scope.path}, ${r.scope.key}, ${r.at}, ${r.instance},
+      ${r.generation}, ${r.decision}, ${r.keyState}, ${r.fingerprint}, ${JSON.stringify(r.body)}, ${r.status},
+      ${Math.round(r.durationMs)}, ${r.replyLost}, ${r.retryAfterSeconds}, ${r.keyExpiresAt}, ${r.sentBy})`,
+  );
+  return db.$executeRaw`
+    INSERT INTO "RunOnceAttempt" ("id", "scope", "path", "key", "at", "instance", "generation", "decision",
+      "keyState", "fingerprint", "body", "status", "durationMs", "replyLost", "retryAfterSeconds",
+      "keyExpiresAt", "sentBy")
+    VALUES ${Prisma.join(values)}
+    ON CONFLICT ("id") DO UPDATE SET "generation" = excluded."generation", "decision" = excluded."decision",
+      "keyState" = excluded."keyState", "status" = excluded."status", "durationMs" = excluded."durationMs",
+      "replyLost" = excluded."replyLost", "retryAfterSeconds" = excluded."retryAfterSeconds",
+      "keyExpiresAt" = excluded."keyExpiresAt"`;
 }

@@ -7,12 +7,12 @@ afterEach(() => {
 });
 
 function recorderWithJournal() {
-  const batches: Array<{ records: AttemptRecord[]; replacing: readonly string[] }> = [];
+  const batches: Array<{ records: AttemptRecord[] }> = [];
   const lost: string[] = [];
   const journal = {
-    append: (records: AttemptRecord[], cap: number, replacing: readonly string[] = []) => {
+    append: (records: AttemptRecord[], cap: number) => {
       expect(cap).toBe(ATTEMPTS_KEPT_PER_KEY);
-      batches.push({ records: records.map((record) => ({ ...record })), replacing });
+      batches.push({ records: records.map((record) => ({ ...record })) });
       return Promise.resolve();
     },
     markReplyLost: (id: string) => {
@@ -46,7 +46,7 @@ it("writes a burst of requests answered at once as one batch of ended rows once 
   for (let i = 0; i < 100; i++) recorder.arrived(request).end(executed);
   expect(batches).toEqual([]);
   await vi.advanceTimersByTimeAsync(200);
-  expect(batches.map(({ records, replacing }) => [records.length, replacing.length])).toEqual([[100, 0]]);
+  expect(batches.map(({ records }) => records.length)).toEqual([100]);
   expect(batches[0]!.records.every((record) => record.decision === "executed")).toBe(true);
 });
 
@@ -76,7 +76,6 @@ it("writes a request in flight, then completes that row in place when it ends", 
   expect(batches[1]!.records.map((r) => [r.id, r.decision, r.status])).toEqual([
     [attempt.id, "executed", 200],
   ]);
-  expect(batches[1]!.replacing).toEqual([attempt.id]);
 });
 
 it("notes a lost reply in the pending record, or on the written row once it is written", async () => {
@@ -107,5 +106,4 @@ it("keeps the key's generation of a request that claims it after its client went
     [["abandoned", null, null]],
     [["abandoned", "efgh5678", "in_progress"]],
   ]);
-  expect(batches[1]!.replacing).toEqual([attempt.id]);
 });

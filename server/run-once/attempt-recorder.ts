@@ -63,10 +63,10 @@ const IN_FLIGHT: AttemptEnding = {
 /** Where the server's account is kept. Writes come in batches, off the requests' path. */
 export interface AttemptJournal {
   /**
-   * Appends the records (those named in `replacing` complete their in-flight row in place), keeps only the
+   * Appends the records (a record already written, in flight, is completed in place), keeps only the
    * newest `capPerKey` of each key they name, and counts their keys' replays.
    */
-  append(records: AttemptRecord[], capPerKey: number, replacing?: readonly string[]): Promise<void>;
+  append(records: AttemptRecord[], capPerKey: number): Promise<void>;
   /** Marks an attempt already written as one whose reply was lost. */
   markReplyLost(id: string): Promise<void>;
   /** The records of some keys (or all) of one caller and operation, oldest first. */
@@ -90,20 +90,16 @@ export const ATTEMPTS_KEPT_PER_KEY = 50;
  */
 export class AttemptRecorder {
   readonly #batches: WriteBehind<AttemptRecord>;
-  /** Requests whose row was written (or is being written) before their latest version. */
-  readonly #rewritten = new Set<string>();
 
   constructor(
     private readonly journal: Pick<AttemptJournal, "append" | "markReplyLost">,
     private readonly logger: { warn(details: object, message: string): void },
   ) {
     this.#batches = new WriteBehind(
-      (batch) => {
-        const replacing = batch.filter((r) => this.#rewritten.delete(r.id)).map((r) => r.id);
-        return journal.append(batch, ATTEMPTS_KEPT_PER_KEY, replacing).catch((error: unknown) => {
+      (batch) =>
+        journal.append(batch, ATTEMPTS_KEPT_PER_KEY).catch((error: unknown) => {
           logger.warn({ err: error, count: batch.length }, "could not record attempts");
-        });
-      },
+        }),
       (record) => keyIdOf(record.scope),
     );
   }
@@ -123,7 +119,6 @@ export class AttemptRecorder {
     };
     const startedAt = performance.now();
     const put = (change: Partial<AttemptRecord>) => {
-      if (!this.#batches.pending(current.id)) this.#rewritten.add(current.id);
       current = { ...current, ...change };
       this.#batches.put(current.id, current);
     };
