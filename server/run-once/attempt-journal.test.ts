@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { test } from "~/testing/fixtures";
 import { ATTEMPTS_KEPT_PER_KEY } from "./attempt-recorder";
 import type { AttemptRecord } from "./attempt-recorder";
+import type { AppServices } from "../services";
 
 const scope = { caller: "journal", path: "p", key: "storm" };
 
@@ -24,12 +25,16 @@ const duplicate = (i: number): AttemptRecord => ({
   sentBy: "client",
 });
 
+/** The statements the shop has sent its database so far (db_queries_total). */
+async function statementsOf(services: { metrics: AppServices["metrics"] }): Promise<number> {
+  return (await services.metrics.registry.getSingleMetric("db_queries_total")!.get()).values[0]?.value ?? 0;
+}
+
 test("writes a storm's batch of 1,000 duplicates in three statements: the newest rows, the cap, the replay count", async ({
   startApp,
 }) => {
   const { services } = await startApp();
-  const statements = async () =>
-    (await services.metrics.registry.getSingleMetric("db_queries_total")!.get()).values[0]?.value ?? 0;
+  const statements = () => statementsOf(services);
   const now = new Date();
   await services.db.idempotencyKey.create({
     data: {
@@ -74,8 +79,7 @@ test("writes a batch of 300 first executions, as steady load makes them, in one 
   startApp,
 }) => {
   const { services } = await startApp();
-  const statements = async () =>
-    (await services.metrics.registry.getSingleMetric("db_queries_total")!.get()).values[0]?.value ?? 0;
+  const statements = () => statementsOf(services);
   const before = await statements();
   const firsts = Array.from({ length: 300 }, (_, i) => ({
     ...duplicate(i),
