@@ -34,7 +34,6 @@ test("writes a storm's batch of 1,000 duplicates in three statements: the newest
   startApp,
 }) => {
   const { services } = await startApp();
-  const statements = () => statementsOf(services);
   const now = new Date();
   await services.db.idempotencyKey.create({
     data: {
@@ -47,14 +46,14 @@ test("writes a storm's batch of 1,000 duplicates in three statements: the newest
       expiresAt: new Date(now.getTime() + 60_000),
     },
   });
-  const before = await statements();
+  const before = await statementsOf(services);
   await services.attempts.journal.append(
     Array.from({ length: 1000 }, (_, i) => duplicate(i)),
     ATTEMPTS_KEPT_PER_KEY,
   );
 
   // Inserting every record would take 17 INSERTs on SQLite (its limit on bound values).
-  expect((await statements()) - before).toBe(3);
+  expect((await statementsOf(services)) - before).toBe(3);
   const kept = await services.attempts.journal.list(scope.caller, scope.path, [scope.key]);
   expect(kept.map((r) => r.at.getTime())).toEqual(Array.from({ length: 50 }, (_, i) => 950 + i));
   const key = await services.db.idempotencyKey.findUniqueOrThrow({ where: { id: "k" } });
@@ -79,8 +78,7 @@ test("writes a batch of 300 first executions, as steady load makes them, in one 
   startApp,
 }) => {
   const { services } = await startApp();
-  const statements = () => statementsOf(services);
-  const before = await statements();
+  const before = await statementsOf(services);
   const firsts = Array.from({ length: 300 }, (_, i) => ({
     ...duplicate(i),
     scope: { ...scope, key: `k${i}` },
@@ -89,7 +87,7 @@ test("writes a batch of 300 first executions, as steady load makes them, in one 
   }));
   await services.attempts.journal.append(firsts, ATTEMPTS_KEPT_PER_KEY);
 
-  expect((await statements()) - before).toBe(1);
+  expect((await statementsOf(services)) - before).toBe(1);
   const written = await services.attempts.journal.list(scope.caller, scope.path);
   expect(written.map((r) => [r.scope.key, r.decision, r.at.getTime()])).toEqual(
     firsts.map((r) => [r.scope.key, "executed", r.at.getTime()]),
