@@ -68,10 +68,11 @@ export function StallGuide({
           {behindProxy ? "; meanwhile the other instances, the proxy and the provider keep serving." : "."}
         </li>
         <li>
-          Press Finish payment once the server answers again: the retry takes the dead owner&apos;s key over,
-          at once on PostgreSQL (the database saw the owner&apos;s session close) and after the key&apos;s
-          lease on SQLite, asks the provider again with the same key, gets its one charge back, and records
-          it. Left alone, the background completer does the same.
+          Once the server answers again, the page&apos;s own retry finishes the payment (press Finish payment
+          if its retries ran out): it takes the dead owner&apos;s key over, at once on PostgreSQL (the
+          database saw the owner&apos;s session close) and after the key&apos;s lease on SQLite, asks the
+          provider again with the same key, gets its one charge back, and records it. Left alone, the
+          background completer does the same.
         </li>
       </ol>
     </div>
