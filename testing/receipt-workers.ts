@@ -17,7 +17,7 @@ export const TEST_AMQP_URL = process.env.TEST_AMQP_URL ?? "amqp://guest:guest@12
 export interface WorkerProcess {
   /** Each log line, parsed, as it arrives; `settled` lines are the ones between a receipt and its ack. */
   readonly lines: Array<Record<string, unknown>>;
-  /** Resolves with the next line the predicate accepts. */
+  /** Resolves with the next line the predicate accepts; rejects if the worker exits first. */
   next(accept: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   readonly exited: Promise<{ code: number | null; stderr: string }>;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -50,7 +50,14 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
   );
   return {
     lines,
-    next: (accept) => new Promise((resolve) => waiters.push({ accept, resolve })),
+    // A worker that exits first fails the wait with its stderr, instead of leaving it to hang.
+    next: (accept) =>
+      Promise.race([
+        new Promise<Record<string, unknown>>((resolve) => waiters.push({ accept, resolve })),
+        exited.then(({ code, stderr }) => {
+          throw new Error(`the worker exited (${code}) before the line: ${stderr}`);
+        }),
+      ]),
     exited,
     async kill(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -58,6 +65,9 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
     },
   };
 }
+
+/** Prisma's default bounds (2 s to start, 5 s to run) fail seeding on a loaded CI machine. */
+const LOADED_MACHINE_TX = { maxWait: 10_000, timeout: 20_000 };
 
 /** Paid orders as the charge's transaction leaves them: the order, its charge and its outbox event. */
 export async function seedPaidOrders(db: Db, count: number): Promise<string[]> {
@@ -77,7 +87,7 @@ export async function seedPaidOrders(db: Db, count: number): Promise<string[]> {
         },
       });
       await writePaymentSucceeded(tx, charge);
-    });
+    }, LOADED_MACHINE_TX);
   }
   return ids;
 }
