@@ -1,8 +1,7 @@
 /**
  * Batches writes once quiet for `quietMs`, every `maxDelayMs`, or once a batch names `maxGroups` groups
- * (keys), in order; a crash loses the unwritten. The cap matters under steady load: 5 s of distinct keys
- * in one write kept the event loop busy for ~300 ms (Prisma compiling and running it), stalling every
- * request. It counts groups, not items: a storm of one key's duplicates writes only that key's newest.
+ * (keys), in order; a crash loses the unwritten. The group cap keeps steady load's batches small (one of
+ * 5 s stalled the event loop ~300 ms); a storm of one key's duplicates is still one batch.
  */
 export class WriteBehind<T> {
   #pending = new Map<string, T>();
