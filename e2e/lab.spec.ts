@@ -67,3 +67,27 @@ test("before React runs, the lab's controls are disabled: a click then would be 
   // Once it runs, they work.
   await expect(page.getByLabel(LAB.dropReply)).toBeEnabled();
 });
+
+test("clearing the picker turns its switches off, on the page and on the server", async ({ shop, page }) => {
+  await shop.placeOrder({ notebook: 1 });
+  const picker = page.getByLabel("Try a scenario");
+  const choose = async (id: string) => {
+    const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
+    await picker.selectOption(id);
+    expect((await saved).ok()).toBe(true);
+  };
+  await choose("partial-commit");
+  await expect(page.getByRole("button", { name: /^Pay in pitfall mode/ })).toBeVisible();
+
+  await choose("");
+  await expect(page).not.toHaveURL(/scenario=/);
+  await shop.openAllSwitches();
+  const all = page.getByTestId("all-switches");
+  await expect(all.getByRole("checkbox")).not.toHaveCount(0);
+  for (const box of await all.getByRole("checkbox").all()) await expect(box).not.toBeChecked();
+  await expect(shop.payButton()).toHaveText(/^Pay \$/);
+  // The server holds them off too: a reload reads them back.
+  await page.reload();
+  await shop.openAllSwitches();
+  for (const box of await all.getByRole("checkbox").all()) await expect(box).not.toBeChecked();
+});

@@ -6,7 +6,7 @@ import type { Shop } from "./fixtures";
 
 /** The lab's "Pitfalls of the guide" switches, by the label a person clicks. */
 const PITFALLS = {
-  mode: "Pitfall mode: the key alone guards the charge",
+  mode: "Pitfall mode: only the key guards",
   failAfterWrite: "Fail after the write (publishing an event)",
   stuckExecution: "Stuck execution (20 s)",
   partialCommit: "Break: release the key after a partial commit",
@@ -198,6 +198,47 @@ test.describe("timeouts shorter than execution", () => {
     expect(duplicate).toBeNull();
     expect(waitedMs).toBeGreaterThanOrEqual(DEFAULT_RUN_ONCE_SETTINGS.waitMs + MARGIN_MS);
     expect(first.status()).toBe(200);
+  });
+
+  test("broken, as its lesson runs: the second tab's Finish payment hangs past the bound, clocked, with no 409", async ({
+    shop,
+    page,
+    context,
+  }) => {
+    const orderId = await shop.placeOrder({ notebook: 1 });
+    const key = await shop.paymentKey();
+    const saved = page.waitForResponse((response) => response.url().includes("lab.setSwitches"));
+    await page.getByLabel("Try a scenario").selectOption("unbounded-wait");
+    expect((await saved).ok()).toBe(true);
+
+    // "Do:" followed literally: Pay in pitfall mode, then a second tab, and the button it offers.
+    await payInPitfallMode(page);
+    await shop.expectKeyInProgress(key);
+    const opened = context.waitForEvent("page");
+    await page.getByRole("link", { name: "Open this order in a second tab" }).click();
+    const second = await opened;
+    await second.getByRole("button", { name: /^Finish payment/ }).click();
+
+    // The hang, against its bound: past 5 s, neither tab has an answer, and the page says so.
+    const clock = second.getByTestId("wait-clock");
+    await expect(clock).toHaveAttribute("data-state", "waiting");
+    await expect(clock).toContainText(`past the ${DEFAULT_RUN_ONCE_SETTINGS.waitMs / 1000} s bound`);
+    await expect(clock).toContainText("only the server ends the wait");
+    await expect(page.getByTestId("wait-clock")).toHaveAttribute("data-state", "waiting");
+    expect(shop.answerStatuses(key)).toEqual([]);
+
+    // The stuck execution ends; the duplicate shares its charge, never told 409 nor cut off by its tab.
+    await expect(clock).toHaveAttribute("data-state", "answered", { timeout: 30_000 });
+    await expect(clock).toContainText("shared its result, with no 409");
+    expect(Number(await clock.getAttribute("data-waited-ms"))).toBeGreaterThan(
+      DEFAULT_RUN_ONCE_SETTINGS.waitMs + MARGIN_MS,
+    );
+    await shop.expectCharged(second);
+    await shop.expectCharged();
+    await expect(page.getByTestId("wait-clock")).toContainText("it was the execution itself");
+    await shop.expectServerAnswered(key, 2);
+    await shop.capture("unbounded wait, the duplicate answered after the stuck execution", second);
+    await shop.expectLedger(orderId, 1);
   });
 
   test("kept: the duplicate gets 409 with Retry-After once the bound runs out", async ({ shop }) => {

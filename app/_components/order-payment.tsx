@@ -34,7 +34,7 @@ interface OrderPaymentProps {
   payVerb?: string;
   /** Pay stays enabled while a payment is out (the lab's double-click lesson): only the server's guard is left. */
   unguarded?: boolean;
-  /** A panel beside the payment, next to the Pay button (a side column on wide screens). */
+  /** A panel beside the payment, next to the Pay button (a side column on wide screens, above it on a phone). */
   aside?: (payment: PaymentView) => ReactNode;
 }
 
@@ -89,8 +89,9 @@ function OrderView({
   return (
     <div className={aside ? "order-page with-aside" : "order-page"}>
       <OrderSummary order={order} />
-      <PaymentCard order={order} payment={payment} payVerb={payVerb} unguarded={unguarded} />
+      {/* Before the payment: on a phone, the one column reads what to do before the Pay button. */}
       {aside && <div className="order-aside">{aside({ order, attempts: payment.attempts, paying })}</div>}
+      <PaymentCard order={order} payment={payment} payVerb={payVerb} unguarded={unguarded} />
       <ServerAccountView
         order={order}
         attemptsEnded={payment.attempts.filter((attempt) => attempt.endedAt !== null).length}

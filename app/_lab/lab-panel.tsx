@@ -7,90 +7,17 @@ import { useHydrated } from "~/app/_lib/use-hydrated";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
 import type { Attempt } from "~/app/_trpc/attempt-log";
+import { FAULT_TOGGLES } from "./fault-switches";
 import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
-import { PitfallSwitches } from "./pitfall-switches";
-import { QUEUE_TOGGLES } from "./queue-switches";
+import { PITFALL_TOGGLES, PitfallRow, PitfallSwitches } from "./pitfall-switches";
 import { ScenarioPicker } from "./scenario-picker";
 import { switchesFor } from "./scenarios";
-import type { Scenario } from "./scenarios";
-import { SLOW_PROVIDER_MS } from "./slow-provider";
 import { StallGuide } from "./stall-guide";
 import { SwitchRow } from "./switch-row";
-import { ONE_SHOTS, changed, countOf, oneShotToggle } from "./switches";
+import { ONE_SHOTS, changed, countOf } from "./switches";
 import type { OneShot, Switches, Toggle } from "./switches";
 import { useScenario } from "./use-scenario";
-
-const TOGGLES: Array<Toggle & { help: string }> = [
-  {
-    id: "drop-reply",
-    label: "Drop the reply after commit",
-    help: "The charge commits, then its reply to the browser is lost. Left without an answer, the browser retries with the same key.",
-    ...oneShotToggle("shop.dropReplies"),
-  },
-  {
-    id: "fail-before-commit",
-    label: "Fail before commit",
-    help: "The attempt fails before the provider is called. The key is released and the retry charges once.",
-    ...oneShotToggle("shop.failuresBeforeCommit"),
-  },
-  {
-    id: "stall-between-hops",
-    label: "Stall between the hops (4 s)",
-    help: "The provider charges, then the shop waits 4 s before recording it: kill the server then. The retry re-asks the provider with the same key and records its one charge.",
-    ...oneShotToggle("shop.stallsBetweenHops"),
-  },
-  {
-    id: "slow-provider",
-    label: "Slow provider (3 s)",
-    help: "Every charge takes 3 seconds at the provider: a double-click or a second tab waits for the first and shares its charge.",
-    isOn: (s) => s.provider.delayMs > 0,
-    turn: (on) => ({ provider: { delayMs: on ? SLOW_PROVIDER_MS : 0 } }),
-  },
-  {
-    id: "provider-drop-reply",
-    label: "The provider's reply is lost",
-    help: "The provider charges, then its reply to the shop is lost. The shop retries with the same provider key and gets the stored charge.",
-    ...oneShotToggle("provider.dropReplies"),
-  },
-  {
-    id: "provider-timeout",
-    label: "Provider slow past the shop's timeout",
-    help: "The provider holds the charge past the shop's per-attempt timeout. The shop retries with the same provider key, waits, and gets the one charge.",
-    ...oneShotToggle("provider.timeouts"),
-  },
-  {
-    id: "provider-unavailable",
-    label: "Provider unavailable (503)",
-    help: "The provider answers 503 before doing anything; the shop retries, and charges once.",
-    ...oneShotToggle("provider.unavailable"),
-  },
-  {
-    id: "decline",
-    label: "Decline the card",
-    help: "The provider declines (a final answer): retries replay the decline, and nothing is charged.",
-    isOn: (s) => s.provider.decline,
-    turn: (on) => ({ provider: { decline: on } }),
-  },
-  {
-    id: "naive-client",
-    label: "Naive client (counter-example)",
-    help: "Pay makes a new key for every attempt against a charge without run-once. With a lost reply, it pays twice.",
-    isOn: (s) => s.shop.naiveClient,
-    turn: (on) => ({ shop: { naiveClient: on } }),
-  },
-  {
-    id: "naive-provider-calls",
-    label: "Naive provider calls (counter-example)",
-    help: "The shop calls the provider with a new key per attempt. With a lost provider reply, the provider charges twice, and the ledger's reconciliation flags it.",
-    isOn: (s) => s.shop.naiveProviderCalls,
-    turn: (on) => ({ shop: { naiveProviderCalls: on } }),
-  },
-  ...QUEUE_TOGGLES,
-];
-
-/** A pitfall scenario works through the pitfall switches. */
-const isPitfall = (scenario: Scenario) => scenario.switches.shop?.pitfallMode === true;
 
 /** Demo controls: per-order switches the server honours; absent in production unless LAB_ENABLED=1. */
 export function LabPanel({
@@ -140,59 +67,64 @@ export function LabPanel({
     );
   };
 
-  // The switches the chosen scenario sets: its own, shown with it even once spent.
-  const ownToggles =
-    chosen && current
-      ? TOGGLES.filter((t) => t.isOn(switchesFor(chosen, current)) || chosen.alsoShows?.includes(t.id))
-      : [];
-  const switchRows = (toggles: typeof TOGGLES) =>
-    current &&
-    toggles.map((toggle) => {
-      const on = toggle.isOn(current);
-      return (
-        <SwitchRow
-          key={toggle.id}
-          toggle={toggle}
-          help={toggle.help}
-          on={on}
-          spentOn={toggle.oneShot && spent.on[toggle.oneShot]}
-          disabled={paying || !hydrated}
-          onTurn={(checked) => turn(changed(current, toggle.turn(checked)))}
-        >
-          {toggle.oneShot === "shop.stallsBetweenHops" && on && chosen?.help !== "stall-guide" && (
-            <StallGuide orderId={order.id} attempts={attempts} behindProxy={behindProxy} />
-          )}
-        </SwitchRow>
-      );
-    });
-  const pitfallSwitches = (shown: Switches) => (
-    <PitfallSwitches
-      switches={shown}
-      spentOn={spent.on}
-      turn={turn}
-      disabled={paying || !hydrated}
-      behindProxy={behindProxy}
-    />
-  );
-
-  const keyReuse = <KeyReuse order={order} disabled={paying || !hydrated} client={client} />;
+  // A chosen scenario's own switches (those it sets, shown even once spent, and its variations) sit in its
+  // panel, each by its label; every other switch waits under "All switches", with its help.
+  const own = (toggle: Toggle) =>
+    chosen !== null &&
+    current !== undefined &&
+    (toggle.isOn(switchesFor(chosen, current)) || chosen.alsoShows?.includes(toggle.id) === true);
+  const disabled = paying || !hydrated;
+  const faultRow = (toggle: (typeof FAULT_TOGGLES)[number], brief: boolean, shown: Switches) => {
+    const on = toggle.isOn(shown);
+    return (
+      <SwitchRow
+        key={toggle.id}
+        toggle={toggle}
+        help={brief ? undefined : toggle.help}
+        on={on}
+        spentOn={toggle.oneShot && spent.on[toggle.oneShot]}
+        disabled={disabled}
+        onTurn={(checked) => turn(changed(shown, toggle.turn(checked)))}
+      >
+        {toggle.oneShot === "shop.stallsBetweenHops" && on && chosen?.help !== "stall-guide" && (
+          <StallGuide orderId={order.id} attempts={attempts} behindProxy={behindProxy} />
+        )}
+      </SwitchRow>
+    );
+  };
+  const pitfallRow = { spentOn: spent.on, turn, disabled, behindProxy };
+  const ownFaults = FAULT_TOGGLES.filter(own);
+  const ownPitfalls = PITFALL_TOGGLES.filter(own);
+  const restOfPitfalls = PITFALL_TOGGLES.filter((toggle) => !own(toggle));
+  const keyReuse = <KeyReuse order={order} disabled={disabled} client={client} />;
 
   return (
     <section className="card lab" aria-labelledby="lab-heading" data-testid="lab-panel">
       <h2 id="lab-heading">
         Fault lab <span className="badge">demo controls</span>
       </h2>
-      <p className="muted small">Switches for this order only, honoured by the server.</p>
-      <ScenarioPicker {...{ order, attempts, paying, behindProxy, turn }} switches={current ?? undefined} />
-      {ownToggles.length > 0 && <ul className="lab-switches">{switchRows(ownToggles)}</ul>}
-      {current && chosen && isPitfall(chosen) && pitfallSwitches(current)}
-      {chosen?.id === "key-reuse" && keyReuse}
+      {!chosen && <p className="muted small">Switches for this order only, honoured by the server.</p>}
+      <ScenarioPicker {...{ order, attempts, paying, behindProxy, turn }} switches={current ?? undefined}>
+        {current && ownFaults.length + ownPitfalls.length > 0 && (
+          <ul className="lab-switches" aria-label="The scenario's switches">
+            {ownFaults.map((toggle) => faultRow(toggle, true, current))}
+            {ownPitfalls.map((toggle) => (
+              <PitfallRow key={toggle.id} toggle={toggle} switches={current} brief {...pitfallRow} />
+            ))}
+          </ul>
+        )}
+        {chosen?.id === "key-reuse" && keyReuse}
+      </ScenarioPicker>
       <details className="all-switches" data-testid="all-switches">
         <summary>All switches</summary>
         {current && (
-          <ul className="lab-switches">{switchRows(TOGGLES.filter((t) => !ownToggles.includes(t)))}</ul>
+          <ul className="lab-switches">
+            {FAULT_TOGGLES.filter((toggle) => !own(toggle)).map((toggle) => faultRow(toggle, false, current))}
+          </ul>
         )}
-        {current && !(chosen && isPitfall(chosen)) && pitfallSwitches(current)}
+        {current && restOfPitfalls.length > 0 && (
+          <PitfallSwitches toggles={restOfPitfalls} switches={current} {...pitfallRow} />
+        )}
         {chosen?.id !== "key-reuse" && keyReuse}
         <GridControls order={order} />
       </details>

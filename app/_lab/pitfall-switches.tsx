@@ -7,8 +7,9 @@ import { SwitchRow } from "./switch-row";
 import { changed, oneShotToggle } from "./switches";
 import type { OneShot, Switches, Toggle } from "./switches";
 
-interface Pitfall extends Toggle {
-  pitfall: PitfallId;
+/** A switch of the pitfalls: the scene's, or one that breaks a rule (`pitfall`). */
+export interface PitfallToggle extends Toggle {
+  pitfall?: PitfallId;
   /** Two sentences: the rule it breaks, and what the ledger then shows. */
   help: string;
 }
@@ -19,7 +20,7 @@ const breaking = (pitfall: Exclude<PitfallId, "keys-per-attempt">) => ({
   turn: (on: boolean) => (on ? breakingRule(pitfall) : { shop: { brokenRule: null } }),
 });
 
-const PITFALLS: Pitfall[] = [
+const PITFALLS: PitfallToggle[] = [
   {
     id: "pitfall-partial-commit",
     pitfall: "partial-commit",
@@ -53,17 +54,17 @@ const PITFALLS: Pitfall[] = [
     id: "pitfall-unbounded-wait",
     pitfall: "unbounded-wait",
     label: "Break: duplicates wait without a bound",
-    help: "Breaks the rule that a duplicate waits at most a bound (5 s), then gets 409 with Retry-After: it waits as long as the execution it found. The first execution is stuck for 20 s, and a duplicate sent meanwhile (Pay in a second tab) gets no answer until it ends.",
+    help: "Breaks the rule that a duplicate waits at most a bound (5 s), then gets 409 with Retry-After: it waits as long as the execution it found. The first execution is stuck for 20 s, and a duplicate sent meanwhile (Finish payment in a second tab) gets no answer until it ends.",
     ...breaking("unbounded-wait"),
   },
 ];
 
 /** The pitfall mode itself, and the faults that only its charge honours: the cure, with the same faults. */
-const SCENE: Array<Toggle & { help: string }> = [
+const SCENE: PitfallToggle[] = [
   {
     id: "pitfall-mode",
-    label: "Pitfall mode: the key alone guards the charge",
-    help: "Pay runs the lab's pitfall charge: the shop's charge with its other guards off. The provider gets a new key per execution and a paid order is charged again, so only the run-once key stands between a retry and a second charge. With no rule broken, it holds.",
+    label: "Pitfall mode: only the key guards",
+    help: "Pay runs the lab's pitfall charge: the shop's charge with its other guards off. The provider gets a new key per execution, a paid order is charged again, and the page's own per-attempt timeout is off, so only the server's run-once rules stand between a retry and a second charge. With no rule broken, they hold.",
     isOn: (s) => s.shop.pitfallMode,
     turn: (on) => ({ shop: on ? { pitfallMode: true } : { pitfallMode: false, brokenRule: null } }),
   },
@@ -81,34 +82,46 @@ const SCENE: Array<Toggle & { help: string }> = [
   },
 ];
 
-/** The guide's pitfalls, each a switch that breaks its rule alone, beside the shop's line that keeps it. */
-export function PitfallSwitches({
-  switches,
-  spentOn,
-  turn,
-  disabled,
-  behindProxy,
-}: {
+/** Every switch of the guide's pitfalls: the scene, then one per rule. */
+export const PITFALL_TOGGLES: readonly PitfallToggle[] = [...SCENE, ...PITFALLS];
+
+interface RowProps {
   switches: Switches;
   /** The attempt that spent each one-shot fault, until it is armed again. */
   spentOn: Partial<Record<OneShot, number>>;
   turn: (next: Switches) => void;
   disabled: boolean;
   behindProxy: boolean;
-}) {
-  const row = (toggle: Toggle & { help: string; pitfall?: PitfallId }) => (
+  /** In a chosen scenario's panel: its label and state, and the line that enforces its rule, without the help. */
+  brief?: boolean;
+}
+
+/** One pitfall switch, beside the shop's line that keeps its rule. */
+export function PitfallRow({
+  toggle,
+  switches,
+  spentOn,
+  turn,
+  disabled,
+  behindProxy,
+  brief = false,
+}: RowProps & { toggle: PitfallToggle }) {
+  const enforcing = toggle.pitfall && (
+    <a href={enforcingLineHref(toggle.pitfall)} data-testid={`${toggle.id}-enforcing`}>
+      The line that enforces it.
+    </a>
+  );
+  return (
     <SwitchRow
-      key={toggle.id}
       toggle={toggle}
       help={
-        <>
-          {toggle.help}{" "}
-          {toggle.pitfall && (
-            <a href={enforcingLineHref(toggle.pitfall)} data-testid={`${toggle.id}-enforcing`}>
-              The line that enforces it.
-            </a>
-          )}
-        </>
+        brief ? (
+          enforcing
+        ) : (
+          <>
+            {toggle.help} {enforcing}
+          </>
+        )
       }
       on={toggle.isOn(switches)}
       spentOn={toggle.oneShot && spentOn[toggle.oneShot]}
@@ -117,18 +130,23 @@ export function PitfallSwitches({
     >
       {toggle.pitfall === "memory-store" && !behindProxy && (
         <p className="alert warning small" data-testid="pitfall-needs-instances">
-          This page is served by one instance, whose Map holds the key: the retry is replayed. Run{" "}
-          <code>INSTANCES=2 npm run demo</code> to put two behind one address.
+          One instance serves this page: the retry will find the key in its Map. For two:{" "}
+          <code>INSTANCES=2 npm run demo</code>.
         </p>
       )}
     </SwitchRow>
   );
+}
+
+/** The guide's pitfalls, each a switch that breaks its rule alone (those not already shown with a scenario). */
+export function PitfallSwitches({ toggles, ...row }: RowProps & { toggles: readonly PitfallToggle[] }) {
   return (
     <div className="pitfalls" role="group" aria-labelledby="pitfalls-heading" data-testid="pitfalls">
       <h3 id="pitfalls-heading">Pitfalls of the guide</h3>
       <ul className="lab-switches">
-        {SCENE.map(row)}
-        {PITFALLS.map(row)}
+        {toggles.map((toggle) => (
+          <PitfallRow key={toggle.id} toggle={toggle} {...row} />
+        ))}
       </ul>
     </div>
   );

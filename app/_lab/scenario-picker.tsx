@@ -3,15 +3,17 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import type { ReactNode } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { accountSummary } from "~/app/_lib/account-summary";
 import { queueSummary } from "~/app/_lib/queue-summary";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
-import { SCENARIOS, switchesFor } from "./scenarios";
+import { SCENARIOS, allOff, switchesFor } from "./scenarios";
 import { StallGuide } from "./stall-guide";
 import type { Switches } from "./switches";
 import { useScenario } from "./use-scenario";
+import { WaitClock } from "./wait-clock";
 
 /** Guided runs of the guide's failures: what to do, what should happen and, from the server, what did. */
 export function ScenarioPicker({
@@ -21,12 +23,15 @@ export function ScenarioPicker({
   behindProxy,
   switches,
   turn,
+  children,
 }: PaymentView & {
   behindProxy: boolean;
   /** The lab's switches as the panel shows them; undefined until read. */
   switches: Switches | undefined;
   /** Sets the switches through the lab panel, as its own checkboxes do. */
   turn: (next: Switches) => void;
+  /** The chosen scenario's controls: its own switches, and any button its steps name. */
+  children?: ReactNode;
 }) {
   const trpc = useTRPC();
   // A choice before React runs would be lost: the picker waits for it, as the switches do.
@@ -42,12 +47,13 @@ export function ScenarioPicker({
   const requests = account.data?.attempts ?? [];
   const somethingHappened = requests.length > 0 || order.charges.length > 0;
 
+  // Choosing sets the scenario's switches and turns every other one off; clearing turns them all off.
   const choose = (id: string) => {
-    const next = SCENARIOS.find((candidate) => candidate.id === id);
-    setScenario(next && switches ? next.id : null);
-    if (!next || !switches) return;
+    if (!switches) return;
+    const next = SCENARIOS.find((candidate) => candidate.id === id) ?? null;
+    setScenario(next?.id ?? null);
     setEarlierRequests(requests.length);
-    turn(switchesFor(next, switches));
+    turn(next ? switchesFor(next, switches) : allOff(switches));
   };
 
   return (
@@ -67,8 +73,7 @@ export function ScenarioPicker({
         ))}
       </select>
       {scenario && (
-        <div className="scenario" data-scenario={scenario.id}>
-          <p className="small">Its switches are set below; every other switch is off.</p>
+        <div className="scenario" data-scenario={scenario.id} data-testid="scenario-panel">
           {earlierRequests > 0 && (
             <p className="small" data-testid="scenario-earlier-requests">
               This order had {earlierRequests} request{earlierRequests === 1 ? "" : "s"} before: what happened
@@ -88,6 +93,8 @@ export function ScenarioPicker({
           {scenario.help === "stall-guide" && switches && (
             <StallGuide orderId={order.id} attempts={attempts} behindProxy={behindProxy} />
           )}
+          {scenario.waitClock && <WaitClock attempts={attempts} />}
+          {children}
           <p data-testid="scenario-should-happen">
             <strong>Should happen:</strong> {scenario.shouldHappen}
           </p>

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { SCENARIOS, switchesFor } from "./scenarios";
+import { SCENARIOS, allOff, switchesFor } from "./scenarios";
 
 const scenario = (id: string) => {
   const found = SCENARIOS.find((candidate) => candidate.id === id);
@@ -59,4 +59,13 @@ it("sets a pitfall scenario's switches as the pitfall's own switch does", () => 
     shop: { pitfallMode: true, brokenRule: "cached-error", dropReplies: 0, naiveClient: false },
     provider: { unavailable: 1, dropReplies: 0 },
   });
+});
+
+it("turns every switch off when the picker is cleared, one added later too", () => {
+  const off = allOff(allOn);
+  expect(Object.values(off.shop).every((value) => value === false || value === 0 || value === null)).toBe(
+    true,
+  );
+  expect(off.provider).toEqual({ dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false });
+  expect(off.shop).toMatchObject({ pitfallMode: false, brokenRule: null, aSwitchAddedLater: false });
 });

@@ -14,6 +14,8 @@ export interface Scenario {
   toDo: string;
   /** A part of the page that helps with it: a link to a second tab, or the stall's command and countdown. */
   help?: "second-tab" | "stall-guide";
+  /** Its lesson is how long a request waits: the panel clocks this tab's request against the server's bound. */
+  waitClock?: true;
   /** The Pay button stays enabled while a payment is out, so that a person's double-click sends two requests. */
   unguardedPay?: true;
   /** Switches shown with it though it leaves them off: its variations, one click away. */
@@ -37,16 +39,16 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "double-click",
     title: "Double-click",
     switches: { provider: { delayMs: SLOW_PROVIDER_MS } },
-    toDo: "Double-click Pay. For this lesson the button does not disable itself while a payment is out, so both clicks send a request; the provider takes 3 s.",
+    toDo: "Double-click Pay. Its own guard is off for this lesson, so both clicks send a request; the provider takes 3 s.",
     unguardedPay: true,
     shouldHappen:
-      "Both requests carry the order's key: the server executes the first, and the second waits for it and shares its charge (coalesced). One charge.",
+      "Both requests carry the order's key: the second waits for the first and shares its charge (coalesced). One charge.",
   },
   {
     id: "two-tabs",
     title: "Two tabs",
     switches: { provider: { delayMs: SLOW_PROVIDER_MS } },
-    toDo: "Open this order in a second tab, then press Pay in both tabs within 3 s.",
+    toDo: "Open this order in a second tab. Press Pay in one, then within 3 s Pay (or Finish payment, once it has seen the first) in the other.",
     help: "second-tab",
     shouldHappen:
       "Both tabs send the order's key: the later request waits for the one in flight and shares its charge. One charge, shown in both tabs.",
@@ -55,10 +57,10 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "crash-mid-charge",
     title: "Crash mid-charge",
     switches: { shop: { stallsBetweenHops: 1 } },
-    toDo: "Press Pay, then kill the server while it stalls between the provider's charge and the shop's record.",
+    toDo: "Press Pay, then kill the server within 4 s, while it holds the provider's charge unrecorded.",
     help: "stall-guide",
     shouldHappen:
-      "The provider has charged; the shop dies before recording it. The next attempt (or the background completer) takes the key over, asks the provider again with the same key, gets its one charge back and records it. Left alive, the server records it after the stall: one charge either way.",
+      "Once the server is back, the page's retry (or Finish payment) takes the dead owner's key over, asks the provider again with the same key and records its one charge; left alone, the background completer does. One charge either way.",
   },
   {
     id: "slow-card",
@@ -66,13 +68,13 @@ export const SCENARIOS: readonly Scenario[] = [
     switches: { provider: { timeouts: 1 } },
     toDo: "Press Pay and wait: the card network answers after 9 s, past the shop's timeout and the browser's (8 s each).",
     shouldHappen:
-      "The shop's call to the provider times out, and the shop calls again with the same provider key. The browser gives up on its request too and retries with the order's key, which waits for the one in flight (or replays it): the provider charges once, and the ledger's reconciliation agrees with the shop.",
+      "The shop's call to the provider times out and is sent again with the same provider key. The browser's request times out too, and its retry with the order's key waits for the one in flight (or replays it). The provider charges once.",
   },
   {
     id: "decline-then-card",
     title: "Decline, then another card",
     switches: {},
-    toDo: "Pay with 4000 0000 0000 0002 (it is declined), then with 4242 4242 4242 4242.",
+    toDo: "Enter 4000 0000 0000 0002 and press Pay: it is declined. Then enter 4242 4242 4242 4242 and press Pay with another card.",
     shouldHappen:
       "The decline is final for its key and charges nothing; the order stays payable under a new key, and the other card charges once.",
   },
@@ -90,9 +92,9 @@ export const SCENARIOS: readonly Scenario[] = [
     switches: { shop: { consumerDeathsBeforeAck: 1 } },
     alsoShows: ["relay-publishes-twice", "poison-message", "naive-consumer"],
     queue: true,
-    toDo: "Press Pay, then watch What the queue did below, and the Ledger's mailbox. Its other switches vary it: a duplicate publication, a poison message, the naive consumer.",
+    toDo: "Press Pay, then watch What the queue did below, and the Ledger's mailbox.",
     shouldHappen:
-      "The receipt worker sends the receipt under the key receipt:<order>, then dies before acknowledging the message. npm start starts it again, and the queue redelivers the message (RabbitMQ at once; the embedded queue when the dead worker's claim runs out, 10 s). The redelivery finds the key completed and replays it: one receipt. A duplicate publication is answered the same way; a poison message is dead-lettered after its last allowed delivery; the naive consumer sends a second receipt, flagged as damage.",
+      "The worker sends the receipt under the key receipt:<order> and dies before its ack; npm start starts it again, the queue redelivers (the embedded queue after 10 s), and the key replays it: one receipt. A second publication is replayed too, a poison message dead-lettered; the naive consumer sends two.",
   },
   {
     id: "keys-per-attempt",
@@ -114,9 +116,9 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "memory-store",
     title: "Pitfall: keys in memory behind a load balancer",
     switches: breakingRule("memory-store"),
-    toDo: "Press Pay in pitfall mode (this needs two instances behind the proxy: INSTANCES=2 npm run demo).",
+    toDo: "Press Pay in pitfall mode.",
     shouldHappen:
-      "The reply is lost once; the retry reaches the other instance, whose memory has never seen the key, and it charges again: two charges. On a single instance the retry finds the key in the same memory, and one charge is all you will see.",
+      "The reply is lost once; the retry reaches the other instance, whose memory has never seen the key, and charges again: two charges.",
   },
   {
     id: "cached-error",
@@ -130,10 +132,11 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "unbounded-wait",
     title: "Pitfall: duplicates wait without a bound",
     switches: breakingRule("unbounded-wait"),
-    toDo: "Press Pay in pitfall mode, then open this order in a second tab and press Pay there within 20 s.",
+    toDo: "Press Pay in pitfall mode, then open this order in a second tab and press Finish payment there within 20 s.",
     help: "second-tab",
+    waitClock: true,
     shouldHappen:
-      "The first execution is stuck for 20 s. The duplicate from the second tab waits as long as it does, with no answer and no 409, instead of being told to retry after the 5 s bound.",
+      "The first execution is stuck for 20 s, and the second tab's duplicate waits as long: no 409 at the 5 s bound. The page's own 8 s timeout is off in pitfall mode.",
   },
 ];
 
@@ -147,10 +150,16 @@ function off<Side extends SwitchSide>(side: Side): Side {
   ) as Side;
 }
 
+/** Every switch off: what clearing the picker leaves. */
+export function allOff(current: Switches): Switches {
+  return { shop: off(current.shop), provider: off(current.provider) };
+}
+
 /** The switches a scenario needs, with every other one off. */
 export function switchesFor(scenario: Scenario, current: Switches): Switches {
+  const none = allOff(current);
   return {
-    shop: { ...off(current.shop), ...scenario.switches.shop },
-    provider: { ...off(current.provider), ...scenario.switches.provider },
+    shop: { ...none.shop, ...scenario.switches.shop },
+    provider: { ...none.provider, ...scenario.switches.provider },
   };
 }

@@ -45,36 +45,18 @@ export function StallGuide({
           <strong>{(left / 1000).toFixed(1)} s</strong> left to kill the server.
         </p>
       ) : null}
-      <ol className="small">
-        <li>
-          Pay. The provider charges the card, and the shop waits {STALL_MS / 1000} s before it records the
-          charge.
-        </li>
-        <li>
-          Within those seconds, kill {behindProxy ? "the instance holding the charge" : "this server"} from
-          another terminal
-          {pid ? (
-            <>
-              : <code className="command">kill -9 {pid}</code>
-            </>
-          ) : (
-            <>
-              : its command appears here when the stall begins (the demo&apos;s terminal prints it too). The
-              demo&apos;s proxy sends each request to the next instance, so only that instance can name
-              itself.
-            </>
-          )}{" "}
-          <code>npm start</code> starts it again at once
-          {behindProxy ? "; meanwhile the other instances, the proxy and the provider keep serving." : "."}
-        </li>
-        <li>
-          Once the server answers again, the page&apos;s own retry finishes the payment (press Finish payment
-          if its retries ran out): it takes the dead owner&apos;s key over, at once on PostgreSQL (the
-          database saw the owner&apos;s session close) and after the key&apos;s lease on SQLite, asks the
-          provider again with the same key, gets its one charge back, and records it. Left alone, the
-          background completer does the same.
-        </li>
-      </ol>
+      <p className="small">
+        Kill {behindProxy ? "the instance holding the charge" : "this server"} from another terminal
+        {pid ? (
+          <>
+            : <code className="command">kill -9 {pid}</code>
+          </>
+        ) : (
+          <>: its command appears here when the stall begins (the demo&apos;s terminal prints it too).</>
+        )}{" "}
+        <code>npm start</code> starts it again
+        {behindProxy ? "; the other instances and the provider keep serving." : "."}
+      </p>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { Toggle } from "./switches";
 
-/** One switch of the lab: its checkbox, armed or spent (on which attempt), its help, and what goes under. */
+/** One switch of the lab: its checkbox, armed or spent (on which attempt), its help if any, and what goes under. */
 export function SwitchRow({
   toggle,
   help,
@@ -12,7 +12,7 @@ export function SwitchRow({
   children,
 }: {
   toggle: Toggle;
-  help: ReactNode;
+  help?: ReactNode;
   on: boolean;
   spentOn: number | undefined;
   disabled: boolean;
@@ -27,7 +27,9 @@ export function SwitchRow({
           type="checkbox"
           checked={on}
           disabled={disabled}
-          aria-describedby={`${oneShot ? `${id}-state ` : ""}${id}-help`}
+          aria-describedby={
+            [oneShot && `${id}-state`, help && `${id}-help`].filter(Boolean).join(" ") || undefined
+          }
           onChange={(event) => onTurn(event.target.checked)}
         />
         {toggle.label}
@@ -38,9 +40,11 @@ export function SwitchRow({
           {!on && spentOn !== undefined && <span className="badge spent">spent on attempt {spentOn}</span>}
         </p>
       )}
-      <p id={`${id}-help`} className="muted small">
-        {help}
-      </p>
+      {help && (
+        <p id={`${id}-help`} className="muted small">
+          {help}
+        </p>
+      )}
       {children}
     </li>
   );

@@ -109,6 +109,23 @@ describe("the client's retries", () => {
     expect(second?.body).toBe(first?.body);
   });
 
+  it("an untimed operation waits past the per-attempt timeout for the server's answer: one request", async () => {
+    const slowAnswer: Step = (init) =>
+      new Promise((resolve, reject) => {
+        setTimeout(() => resolve(ok()(init)), settings.attemptTimeoutMs * 2);
+        init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+      });
+    const untimed = clientWith([slowAnswer]);
+    await expect(
+      untimed.client.payments.charge.mutate(charge, { context: { untimed: true } }),
+    ).resolves.toEqual(success);
+    expect(untimed.requests).toHaveLength(1);
+    // The same answer, timed: the attempt is cut off at the timeout and sent again.
+    const timed = clientWith([slowAnswer, ok()]);
+    await expect(timed.client.payments.charge.mutate(charge)).resolves.toEqual(success);
+    expect(timed.requests).toHaveLength(2);
+  });
+
   it("starts no retry past the deadline", async () => {
     const { client, requests } = clientWith([failing(409, "CONFLICT", { "Retry-After": "2" }), ok()], {
       deadlineMs: 1_000,

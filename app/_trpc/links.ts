@@ -14,6 +14,8 @@ interface OperationContext extends Record<string, unknown> {
   startedAt?: number;
   /** false: the caller retries by itself (only the lab's naive client does). */
   retries?: boolean;
+  /** true: no per-attempt timeout, the attempt waits as long as the server (the lab's pitfall mode, whose lessons are the server's waits). */
+  untimed?: boolean;
 }
 
 /** Queries batched; mutations one per request (own status, headers), retried, each attempt logged. */
@@ -41,7 +43,11 @@ export function createLinks({
           retryDelayMs: () => takeDecidedDelay(),
         }),
         loggerLink({ logger: recordAttempt }),
-        httpLink({ url, fetch: fetchWithTimeout(transport, settings.attemptTimeoutMs) }),
+        splitLink({
+          condition: (op) => (op.context as OperationContext).untimed === true,
+          true: httpLink({ url, fetch: transport }),
+          false: httpLink({ url, fetch: fetchWithTimeout(transport, settings.attemptTimeoutMs) }),
+        }),
       ],
       false: [httpBatchLink({ url, fetch: transport })],
     }),

@@ -1,0 +1,73 @@
+import { QUEUE_TOGGLES } from "./queue-switches";
+import { SLOW_PROVIDER_MS } from "./slow-provider";
+import { oneShotToggle } from "./switches";
+import type { Toggle } from "./switches";
+
+/** The lab's faults at the shop, at the provider and in the queue, each a checkbox with its help. */
+export const FAULT_TOGGLES: ReadonlyArray<Toggle & { help: string }> = [
+  {
+    id: "drop-reply",
+    label: "Drop the reply after commit",
+    help: "The charge commits, then its reply to the browser is lost. Left without an answer, the browser retries with the same key.",
+    ...oneShotToggle("shop.dropReplies"),
+  },
+  {
+    id: "fail-before-commit",
+    label: "Fail before commit",
+    help: "The attempt fails before the provider is called. The key is released and the retry charges once.",
+    ...oneShotToggle("shop.failuresBeforeCommit"),
+  },
+  {
+    id: "stall-between-hops",
+    label: "Stall between the hops (4 s)",
+    help: "The provider charges, then the shop waits 4 s before recording it: kill the server then. The retry re-asks the provider with the same key and records its one charge.",
+    ...oneShotToggle("shop.stallsBetweenHops"),
+  },
+  {
+    id: "slow-provider",
+    label: "Slow provider (3 s)",
+    help: "Every charge takes 3 seconds at the provider: a double-click or a second tab waits for the first and shares its charge.",
+    isOn: (s) => s.provider.delayMs > 0,
+    turn: (on) => ({ provider: { delayMs: on ? SLOW_PROVIDER_MS : 0 } }),
+  },
+  {
+    id: "provider-drop-reply",
+    label: "The provider's reply is lost",
+    help: "The provider charges, then its reply to the shop is lost. The shop retries with the same provider key and gets the stored charge.",
+    ...oneShotToggle("provider.dropReplies"),
+  },
+  {
+    id: "provider-timeout",
+    label: "Provider slow past the shop's timeout",
+    help: "The provider holds the charge past the shop's per-attempt timeout. The shop retries with the same provider key, waits, and gets the one charge.",
+    ...oneShotToggle("provider.timeouts"),
+  },
+  {
+    id: "provider-unavailable",
+    label: "Provider unavailable (503)",
+    help: "The provider answers 503 before doing anything; the shop retries, and charges once.",
+    ...oneShotToggle("provider.unavailable"),
+  },
+  {
+    id: "decline",
+    label: "Decline the card",
+    help: "The provider declines (a final answer): retries replay the decline, and nothing is charged.",
+    isOn: (s) => s.provider.decline,
+    turn: (on) => ({ provider: { decline: on } }),
+  },
+  {
+    id: "naive-client",
+    label: "Naive client (counter-example)",
+    help: "Pay makes a new key for every attempt against a charge without run-once. With a lost reply, it pays twice.",
+    isOn: (s) => s.shop.naiveClient,
+    turn: (on) => ({ shop: { naiveClient: on } }),
+  },
+  {
+    id: "naive-provider-calls",
+    label: "Naive provider calls (counter-example)",
+    help: "The shop calls the provider with a new key per attempt. With a lost provider reply, the provider charges twice, and the ledger's reconciliation flags it.",
+    isOn: (s) => s.shop.naiveProviderCalls,
+    turn: (on) => ({ shop: { naiveProviderCalls: on } }),
+  },
+  ...QUEUE_TOGGLES,
+];
