@@ -1,6 +1,6 @@
 import { RUN_ONCE_OUTCOMES } from "run-once";
 import type { RunOnceOutcome } from "run-once";
-import type { AttemptRecorder } from "../run-once/attempt-recorder";
+import type { RequestRecorder } from "../account/request-recorder";
 import type { ProviderCallObserver } from "./http-payment-provider";
 
 /** Where the account keeps the shop's calls to the provider: under their order (kept as long as it is), each under its provider key. */
@@ -11,14 +11,14 @@ export const PROVIDER_CALLS_PATH = "payment provider";
  * requests the shop answered: in flight when it leaves, then the provider's
  * decision and status, or a reply that never came (lost, or timed out).
  */
-export function recordProviderCalls(attempts: {
-  recorder: AttemptRecorder;
+export function recordProviderCalls(account: {
+  recorder: RequestRecorder;
   instance: string;
 }): ProviderCallObserver {
   return ({ orderId, path, key, attempt }) => {
-    const record = attempts.recorder.arrived({
+    const record = account.recorder.arrived({
       scope: { caller: orderId, path: PROVIDER_CALLS_PATH, key },
-      instance: attempts.instance,
+      instance: account.instance,
       fingerprint: "",
       body: { path, attempt },
       sentBy: "shop",
@@ -34,7 +34,7 @@ export function recordProviderCalls(attempts: {
         retryAfterSeconds: null,
         keyExpiresAt: null,
       });
-      if (status === null) attempts.recorder.replyLost(record.id);
+      if (status === null) account.recorder.replyLost(record.id);
     };
   };
 }

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { Json } from "run-once";
-import type { AttemptRecord } from "../run-once/attempt-recorder";
-import { viewKeys } from "../run-once/key-views";
-import type { KeyView } from "../run-once/key-views";
+import type { RequestRecord } from "../account/request-recorder";
+import { viewKeys } from "../keys/key-views";
+import type { KeyView } from "../keys/key-views";
 import type { Services } from "../services-types";
 import { findSessionOrder } from "../orders/order-view";
 import type {
@@ -23,7 +23,7 @@ type ProviderCall = z.infer<typeof providerCallSchema>;
  * under keys of its own), the shop's calls to the provider, and where each key stands: the session's order only.
  */
 export async function serverAccountOf(
-  ctx: Pick<Services, "db" | "attempts"> & { sessionId: string },
+  ctx: Pick<Services, "db" | "account"> & { sessionId: string },
   orderId: string,
   now: Date = new Date(),
 ): Promise<z.infer<typeof serverAccountOutput>> {
@@ -35,12 +35,12 @@ export async function serverAccountOf(
   });
   const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
   // This instance's pending records first, so that a request in flight here is in the account it reads.
-  await ctx.attempts.recorder.flush();
+  await ctx.account.recorder.flush();
   const [guarded, naive, views, providerCalls] = await Promise.all([
-    ctx.attempts.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
-    ctx.attempts.journal.list(order.id, NAIVE_CHARGE_PATH),
+    ctx.account.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
+    ctx.account.journal.list(order.id, NAIVE_CHARGE_PATH),
     viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys }, { includeExpired: true }),
-    ctx.attempts.journal.list(order.id, PROVIDER_CALLS_PATH),
+    ctx.account.journal.list(order.id, PROVIDER_CALLS_PATH),
   ]);
   const records = [...guarded, ...naive].sort((a, b) => a.at.getTime() - b.at.getTime());
   return {
@@ -58,7 +58,7 @@ export async function serverAccountOf(
 }
 
 /** Each request's grid column: its key's last body or not (a refused mismatch never becomes the key's). */
-function withPayloadColumn(records: AttemptRecord[]): ServerAttempt[] {
+function withPayloadColumn(records: RequestRecord[]): ServerAttempt[] {
   const heldBody = new Map<string, string>();
   return records.map((record) => {
     const held = heldBody.get(record.scope.key);
@@ -87,7 +87,7 @@ function withPayloadColumn(records: AttemptRecord[]): ServerAttempt[] {
 }
 
 /** A call from the shop to the provider, as its record has it (see recordProviderCalls). */
-function toProviderCall(record: AttemptRecord): ProviderCall {
+function toProviderCall(record: RequestRecord): ProviderCall {
   const sent = (isObject(record.body) ? record.body : {}) as { path?: string; attempt?: number };
   return {
     id: record.id,

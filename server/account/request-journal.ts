@@ -1,11 +1,11 @@
 import type { Json } from "run-once";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
-import { keyIdOf } from "./attempt-recorder";
-import type { AttemptJournal, AttemptRecord, FoundKeyState } from "./attempt-recorder";
+import { keyIdOf } from "./request-recorder";
+import type { RequestJournal, RequestRecord, FoundKeyState } from "./request-recorder";
 
 /** The decisions answered from a key rather than by running: what the ledger counts as replays. */
-const REPLAYS = new Set<AttemptRecord["decision"]>(["replayed", "coalesced"]);
+const REPLAYS = new Set<RequestRecord["decision"]>(["replayed", "coalesced"]);
 
 /** Keys per capping statement: far under either database's limit on bound values (3 per key). */
 const KEYS_PER_STATEMENT = 100;
@@ -14,10 +14,10 @@ const ROWS_PER_STATEMENT = 500;
 
 /**
  * The server's account of attempts, on the table "RunOnceAttempt" beside the
- * keys. Written in batches by AttemptRecorder, so its statements cost no
+ * keys. Written in batches by RequestRecorder, so its statements cost no
  * request any time, with the keys' replay counts for the ledger.
  */
-export class PrismaAttemptJournal implements AttemptJournal {
+export class PrismaRequestJournal implements RequestJournal {
   constructor(private readonly db: Db) {}
 
   /**
@@ -25,8 +25,8 @@ export class PrismaAttemptJournal implements AttemptJournal {
    * that a duplicate's record names, and adds each key's replays to its "replayCount". A batch of first
    * executions is one statement. No transaction: a crash between them only leaves the account short.
    */
-  async append(records: AttemptRecord[], capPerKey: number): Promise<void> {
-    const byKey = new Map<string, AttemptRecord[]>();
+  async append(records: RequestRecord[], capPerKey: number): Promise<void> {
+    const byKey = new Map<string, RequestRecord[]>();
     for (const r of records) {
       const id = keyIdOf(r.scope);
       if (byKey.has(id)) byKey.get(id)!.push(r);
@@ -66,7 +66,7 @@ export class PrismaAttemptJournal implements AttemptJournal {
     await this.db.runOnceAttempt.updateMany({ where: { id }, data: { replyLost: true } });
   }
 
-  async list(caller: string, path: string, keys?: string[]): Promise<AttemptRecord[]> {
+  async list(caller: string, path: string, keys?: string[]): Promise<RequestRecord[]> {
     const rows = await this.db.runOnceAttempt.findMany({
       where: { scope: caller, path, ...(keys ? { key: { in: keys } } : {}) },
       orderBy: { at: "asc" },
@@ -75,9 +75,9 @@ export class PrismaAttemptJournal implements AttemptJournal {
       ...row,
       scope: { caller: scope, path, key },
       body: JSON.parse(body) as Json,
-      decision: decision as AttemptRecord["decision"],
+      decision: decision as RequestRecord["decision"],
       keyState: keyState as FoundKeyState | null,
-      sentBy: sentBy as AttemptRecord["sentBy"],
+      sentBy: sentBy as RequestRecord["sentBy"],
     }));
   }
 
@@ -98,7 +98,7 @@ export class PrismaAttemptJournal implements AttemptJournal {
 }
 
 /** Raw SQL: Prisma's createMany compiles per row (and, on SQLite, splits at 999 bound values) and cannot upsert. */
-function upsert(db: Db, rows: AttemptRecord[]): Promise<number> {
+function upsert(db: Db, rows: RequestRecord[]): Promise<number> {
   const values = rows.map(
     (r) => Prisma.sql`(${r.id}, ${r.scope.caller}, ${r.scope.path}, ${r.scope.key}, ${r.at}, ${r.instance},
       ${r.generation}, ${r.decision}, ${r.keyState}, ${r.fingerprint}, ${JSON.stringify(r.body)}, ${r.status},
