@@ -13,7 +13,7 @@ const KEYS_PER_STATEMENT = 100;
 const ROWS_PER_STATEMENT = 500;
 
 /**
- * The server's account of attempts, on the table "RunOnceAttempt" beside the
+ * The server's account of attempts, on the table "RequestRecord" beside the
  * keys. Written in batches by RequestRecorder, so its statements cost no
  * request any time, with the keys' replay counts for the ledger.
  */
@@ -45,10 +45,10 @@ export class PrismaRequestJournal implements RequestJournal {
       const chunk = duplicated.slice(start, start + KEYS_PER_STATEMENT);
       const keys = Prisma.join(chunk.map((s) => Prisma.sql`(${s.caller}, ${s.path}, ${s.key})`));
       await this.db.$executeRaw`
-        DELETE FROM "RunOnceAttempt" WHERE "id" IN (
+        DELETE FROM "RequestRecord" WHERE "id" IN (
           SELECT "id" FROM (
             SELECT "id", ROW_NUMBER() OVER (PARTITION BY "scope", "path", "key" ORDER BY "at" DESC) AS "rank"
-            FROM "RunOnceAttempt" WHERE ("scope", "path", "key") IN (VALUES ${keys})) AS "ranked"
+            FROM "RequestRecord" WHERE ("scope", "path", "key") IN (VALUES ${keys})) AS "ranked"
           WHERE "rank" > ${capPerKey})`;
     }
     for (const ofKey of byKey.values()) {
@@ -63,11 +63,11 @@ export class PrismaRequestJournal implements RequestJournal {
   }
 
   async markReplyLost(id: string): Promise<void> {
-    await this.db.runOnceAttempt.updateMany({ where: { id }, data: { replyLost: true } });
+    await this.db.requestRecord.updateMany({ where: { id }, data: { replyLost: true } });
   }
 
   async list(caller: string, path: string, keys?: string[]): Promise<RequestRecord[]> {
-    const rows = await this.db.runOnceAttempt.findMany({
+    const rows = await this.db.requestRecord.findMany({
       where: { scope: caller, path, ...(keys ? { key: { in: keys } } : {}) },
       orderBy: { at: "asc" },
     });
@@ -84,16 +84,16 @@ export class PrismaRequestJournal implements RequestJournal {
   /** The shop's calls to the provider are kept under their order, as long as it exists (see recordProviderCalls). */
   async sweep(before: Date): Promise<number> {
     return this.db.$executeRaw`
-      DELETE FROM "RunOnceAttempt"
+      DELETE FROM "RequestRecord"
       WHERE NOT EXISTS (
           SELECT 1 FROM "IdempotencyKey" k
-          WHERE k."scope" = "RunOnceAttempt"."scope" AND k."path" = "RunOnceAttempt"."path"
-            AND k."key" = "RunOnceAttempt"."key")
-        AND NOT EXISTS (SELECT 1 FROM "Order" o WHERE o."id" = "RunOnceAttempt"."scope")
+          WHERE k."scope" = "RequestRecord"."scope" AND k."path" = "RequestRecord"."path"
+            AND k."key" = "RequestRecord"."key")
+        AND NOT EXISTS (SELECT 1 FROM "Order" o WHERE o."id" = "RequestRecord"."scope")
         AND NOT EXISTS (
-          SELECT 1 FROM "RunOnceAttempt" newer
-          WHERE newer."scope" = "RunOnceAttempt"."scope" AND newer."path" = "RunOnceAttempt"."path"
-            AND newer."key" = "RunOnceAttempt"."key" AND newer."at" >= ${before})`;
+          SELECT 1 FROM "RequestRecord" newer
+          WHERE newer."scope" = "RequestRecord"."scope" AND newer."path" = "RequestRecord"."path"
+            AND newer."key" = "RequestRecord"."key" AND newer."at" >= ${before})`;
   }
 }
 
@@ -105,7 +105,7 @@ function upsert(db: Db, rows: RequestRecord[]): Promise<number> {
       ${Math.round(r.durationMs)}, ${r.replyLost}, ${r.retryAfterSeconds}, ${r.keyExpiresAt}, ${r.sentBy})`,
   );
   return db.$executeRaw`
-    INSERT INTO "RunOnceAttempt" ("id", "scope", "path", "key", "at", "instance", "generation", "decision",
+    INSERT INTO "RequestRecord" ("id", "scope", "path", "key", "at", "instance", "generation", "decision",
       "keyState", "fingerprint", "body", "status", "durationMs", "replyLost", "retryAfterSeconds",
       "keyExpiresAt", "sentBy")
     VALUES ${Prisma.join(values)}

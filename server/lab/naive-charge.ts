@@ -51,7 +51,7 @@ export async function naiveCharge(
       keyExpiresAt: null,
     });
   try {
-    const charge = await chargeNaively(deps, order.id, input);
+    const charge = await chargeNaively(deps, order.id, record.id, input);
     ended(200);
     return charge;
   } catch (error) {
@@ -63,6 +63,7 @@ export async function naiveCharge(
 async function chargeNaively(
   deps: { db: Db; provider: PaymentProvider },
   orderId: string,
+  madeBy: string,
   input: { amountCents: number; attemptKey: string; cardNumber: string },
 ): Promise<ChargeView> {
   const card = await deps.provider.saveCard(input.cardNumber);
@@ -82,6 +83,7 @@ async function chargeNaively(
         providerKey,
         cardLast4: answer.charged.cardLast4,
         naive: true,
+        madeBy,
       },
     });
     await tx.order.update({ where: { id: orderId }, data: { status: "PAID" } });

@@ -78,14 +78,6 @@ export class PaymentCompleter {
     for (const attempt of due) {
       const { paymentMethodId, cardLast4, requestFingerprint, providerCalledAt } = attempt;
       if (!paymentMethodId || !cardLast4 || !requestFingerprint || !providerCalledAt) continue;
-      const payment = {
-        orderId: attempt.orderId,
-        paymentKey: attempt.key,
-        amountCents: attempt.order.totalCents,
-        paymentMethodId,
-        cardLast4,
-        providerCalledAt,
-      };
       const scope = { caller: attempt.order.sessionId, path: PAYMENT_KEYSPACE, key: attempt.key };
       const run = this.deps.account.recorder.arrived({
         scope,
@@ -94,6 +86,15 @@ export class PaymentCompleter {
         body: {},
         sentBy: "completer",
       });
+      const payment = {
+        madeBy: run.id,
+        orderId: attempt.orderId,
+        paymentKey: attempt.key,
+        amountCents: attempt.order.totalCents,
+        paymentMethodId,
+        cardLast4,
+        providerCalledAt,
+      };
       const ended = { status: null, retryAfterSeconds: null, keyExpiresAt: null };
       try {
         const result = await this.deps.runOnce.run({ scope, fingerprint: requestFingerprint }, (execution) =>

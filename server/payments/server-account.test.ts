@@ -68,6 +68,12 @@ describe("the server's account, cell by cell of the key state grid", () => {
     expect(await c.pay()).toBe(200);
     expect(await c.latest()).toEqual(["absent", "same", "executed", 200]);
     expect(await c.charges()).toBe(1);
+    // The charge names the request that made it; its replay made none.
+    expect(await c.pay()).toBe(200);
+    const [executed, replayed] = (await c.account()).attempts;
+    expect(replayed?.decision).toBe("replayed");
+    const charges = await app.services.db.charge.findMany({ where: { orderId: c.order.id } });
+    expect(charges.map((charge) => charge.madeBy)).toEqual([executed!.id]);
   });
 
   test("absent, different payload: a released key runs the new body", async ({ startApp }) => {

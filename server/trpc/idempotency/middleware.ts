@@ -54,7 +54,7 @@ export function runOnce(options: RunOnceOptions = {}) {
             generation: execution.generation,
             keyState: KEY_STATE_OF_DECISION[execution.decision],
           });
-          const handled = await next({ ctx: { execution } });
+          const handled = await next({ ctx: { execution, requestId: attempt.id } });
           if (handled.ok) return handled.data;
           // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
           throw handled.error.cause instanceof RunOnceError ? handled.error.cause : handled.error;
@@ -86,7 +86,7 @@ export function runOnce(options: RunOnceOptions = {}) {
  * handler's result. At run time tRPC reads only `ok` and `data` of it
  * (callRecursive in procedureBuilder.ts), so the brand is given here, once.
  */
-function outcomeAsResult(data: unknown): MiddlewareResult<{ execution: Execution<Tx> }> {
+function outcomeAsResult(data: unknown): MiddlewareResult<{ execution: Execution<Tx>; requestId: string }> {
   return { ok: true, data, marker: middlewareMarker };
 }
 

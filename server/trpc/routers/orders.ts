@@ -43,6 +43,7 @@ export const ordersRouter = router({
           idempotencyKey: charge.idempotencyKey,
           cardLast4: charge.cardLast4,
           naive: charge.naive,
+          madeBy: charge.madeBy,
           createdAt: charge.createdAt.toISOString(),
         })),
         attempts: attempts.map((attempt) => ({
