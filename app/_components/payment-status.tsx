@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { holdsKey } from "~/app/_lib/account-summary";
+import { holdsKey, paymentStory } from "~/app/_lib/story/payment-story";
 import { formatDuration } from "~/app/_lib/duration";
 import { formatCents } from "~/app/_lib/money";
 import { shortId } from "~/app/_lib/short-id";
@@ -33,12 +33,12 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
 
   if (firstCharge && extraCharges.length > 0) {
     const total = order.charges.reduce((sum, charge) => sum + charge.amountCents, 0);
-    const keys = new Set(order.charges.map((charge) => charge.idempotencyKey)).size;
+    const cause = account ? paymentStory(account, order.charges).overcharge : null;
     return (
       <p role="alert" className="alert danger" data-testid="overcharge">
         <strong>Charged {timesInWords(order.charges.length)}:</strong> {formatCents(total)} taken for an order
-        of {amount}. The charges carry {keys === 1 ? "one key" : `${keys} different keys`}, so the server took
-        each attempt for a new payment.
+        of {amount}
+        {cause ? `: ${cause}.` : "."}
       </p>
     );
   }

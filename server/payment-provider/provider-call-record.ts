@@ -3,6 +3,14 @@ import type { RunOnceOutcome } from "run-once";
 import type { RequestRecorder } from "../account/request-recorder";
 import type { ProviderCallObserver } from "./http-payment-provider";
 
+/** What a call to the provider is for, by its path: the provider lane's words. */
+export const PROVIDER_CALL_PURPOSES = ["save card", "charge", "look up"] as const;
+
+export function purposeOf(path: string): (typeof PROVIDER_CALL_PURPOSES)[number] {
+  if (path.startsWith("GET")) return "look up";
+  return path.endsWith("/payment_methods") ? "save card" : "charge";
+}
+
 /** Where the account keeps the shop's calls to the provider: under their order (kept as long as it is), each under its provider key. */
 export const PROVIDER_CALLS_PATH = "payment provider";
 
@@ -20,7 +28,7 @@ export function recordProviderCalls(account: {
       scope: { caller: orderId, path: PROVIDER_CALLS_PATH, key },
       instance: account.instance,
       fingerprint: "",
-      body: { path, attempt },
+      body: { path, try: attempt },
       sentBy: "shop",
     });
     return ({ status, decision }) => {

@@ -223,7 +223,7 @@ describe("the record itself", () => {
     const calls = (await c.account()).providerCalls.map((call) => [
       call.path,
       call.key,
-      call.attempt,
+      call.try,
       call.decision,
       call.status,
       call.noReply,

@@ -11,7 +11,7 @@ import type {
   serverAccountOutput,
   serverAttemptSchema,
 } from "./server-account-schemas";
-import { PROVIDER_CALLS_PATH } from "../payment-provider/provider-call-record";
+import { PROVIDER_CALLS_PATH, purposeOf } from "../payment-provider/provider-call-record";
 import { NAIVE_CHARGE_PATH, PAYMENT_KEYSPACE } from "./keyspace";
 
 type ServerAttempt = z.infer<typeof serverAttemptSchema>;
@@ -88,14 +88,15 @@ function withPayloadColumn(records: RequestRecord[]): ServerAttempt[] {
 
 /** A call from the shop to the provider, as its record has it (see recordProviderCalls). */
 function toProviderCall(record: RequestRecord): ProviderCall {
-  const sent = (isObject(record.body) ? record.body : {}) as { path?: string; attempt?: number };
+  const sent = (isObject(record.body) ? record.body : {}) as { path?: string; try?: number };
   return {
     id: record.id,
     at: record.at.toISOString(),
     instance: record.instance,
     key: record.scope.key,
     path: sent.path ?? "",
-    attempt: sent.attempt ?? 1,
+    purpose: purposeOf(sent.path ?? ""),
+    try: sent.try ?? 1,
     decision: record.decision,
     status: record.status,
     durationMs: Math.round(record.durationMs),
