@@ -42,7 +42,11 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
       <ProviderLane story={story} />
       <QueueLane orderId={order.id} />
       {lifecycle && (
-        <KeyLifecycle lifecycle={lifecycle} clockOffsetMs={Date.parse(data.now) - account.dataUpdatedAt} />
+        <KeyLifecycle
+          lifecycle={lifecycle}
+          clockOffsetMs={Date.parse(data.now) - account.dataUpdatedAt}
+          notInStore={story.keyNotInStore}
+        />
       )}
       <KeyStateGrid attempts={data.attempts} />
     </div>

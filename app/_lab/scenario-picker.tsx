@@ -93,7 +93,8 @@ export function ScenarioPicker({
           </p>
           {somethingHappened && (
             <p className="scenario-happened" role="status" data-testid="scenario-happened">
-              <strong>What happened:</strong> {account.data && paymentStory(account.data, order.charges).whatHappened}
+              <strong>What happened:</strong>{" "}
+              {account.data && paymentStory(account.data, order.charges).whatHappened}
               {scenario.queue && queue.data?.length ? ` Then the queue: ${queueSummary(queue.data)}` : ""}
             </p>
           )}

@@ -37,7 +37,7 @@ export interface ProviderRow {
 
 export interface PaymentStory {
   requests: RequestRow[];
-  /** "3 requests reached the server; 1 charge: #1 …". */
+  /** "3 requests reached the server; 1 charge. #1 …". */
   whatHappened: string;
   providerCalls: ProviderRow[];
   providerSentence: string;
@@ -45,6 +45,8 @@ export interface PaymentStory {
   unrecordedCharges: string[];
   /** Set when the order was charged more than once: why, from the records that made each charge. */
   overcharge: string | null;
+  /** Set when the shared store has no row for a key that a request ran or was answered under. */
+  keyNotInStore: string | null;
 }
 
 const DECLINED = 402;
@@ -71,7 +73,26 @@ export function paymentStory(account: ServerAccount, charges: readonly LedgerCha
     providerSentence: providerSentence(providerCalls),
     unrecordedCharges: charges.filter((charge) => !drawn.has(charge.id)).map((charge) => charge.id),
     overcharge: overchargeCause(requests, charges),
+    keyNotInStore: keyNotInStore(account, requests),
   };
+}
+
+/** A key the shared store holds no row of, though a request ran or was answered under it: kept in one instance's memory. */
+function keyNotInStore(account: ServerAccount, rows: readonly RequestRow[]): string | null {
+  const latest = rows.filter((row) => row.attempt.sentBy !== "naive client").at(-1)?.attempt.key;
+  const state = account.keys.find((key) => key.key === latest)?.state;
+  if (latest === undefined || (state !== undefined && state !== "absent")) return null;
+  const under = rows.filter((row) => row.attempt.key === latest);
+  const answered = under.find(
+    (row) => row.attempt.decision === "replayed" || row.attempt.decision === "coalesced",
+  );
+  const ran = under.find((row) => RAN.has(row.attempt.decision) && row.attempt.status === 200);
+  if (answered) {
+    return `Not in the shared store, yet #${answered.n} was answered from a stored result: the instance that answered kept the key in its own memory, where no other instance sees it.`;
+  }
+  return ran
+    ? `Not in the shared store, though #${ran.n} ran under it: its instance kept the key in its own memory, where no other instance sees it.`
+    : null;
 }
 
 /** The request still runs its key's execution: in flight, or its client gone while it went on. */
@@ -118,7 +139,9 @@ function requestRow(attempts: readonly ServerAttempt[], i: number, charges: stri
     reply: replyOf(attempt),
     charges,
     work,
-    caption: caption(attempts, i, charges.length, takenOverBy),
+    caption:
+      caption(attempts, i, charges.length, takenOverBy) +
+      (attempt.replyLost && attempt.sentBy !== "completer" ? ", and its reply was lost" : ""),
     takenOverBy,
   };
 }
@@ -184,11 +207,11 @@ function caption(
     case "coalesced":
       return `waited for ${shared()} and shared its result`;
     case "conflict":
-      return "still in progress past the wait bound: 409, retry later";
+      return "waited past the wait bound, and was told 409: retry later";
     case "mismatch":
-      return "refused with 422: the key holds another body";
+      return "was refused with 422: the key holds another body";
     case "refused":
-      return `refused (HTTP ${status}) before any write; the key was released`;
+      return `was refused (HTTP ${status}) before any write; the key was released`;
     case "released":
       return charged > 0
         ? `${over}${ranTo(attempt, charged)}, then failed (HTTP ${status}) before completing its key, and released it`
@@ -197,7 +220,7 @@ function caption(
       return "lost its lease; nothing of it was committed";
     case "abandoned":
       if (attempt.generation === null) return "waited; its client had left";
-      return `${over}its client went away; its execution went on${charged > 0 ? ` and ${ranTo(attempt, charged)}` : ""}${stopped}`;
+      return `${over}was left by its client; its execution went on${charged > 0 ? ` and ${ranTo(attempt, charged)}` : ""}${stopped}`;
   }
 }
 
@@ -210,7 +233,7 @@ function nameOf(row: RequestRow): string {
 /** The most requests told one by one; the rest are counted. */
 const TOLD = 6;
 
-/** What happened, in one sentence: the same numbering and captions as the figure. */
+/** What happened, a sentence a request: the same numbering and captions as the figure. */
 function whatHappened(rows: readonly RequestRow[], charges: readonly LedgerCharge[]): string {
   const keys = new Set(rows.map((row) => row.attempt.key)).size;
   const sent = rows.filter((row) => row.crossesNetwork).length;
@@ -220,11 +243,9 @@ function whatHappened(rows: readonly RequestRow[], charges: readonly LedgerCharg
       ? "No request reached the server"
       : `${plural(sent, "request")} reached the server${keys > 1 ? ` under ${keys} keys` : ""}`) +
     (runs > 0 ? `, and the background completer ran ${timesInWords(runs)}` : "");
-  const charged = plural(charges.length, "charge");
-  if (rows.length === 0) return `${requests}; ${charged}.`;
-  const told = rows.slice(0, TOLD).map((row) => `${nameOf(row)} ${row.caption}`);
+  const told = rows.slice(0, TOLD).map((row) => ` ${nameOf(row)} ${row.caption}.`);
   const rest = rows.length - told.length;
-  return `${requests}; ${charged}: ${told.join("; ")}${rest > 0 ? `; and ${rest} more` : ""}.`;
+  return `${requests}; ${plural(charges.length, "charge")}.${told.join("")}${rest > 0 ? ` And ${rest} more.` : ""}`;
 }
 
 /** Why an order holds more than one charge, told from the requests that made them. */
@@ -318,11 +339,11 @@ function providerCaption(row: ProviderRow, rows: readonly ProviderRow[]): string
   }
 }
 
-/** The provider lane in one sentence, numbered as its figure: "3 calls under 2 keys; 1 charge made: call 1 …". */
+/** The provider lane in words, numbered as its figure: "3 calls under 2 keys; 1 charge made. Call 1 …". */
 function providerSentence(rows: readonly ProviderRow[]): string {
   if (rows.length === 0) return "The shop has not called the provider yet.";
   const keys = new Set(rows.map((row) => row.call.key)).size;
   const made = rows.filter((row) => row.mark === "charge").length;
-  const told = rows.map((row) => `call ${row.n} (${row.call.purpose}) ${row.caption}`).join("; ");
-  return `${plural(rows.length, "call")} under ${plural(keys, "key")}; ${plural(made, "charge")} made: ${told}.`;
+  const told = rows.map((row) => ` Call ${row.n} (${row.call.purpose}) ${row.caption}.`).join("");
+  return `${plural(rows.length, "call")} under ${plural(keys, "key")}; ${plural(made, "charge")} made.${told}`;
 }
