@@ -59,7 +59,7 @@ function scenarioTest(
     if (setup.happened !== undefined) await expect(happened(page)).toHaveText(setup.happened);
     await expectFigureAgrees(page, orderId);
     if (setup.charges === undefined) return;
-    await keep(page, setup.scenario);
+    await keep(page, setup.scenario, orderId);
     await shop.expectLedger(orderId, setup.charges);
   });
 }
@@ -68,8 +68,11 @@ function happened(page: Page) {
   return page.getByTestId("scenario-picker").getByTestId("scenario-happened");
 }
 
-/** Keeps the scenario's final state at both widths, proving on the phone that nothing scrolls sideways. */
-async function keep(page: Page, id: string) {
+/**
+ * Keeps the scenario's final state at both widths, proving at each that nothing scrolls sideways and that the
+ * figure's marks agree with the ledger.
+ */
+async function keep(page: Page, id: string, orderId: string) {
   const project = test.info().project.name;
   await mkdir(KEPT, { recursive: true });
   for (const [width, viewport] of [
@@ -77,6 +80,7 @@ async function keep(page: Page, id: string) {
     ["-phone", PHONE],
   ] as const) {
     await page.setViewportSize(viewport);
+    await expectFigureAgrees(page, orderId);
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scrollWidth, `${id}: nothing scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(
       viewport.width,
@@ -149,7 +153,7 @@ test("lost reply: the retry with the same key gets the stored result, and the ot
     "What happened: 2 requests reached the server; 1 charge. #1 executed: charged the card, and its reply was lost. #2 replayed the stored result: charged nothing.",
   );
   await expectFigureAgrees(page, orderId);
-  await keep(page, "lost-reply");
+  await keep(page, "lost-reply", orderId);
   await shop.expectLedger(orderId, 1);
 });
 
@@ -204,7 +208,7 @@ test("two tabs: the later tab's request waits for the one in flight, one charge 
   );
   await expectFigureAgrees(page, orderId);
   await expectFigureAgrees(second, orderId);
-  await keep(page, "two-tabs");
+  await keep(page, "two-tabs", orderId);
   await shop.expectLedger(orderId, 1);
 });
 
@@ -258,7 +262,7 @@ test("slow card: the shop's and the browser's requests time out, and their retri
   await expect(page.getByTestId("provider-summary")).toHaveText(
     /^3 calls under 2 keys; 1 charge made\. Call 1 \(save card\) saved the card\. Call 2 \(charge\) charged the card; its reply never reached the shop \(call 3's answer shows it\)\. Call 3 \(charge\) (waited for the call in flight and shared its result|replayed the stored result: charged nothing)\.$/,
   );
-  await keep(page, "slow-card");
+  await keep(page, "slow-card", orderId);
   // The reconciliation proves the provider charged once for the shop's two calls.
   await shop.expectLedger(orderId, 1);
 });
@@ -417,6 +421,6 @@ test("unbounded wait (pitfall): the second tab's duplicate of a stuck execution 
   await expect(happened(page)).not.toContainText("409");
   expect(shop.answerStatuses(key)).not.toContain(409);
   await expectFigureAgrees(page, orderId);
-  await keep(page, "unbounded-wait");
+  await keep(page, "unbounded-wait", orderId);
   await shop.expectLedger(orderId, 1);
 });

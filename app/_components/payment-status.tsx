@@ -62,8 +62,10 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
         <p>Processing the payment of {amount}…</p>
       ) : (
         <p>
-          No answer yet: sending it again with {progress.sameKey ? "the same key" : "a new key"} (attempt{" "}
-          {progress.attempt}
+          {progress.previousStatus === null
+            ? "No answer yet"
+            : `The server answered HTTP ${progress.previousStatus}, not a final answer`}
+          : sending it again with {progress.sameKey ? "the same key" : "a new key"} (try {progress.attempt}
           {progress.sameKey ? ` of ${progress.maxAttempts}` : ""})…
         </p>
       );

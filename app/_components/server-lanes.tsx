@@ -25,7 +25,7 @@ export function ServerLanes({ story }: { story: PaymentStory }) {
   const heads = [
     { name: "Client", x: lanes.client },
     { name: "Network", x: lanes.network },
-    ...instances.map((instance, i) => ({ name: `Server ${instance}`, x: lanes.servers[i] ?? 86 })),
+    ...instances.map((instance, i) => ({ name: serverName(instances, i), x: lanes.servers[i] ?? 86 })),
   ];
   return (
     <section className="card server-account" aria-labelledby="lanes-heading" data-testid="server-lanes">
@@ -37,6 +37,11 @@ export function ServerLanes({ story }: { story: PaymentStory }) {
       <p className="account-summary" data-testid="account-summary">
         {story.whatHappened}
       </p>
+      {instances.length > 1 && (
+        <p className="small" data-testid="server-legend">
+          {instances.map((instance, i) => `${serverName(instances, i)} is ${instance}`).join("; ")}.
+        </p>
+      )}
       {rows.length > 0 && (
         <LanesFigure heads={heads}>
           {rows.map((row, i) => (
@@ -54,6 +59,11 @@ export function ServerLanes({ story }: { story: PaymentStory }) {
       )}
     </section>
   );
+}
+
+/** A server lane's name: its instance alone, or a letter when several share the figure's width. */
+function serverName(instances: readonly string[], i: number): string {
+  return instances.length === 1 ? `Server ${instances[0]}` : `Server ${String.fromCharCode(65 + i)}`;
 }
 
 const WORK_WORDS: Record<RequestRow["work"], string> = {
