@@ -10,7 +10,7 @@ import { instanceName } from "./observability/instance-name";
 import { RunOnceLog } from "./observability/run-once-log";
 import { HttpPaymentProvider } from "./payment-provider/http-payment-provider";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
-import { recordProviderCalls } from "./payment-provider/provider-call-record";
+import { recordProviderCalls } from "./account/provider-calls";
 import { PaymentCompleter } from "./payments/payment-completer";
 import { createRunOnce } from "./keys/create-run-once";
 import { loadServerSecret, secretLoader } from "./server-secret";

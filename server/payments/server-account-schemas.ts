@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RUN_ONCE_OUTCOMES } from "run-once";
 import { orderIdSchema } from "../orders/schemas";
-import { PROVIDER_CALL_PURPOSES } from "../payment-provider/provider-call-record";
+import { PROVIDER_CALL_PURPOSES } from "../account/provider-calls";
 
 export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
 

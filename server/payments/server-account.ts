@@ -5,18 +5,12 @@ import { viewKeys } from "../keys/key-views";
 import type { KeyView } from "../keys/key-views";
 import type { Services } from "../services-types";
 import { findSessionOrder } from "../orders/order-view";
-import type {
-  keyLifecycleSchema,
-  providerCallSchema,
-  serverAccountOutput,
-  serverAttemptSchema,
-} from "./server-account-schemas";
-import { PROVIDER_CALLS_PATH, purposeOf } from "../payment-provider/provider-call-record";
+import type { keyLifecycleSchema, serverAccountOutput, serverAttemptSchema } from "./server-account-schemas";
+import { PROVIDER_CALLS_PATH, providerCallOf } from "../account/provider-calls";
 import { NAIVE_CHARGE_PATH, PAYMENT_KEYSPACE } from "./keyspace";
 
 type ServerAttempt = z.infer<typeof serverAttemptSchema>;
 type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
-type ProviderCall = z.infer<typeof providerCallSchema>;
 
 /**
  * Every request that reached payments.charge with the session's order's keys (and the lab's naive client's,
@@ -46,7 +40,7 @@ export async function serverAccountOf(
   return {
     now: now.toISOString(),
     attempts: withPayloadColumn(records),
-    providerCalls: providerCalls.map(toProviderCall),
+    providerCalls: providerCalls.map(providerCallOf),
     keys: keys.map((key) =>
       lifecycleOf(
         key,
@@ -84,24 +78,6 @@ function withPayloadColumn(records: RequestRecord[]): ServerAttempt[] {
       sentBy: record.sentBy as ServerAttempt["sentBy"],
     };
   });
-}
-
-/** A call from the shop to the provider, as its record has it (see recordProviderCalls). */
-function toProviderCall(record: RequestRecord): ProviderCall {
-  const sent = (isObject(record.body) ? record.body : {}) as { path?: string; try?: number };
-  return {
-    id: record.id,
-    at: record.at.toISOString(),
-    instance: record.instance,
-    key: record.scope.key,
-    path: sent.path ?? "",
-    purpose: purposeOf(sent.path ?? ""),
-    try: sent.try ?? 1,
-    decision: record.decision,
-    status: record.status,
-    durationMs: Math.round(record.durationMs),
-    noReply: record.replyLost,
-  };
 }
 
 function lifecycleOf(key: string, view: KeyView | undefined, now: Date): KeyLifecycle {

@@ -1,12 +1,13 @@
+import { z } from "zod";
 import { RUN_ONCE_OUTCOMES } from "run-once";
 import type { RunOnceOutcome } from "run-once";
-import type { RequestRecorder } from "../account/request-recorder";
-import type { ProviderCallObserver } from "./http-payment-provider";
+import type { ProviderCallObserver } from "../payment-provider/http-payment-provider";
+import type { RequestRecord, RequestRecorder } from "./request-recorder";
 
 /** What a call to the provider is for, by its path: the provider lane's words. */
 export const PROVIDER_CALL_PURPOSES = ["save card", "charge", "look up"] as const;
 
-export function purposeOf(path: string): (typeof PROVIDER_CALL_PURPOSES)[number] {
+function purposeOf(path: string): (typeof PROVIDER_CALL_PURPOSES)[number] {
   if (path.startsWith("GET")) return "look up";
   return path.endsWith("/payment_methods") ? "save card" : "charge";
 }
@@ -28,7 +29,7 @@ export function recordProviderCalls(account: {
       scope: { caller: orderId, path: PROVIDER_CALLS_PATH, key },
       instance: account.instance,
       fingerprint: "",
-      body: { path, try: attempt },
+      body: { path, purpose: purposeOf(path), try: attempt },
       sentBy: "shop",
     });
     return ({ status, decision }) => {
@@ -44,5 +45,27 @@ export function recordProviderCalls(account: {
       });
       if (status === null) account.recorder.replyLost(record.id);
     };
+  };
+}
+
+/** What a provider call's record keeps of the call beside its reply. */
+const sentCall = z.object({
+  path: z.string(),
+  purpose: z.enum(PROVIDER_CALL_PURPOSES),
+  try: z.number().int(),
+});
+
+/** A provider call as the account recorded it: the call, the provider's decision and status, or no reply. */
+export function providerCallOf(record: RequestRecord) {
+  return {
+    id: record.id,
+    at: record.at.toISOString(),
+    instance: record.instance,
+    key: record.scope.key,
+    ...sentCall.parse(record.body),
+    decision: record.decision,
+    status: record.status,
+    durationMs: Math.round(record.durationMs),
+    noReply: record.replyLost,
   };
 }
