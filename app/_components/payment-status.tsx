@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { holdsKey, paymentStory } from "~/app/_lib/story/payment-story";
+import { keyInProgress, paymentStory } from "~/app/_lib/story/payment-story";
 import { formatDuration } from "~/app/_lib/duration";
 import { formatCents } from "~/app/_lib/money";
 import { shortId } from "~/app/_lib/short-id";
@@ -9,7 +9,6 @@ import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useNow } from "~/app/_lib/use-now";
 import type { PaymentProgress } from "~/app/_lib/use-payment";
 import type { Order } from "~/app/_lib/order";
-import type { ServerAccount } from "~/app/_lib/server-account";
 import { useTRPC } from "~/app/_trpc/provider";
 
 /** The decline the customer is answering with another card: the last settled attempt, if it was declined. */
@@ -77,7 +76,10 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
         </p>
       );
   }
-  const inProgress = account && order.status === "PENDING" ? inProgressOf(account, order.paymentKey) : null;
+  const inProgress =
+    account && order.status === "PENDING"
+      ? keyInProgress(account, paymentStory(account, order.charges).requests, order.paymentKey)
+      : null;
   if (inProgress) return <FollowingPayment {...inProgress} />;
   const current = order.attempts.at(-1);
   if (order.status === "PENDING" && current?.status === "NEEDS_REVIEW") {
@@ -145,16 +147,8 @@ export function awaitingProvider(order: Order): boolean {
   return order.status === "PENDING" && current?.status === "OPEN" && current.providerCalled;
 }
 
-/** Where the server's account has the key in progress: its lease, and the request in flight (the figure's number). */
-function inProgressOf(account: ServerAccount, key: string) {
-  const lifecycle = account.keys.find((k) => k.key === key);
-  if (lifecycle?.state !== "in_progress") return null;
-  const holder = account.attempts.findLastIndex((a) => a.key === key && holdsKey(a));
-  return { leaseExpiresAt: lifecycle.lockedUntil, request: holder === -1 ? null : holder + 1 };
-}
-
 /** The order's key is in progress on the server (another tab, or an attempt cut off by a reload). */
-function FollowingPayment({ leaseExpiresAt, request }: NonNullable<ReturnType<typeof inProgressOf>>) {
+function FollowingPayment({ leaseExpiresAt, request }: NonNullable<ReturnType<typeof keyInProgress>>) {
   const hydrated = useHydrated();
   const now = useNow(true, 500);
   // A countdown needs the browser's clock: the server's HTML (and the hydration that must match it) goes without.

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ProviderCall, ServerAccount, ServerAttempt } from "../server-account";
-import { paymentStory } from "./payment-story";
+import { holdsKey, keyInProgress, paymentStory } from "./payment-story";
 import type { LedgerCharge } from "./payment-story";
 
 /** What one request did, as the server records it: the simulator below turns each into its record and its charges. */
@@ -126,8 +126,12 @@ const world = fc
     kinds: fc.array(fc.record({ kind: fc.constantFrom(...requestKinds), key: fc.nat(1) }), { maxLength: 12 }),
     calls: fc.array(providerCall, { maxLength: 8 }),
     unrecordedCharges: fc.nat(1),
+    keyStates: fc.tuple(
+      fc.constantFrom("absent" as const, "in_progress" as const, "completed" as const),
+      fc.constantFrom("absent" as const, "in_progress" as const, "completed" as const),
+    ),
   })
-  .map(({ kinds, calls, unrecordedCharges }) => {
+  .map(({ kinds, calls, unrecordedCharges, keyStates }) => {
     const attempts = kinds.map(({ kind, key }, i) => record(i + 1, kind, `pay_${key + 1}`, `g${key}`));
     const charges: LedgerCharge[] = kinds.flatMap(({ kind }, i) =>
       CHARGING.has(kind)
@@ -157,7 +161,13 @@ const world = fc
       durationMs: 3,
       noReply: call.answer.noReply,
     }));
-    const account: ServerAccount = { now: new Date().toISOString(), attempts, providerCalls, keys: [] };
+    const keys = keyStates.map((state, i) => ({
+      key: `pay_${i + 1}`,
+      state,
+      lockedUntil: state === "in_progress" ? "2026-12-06T10:05:00.000Z" : null,
+      expiresAt: state === "completed" ? "2026-12-07T10:00:00.000Z" : null,
+    }));
+    const account: ServerAccount = { now: new Date().toISOString(), attempts, providerCalls, keys };
     return { account, charges };
   });
 
@@ -237,6 +247,25 @@ describe("the payment's story, for any sequence of requests, calls and charges",
           );
           expect(evidence).toBe(true);
           expect(row.call.purpose).toBe("charge");
+        }
+      }),
+    );
+  });
+
+  it("says a key is in progress only when the store says so, naming the latest request that holds it", () => {
+    fc.assert(
+      fc.property(world, ({ account, charges }) => {
+        const rows = paymentStory(account, charges).requests;
+        for (const { key, state } of account.keys) {
+          const status = keyInProgress(account, rows, key);
+          expect(status !== null).toBe(state === "in_progress");
+          if (status?.request == null) continue;
+          const holder = rows[status.request - 1]!;
+          expect(holder.attempt.key).toBe(key);
+          expect(holdsKey(holder.attempt)).toBe(true);
+          expect(rows.slice(status.request).some((r) => r.attempt.key === key && holdsKey(r.attempt))).toBe(
+            false,
+          );
         }
       }),
     );

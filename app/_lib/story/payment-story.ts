@@ -77,6 +77,14 @@ export function paymentStory(account: ServerAccount, charges: readonly LedgerCha
   };
 }
 
+/** Where a key stands in progress on the server: its lease, and the request that holds it (its number), if recorded. */
+export function keyInProgress(account: ServerAccount, rows: readonly RequestRow[], key: string) {
+  const lifecycle = account.keys.find((k) => k.key === key);
+  if (lifecycle?.state !== "in_progress") return null;
+  const holder = rows.findLast((row) => row.attempt.key === key && holdsKey(row.attempt));
+  return { leaseExpiresAt: lifecycle.lockedUntil, request: holder?.n ?? null };
+}
+
 /** A key the shared store holds no row of, though a request ran or was answered under it: kept in one instance's memory. */
 function keyNotInStore(account: ServerAccount, rows: readonly RequestRow[]): string | null {
   const latest = rows.filter((row) => row.attempt.sentBy !== "naive client").at(-1)?.attempt.key;
