@@ -49,6 +49,7 @@ export function Mailbox({ refreshMs }: { refreshMs: number }) {
           <span className={BADGE_CLASS[order.verdict.badge]} data-testid="mailbox-verdict">
             {order.verdict.words}
           </span>
+          {order.verdict.why && <span data-testid="mailbox-why">{order.verdict.why}</span>}
         </>
       )}
     </LedgerCheck>

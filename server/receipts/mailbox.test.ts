@@ -46,13 +46,15 @@ test("the mailbox knows which paid orders have a payment event: on its way, dead
   ]);
 
   const mailbox = await caller.ledger.mailbox();
-  expect(
-    Object.fromEntries(mailbox.map((order) => [order.orderId, mailboxStory(order.account).verdict.words])),
-  ).toEqual({
+  const verdicts = mailbox.map((order) => {
+    const { words, why } = mailboxStory(order.account).verdict;
+    return [order.orderId, why ? `${words}: ${why}` : words];
+  });
+  expect(Object.fromEntries(verdicts)).toEqual({
     [paid.id]: "on its way",
-    [dead.id]: "dead-lettered: no receipt will come",
+    [dead.id]: "no receipt will come: the queue dead-lettered its payment event",
     [naive.id]: "no receipt will come: the naive client's charge wrote no payment.succeeded event",
     [bypassed.id]:
-      "no receipt will come: its charge skipped the outbox (a lab pitfall), so no payment.succeeded event exists",
+      "no receipt will come: its charge skipped the outbox (a lab pitfall): no payment.succeeded event",
   });
 });

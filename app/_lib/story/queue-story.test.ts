@@ -154,21 +154,27 @@ describe("the queue story", () => {
 });
 
 describe("the mailbox's words", () => {
-  const none = { events: [], chargedNaively: false, receipts: [] };
+  const none: Parameters<typeof mailboxStory>[0] = { events: [], chargedNaively: false, receipts: [] };
   it("says on its way only while a payment event can still bring a receipt, and otherwise why none will come", () => {
-    expect(mailboxStory({ ...none, events: [{ id: "evt_1", deadLettered: false }] }).verdict).toEqual({
+    const verdict = (account: Partial<typeof none>) => mailboxStory({ ...none, ...account }).verdict;
+    expect(verdict({ events: [{ id: "evt_1", deadLettered: false }] })).toEqual({
       words: "on its way",
       badge: "waiting",
+      why: null,
     });
-    expect(mailboxStory({ ...none, events: [{ id: "evt_1", deadLettered: true }] }).verdict.words).toBe(
-      "dead-lettered: no receipt will come",
-    );
-    expect(mailboxStory({ ...none, chargedNaively: true }).verdict.words).toBe(
-      "no receipt will come: the naive client's charge wrote no payment.succeeded event",
-    );
-    expect(mailboxStory(none).verdict.words).toBe(
-      "no receipt will come: its charge skipped the outbox (a lab pitfall), so no payment.succeeded event exists",
-    );
+    const noReceipt = { words: "no receipt will come", badge: "danger" };
+    expect(verdict({ events: [{ id: "evt_1", deadLettered: true }] })).toEqual({
+      ...noReceipt,
+      why: "the queue dead-lettered its payment event",
+    });
+    expect(verdict({ chargedNaively: true })).toEqual({
+      ...noReceipt,
+      why: "the naive client's charge wrote no payment.succeeded event",
+    });
+    expect(verdict({})).toEqual({
+      ...noReceipt,
+      why: "its charge skipped the outbox (a lab pitfall): no payment.succeeded event",
+    });
   });
 });
 

@@ -240,26 +240,27 @@ function tell(
     outcome = `${decision}, yet no receipt names this delivery`;
     did = `${decision} without a receipt`;
   }
-  const ack: DeliveryRow["ack"] = delivery.step?.ackedAt
-    ? { arrow: "acked", words: "acknowledged" }
+  const ack = delivery.step?.ackedAt
+    ? ACKS.acked
     : failed
-      ? { arrow: "handed back", words: "handed back" }
+      ? ACKS.handedBack
       : facts.later.length === 0
-        ? { arrow: "none", words: "no ack yet" }
+        ? ACKS.pending
         : // Another process took the redelivery: the one that held it is gone.
           facts.later[0]!.pid !== delivery.pid
-          ? { arrow: "none", words: "died before its ack" }
-          : { arrow: "none", words: "not acknowledged" };
-  const suffix =
-    ack.arrow !== "none"
-      ? ""
-      : ack.words === "no ack yet"
-        ? ", not yet acknowledged"
-        : ack.words === "died before its ack"
-          ? " and died before its ack"
-          : " and was not acknowledged";
-  return { outcome, ack, failed, clause: `${did}${suffix}` };
+          ? ACKS.died
+          : ACKS.unacknowledged;
+  return { outcome, ack: { arrow: ack.arrow, words: ack.words }, failed, clause: `${did}${ack.clause}` };
 }
+
+/** What became of a delivery's ack: the arrow back, the caption's words, and the sentence's. */
+const ACKS = {
+  acked: { arrow: "acked", words: "acknowledged", clause: "" },
+  handedBack: { arrow: "handed back", words: "handed back", clause: "" },
+  pending: { arrow: "none", words: "no ack yet", clause: ", not yet acknowledged" },
+  died: { arrow: "none", words: "died before its ack", clause: " and died before its ack" },
+  unacknowledged: { arrow: "none", words: "not acknowledged", clause: " and was not acknowledged" },
+} as const satisfies Record<string, DeliveryRow["ack"] & { clause: string }>;
 
 /** "2 deliveries; 1 receipt: delivery 1 sent it and died before its ack, delivery 2 replayed delivery 1's receipt." */
 function sentenceOf(account: QueueAccount, clauses: readonly string[], rows: readonly QueueRow[]): string {
@@ -282,7 +283,8 @@ function sentenceOf(account: QueueAccount, clauses: readonly string[], rows: rea
 export interface MailboxStory {
   count: string;
   receipts: Array<{ id: string; by: string; createdAt: string }>;
-  verdict: { words: string; badge: "sent" | "waiting" | "danger" };
+  /** A badge's few words, and why, when no receipt will come. */
+  verdict: { words: string; badge: "sent" | "waiting" | "danger"; why: string | null };
   /** More than one receipt: the line is drawn as damage. */
   damaged: boolean;
 }
@@ -293,21 +295,21 @@ export interface MailboxStory {
  */
 export function mailboxStory(account: ReceiptAccount): MailboxStory {
   const sent = account.receipts.length;
+  const none = (why: string) => ({ words: "no receipt will come", badge: "danger" as const, why });
   const verdict: MailboxStory["verdict"] =
     sent > 1
-      ? { words: `sent ${sent} times`, badge: "danger" }
+      ? { words: `sent ${sent} times`, badge: "danger", why: null }
       : sent === 1
-        ? { words: "sent once", badge: "sent" }
+        ? { words: "sent once", badge: "sent", why: null }
         : account.events.length === 0
-          ? {
-              words: account.chargedNaively
-                ? "no receipt will come: the naive client's charge wrote no payment.succeeded event"
-                : "no receipt will come: its charge skipped the outbox (a lab pitfall), so no payment.succeeded event exists",
-              badge: "danger",
-            }
+          ? none(
+              account.chargedNaively
+                ? "the naive client's charge wrote no payment.succeeded event"
+                : "its charge skipped the outbox (a lab pitfall): no payment.succeeded event",
+            )
           : account.events.every((event) => event.deadLettered)
-            ? { words: "dead-lettered: no receipt will come", badge: "danger" }
-            : { words: "on its way", badge: "waiting" };
+            ? none("the queue dead-lettered its payment event")
+            : { words: "on its way", badge: "waiting", why: null };
   return {
     count: plural(sent, "receipt"),
     receipts: account.receipts.map((receipt) => ({

@@ -1,5 +1,5 @@
 -- A receipt carries the delivery that sent it, written in its own transaction.
--- Receipts already sent take their delivery's recorded step; where the worker
+-- Receipts already sent take their delivery's recorded step, or, where the worker
 -- died before recording it, an id of their own and pid 0 (unknown).
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
