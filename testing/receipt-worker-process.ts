@@ -16,6 +16,6 @@ const ackDelayMs = Number(values["ack-delay-ms"]);
 await runWorkerProcess(() => ({
   consumer: {
     naive: async () => values.naive,
-    beforeAck: async () => void (await sleep(ackDelayMs)),
+    beforeAck: () => sleep(ackDelayMs),
   },
 }));
