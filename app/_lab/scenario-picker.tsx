@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { paymentStory } from "~/app/_lib/story/payment-story";
-import { queueSummary } from "~/app/_lib/queue-summary";
+import { queueStory } from "~/app/_lib/story/queue-story";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
 import { SCENARIOS, switchesFor } from "./scenarios";
@@ -37,6 +37,7 @@ export function ScenarioPicker({
     ...trpc.orders.queueAccount.queryOptions({ orderId: order.id }),
     enabled: scenario?.queue === true,
   });
+  const queueTold = scenario?.queue && queue.data ? queueStory(queue.data) : null;
   // Requests before the choice, counted when it is made here (a reload starts counting afresh).
   const [earlierRequests, setEarlierRequests] = useState(0);
   const requests = account.data?.attempts ?? [];
@@ -95,7 +96,7 @@ export function ScenarioPicker({
             <p className="scenario-happened" role="status" data-testid="scenario-happened">
               <strong>What happened:</strong>{" "}
               {account.data && paymentStory(account.data, order.charges).whatHappened}
-              {scenario.queue && queue.data?.length ? ` Then the queue: ${queueSummary(queue.data)}` : ""}
+              {queueTold?.rows.length ? ` Then the queue: ${queueTold.sentence}` : ""}
             </p>
           )}
         </div>
