@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
-import { accountSummary } from "~/app/_lib/account-summary";
+import { paymentStory } from "~/app/_lib/story/payment-story";
 import { queueSummary } from "~/app/_lib/queue-summary";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
@@ -93,7 +93,8 @@ export function ScenarioPicker({
           </p>
           {somethingHappened && (
             <p className="scenario-happened" role="status" data-testid="scenario-happened">
-              <strong>What happened:</strong> {accountSummary(requests, order.charges)}
+              <strong>What happened:</strong>{" "}
+              {account.data && paymentStory(account.data, order.charges).whatHappened}
               {scenario.queue && queue.data?.length ? ` Then the queue: ${queueSummary(queue.data)}` : ""}
             </p>
           )}
