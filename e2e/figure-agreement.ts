@@ -1,14 +1,55 @@
 import type { Page } from "@playwright/test";
+import type { Order } from "~/app/_lib/order";
 import type { ServerAccount } from "~/app/_lib/server-account";
 import { expect } from "./fixtures";
 
-/** The server's own account of the order (orders.serverAccount), read with the page's session. */
-async function serverAccount(page: Page, orderId: string): Promise<ServerAccount> {
+/** A query of the order's, read with the page's session: the server's account, or the order with its ledger charges. */
+async function readOrder<T>(page: Page, procedure: "serverAccount" | "get", orderId: string): Promise<T> {
   const origin = new URL(page.url()).origin;
   const input = encodeURIComponent(JSON.stringify({ orderId }));
-  const response = await page.request.get(`${origin}/api/trpc/orders.serverAccount?input=${input}`);
+  const response = await page.request.get(`${origin}/api/trpc/orders.${procedure}?input=${input}`);
   expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { result: { data: ServerAccount } }).result.data;
+  return ((await response.json()) as { result: { data: T } }).result.data;
+}
+
+/** Whether the record says a reply reached the client: answered, not lost, its client still there. */
+function replyReached(a: ServerAccount["attempts"][number]): boolean {
+  return (
+    a.sentBy !== "completer" &&
+    a.decision !== null &&
+    a.decision !== "abandoned" &&
+    a.status !== 499 &&
+    !a.replyLost
+  );
+}
+
+/**
+ * The marks drawn over the request lane agree with the ledger: a charge box on
+ * exactly the request each charge names (and no charge left undrawn), "charged
+ * the card" in exactly those captions, and a reply arrow back to the client
+ * exactly where the record says a reply reached it.
+ */
+async function expectMarksAgree(page: Page, account: ServerAccount, charges: Order["charges"]) {
+  const rows = page.getByTestId("server-lanes").locator("[data-server-attempt]");
+  const drawn = await rows.evaluateAll((elements) =>
+    elements.map((row) => ({
+      id: row.getAttribute("data-request-id"),
+      charges: (row.getAttribute("data-charges") ?? "").split(" ").filter(Boolean),
+      chargeBoxes: row.querySelectorAll('[data-mark="charge"]').length,
+      replyArrow: row.querySelector('[data-reply-arrow="received"]') !== null,
+      caption: row.querySelector('[data-testid="server-decision"]')?.textContent ?? "",
+    })),
+  );
+  const records = new Map(account.attempts.map((a) => [a.id, a]));
+  for (const row of drawn) {
+    const made = charges.filter((charge) => charge.madeBy === row.id).map((charge) => charge.id);
+    expect(row.charges, `request ${row.id}: its charges`).toEqual(made);
+    expect(row.chargeBoxes, `request ${row.id}: its charge boxes`).toBe(made.length > 0 ? 1 : 0);
+    expect(/charged the card/.test(row.caption), `request ${row.id}: "${row.caption}"`).toBe(made.length > 0);
+    expect(row.replyArrow, `request ${row.id}: its reply arrow`).toBe(replyReached(records.get(row.id!)!));
+  }
+  const drawnIds = new Set(drawn.map((row) => row.id));
+  for (const charge of charges) expect(drawnIds.has(charge.madeBy), `charge ${charge.id} drawn`).toBe(true);
 }
 
 /** A figure's rows (those with `row`) as their `attributes` draw them. */
@@ -24,12 +65,13 @@ function drawnRows(page: Page, figure: string, row: string, attributes: string[]
  * request: who sent each (a client or the background completer), how the
  * server decided, what it answered, and each call to the provider; and the status line says a payment is in
  * progress exactly when the account has its key in progress, naming the
- * request that holds it. Returns the account they agree on.
+ * request that holds it; and its marks agree with the ledger. Returns the account they agree on.
  */
 export async function expectFigureAgrees(page: Page, orderId: string): Promise<ServerAccount> {
   let agreed: ServerAccount | undefined;
   await expect(async () => {
-    const account = await serverAccount(page, orderId);
+    const account = await readOrder<ServerAccount>(page, "serverAccount", orderId);
+    const { charges } = await readOrder<Order>(page, "get", orderId);
     const drawn = await drawnRows(page, "server-lanes", "data-server-attempt", [
       "data-sent-by",
       "data-decision",
@@ -38,6 +80,7 @@ export async function expectFigureAgrees(page: Page, orderId: string): Promise<S
     expect(drawn).toEqual(
       account.attempts.map((a) => [a.sentBy, a.decision ?? "in_flight", String(a.status ?? "none")]),
     );
+    await expectMarksAgree(page, account, charges);
     // The provider lane: every call the shop sent the provider, as the account has it.
     const drawnCalls = await drawnRows(page, "provider-lane", "data-provider-call", [
       "data-path",

@@ -27,7 +27,7 @@ test("the naive client's double charge is shown as damage: charged twice, a key 
     .evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute("data-key")));
   expect(keys.every((key) => key?.startsWith("naive_"))).toBe(true);
   expect(new Set(keys).size).toBe(2);
-  await expect(page.getByTestId("new-key-warning")).toContainText("Retried with a new key (attempt 2)");
+  await expect(page.getByTestId("new-key-warning")).toContainText("Retried with a new key (try 2)");
   await expect(page.locator(".timeline")).not.toContainText("Every attempt sends the order's payment key");
   await shop.capture("naive client charged twice");
 

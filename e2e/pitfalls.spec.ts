@@ -115,7 +115,7 @@ test.describe("keys generated per attempt", () => {
     await expect(rows.nth(1)).toContainText("No reply reached the client");
     // The after-the-fact summary, computed from the server's account and the ledger.
     await expect(shop.page.getByTestId("account-summary")).toHaveText(
-      "2 requests reached the server; 1 charge: #1 executed and its reply was lost, #2 replayed the stored result.",
+      "2 requests reached the server; 1 charge. #1 executed: charged the card, and its reply was lost. #2 replayed the stored result: charged nothing.",
     );
     await rows.nth(1).locator("summary").click();
     await expect(rows.nth(1).getByTestId("response-headers")).toContainText("Idempotent-Replayed: true");

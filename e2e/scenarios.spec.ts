@@ -59,7 +59,7 @@ function scenarioTest(
     if (setup.happened !== undefined) await expect(happened(page)).toHaveText(setup.happened);
     await expectFigureAgrees(page, orderId);
     if (setup.charges === undefined) return;
-    await keep(page, setup.scenario);
+    await keep(page, setup.scenario, orderId);
     await shop.expectLedger(orderId, setup.charges);
   });
 }
@@ -68,8 +68,11 @@ function happened(page: Page) {
   return page.getByTestId("scenario-picker").getByTestId("scenario-happened");
 }
 
-/** Keeps the scenario's final state at both widths, proving on the phone that nothing scrolls sideways. */
-async function keep(page: Page, id: string) {
+/**
+ * Keeps the scenario's final state at both widths, proving at each that nothing scrolls sideways and that the
+ * figure's marks agree with the ledger.
+ */
+async function keep(page: Page, id: string, orderId: string) {
   const project = test.info().project.name;
   await mkdir(KEPT, { recursive: true });
   for (const [width, viewport] of [
@@ -77,6 +80,7 @@ async function keep(page: Page, id: string) {
     ["-phone", PHONE],
   ] as const) {
     await page.setViewportSize(viewport);
+    await expectFigureAgrees(page, orderId);
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scrollWidth, `${id}: nothing scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(
       viewport.width,
@@ -146,10 +150,10 @@ test("lost reply: the retry with the same key gets the stored result, and the ot
   await shop.expectCharged();
   await shop.expectServerAnswered(key, 2);
   await expect(happened(page)).toHaveText(
-    "What happened: 2 requests reached the server; 1 charge: #1 executed and its reply was lost, #2 replayed the stored result.",
+    "What happened: 2 requests reached the server; 1 charge. #1 executed: charged the card, and its reply was lost. #2 replayed the stored result: charged nothing.",
   );
   await expectFigureAgrees(page, orderId);
-  await keep(page, "lost-reply");
+  await keep(page, "lost-reply", orderId);
   await shop.expectLedger(orderId, 1);
 });
 
@@ -158,7 +162,7 @@ scenarioTest(
   {
     scenario: "double-click",
     happened:
-      "What happened: 2 requests reached the server; 1 charge: #1 executed, #2 waited for the one in flight and shared its result.",
+      "What happened: 2 requests reached the server; 1 charge. #1 executed: charged the card. #2 waited for #1 and shared its result.",
     charges: 1,
   },
   async ({ shop, page, orderId, key }) => {
@@ -200,11 +204,11 @@ test("two tabs: the later tab's request waits for the one in flight, one charge 
   await shop.expectCharged(second);
   await shop.expectServerAnswered(key, 2);
   await expect(happened(page)).toHaveText(
-    "What happened: 2 requests reached the server; 1 charge: #1 executed, #2 waited for the one in flight and shared its result.",
+    "What happened: 2 requests reached the server; 1 charge. #1 executed: charged the card. #2 waited for #1 and shared its result.",
   );
   await expectFigureAgrees(page, orderId);
   await expectFigureAgrees(second, orderId);
-  await keep(page, "two-tabs");
+  await keep(page, "two-tabs", orderId);
   await shop.expectLedger(orderId, 1);
 });
 
@@ -214,7 +218,7 @@ scenarioTest(
   {
     scenario: "crash-mid-charge",
     items: { "desk-plant": 1 },
-    happened: "What happened: 1 request reached the server; 1 charge: #1 executed.",
+    happened: "What happened: 1 request reached the server; 1 charge. #1 executed: charged the card.",
     charges: 1,
   },
   async ({ shop, page }) => {
@@ -246,19 +250,19 @@ test("slow card: the shop's and the browser's requests time out, and their retri
   // The browser's first request timed out (no answer); its retry got the one charge.
   await shop.expectServerAnswered(key, 1);
   await expect(happened(page)).toHaveText(
-    /^What happened: 2 requests reached the server; 1 charge: #1's client went away, #2 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
+    /^What happened: 2 requests reached the server; 1 charge\. #1 was left by its client; its execution went on and charged the card\. #2 (waited for #1 and shared its result|replayed the stored result: charged nothing)\.$/,
   );
   const account = await expectFigureAgrees(page, orderId);
   // The second hop: the shop's first call timed out, and its retry sent the same derived key.
-  const charges = account.providerCalls.filter((call) => call.path === "POST /v1/charges");
-  expect(charges.map((call) => [call.key, call.attempt, call.noReply])).toEqual([
+  const charges = account.providerCalls.filter((call) => call.purpose === "charge");
+  expect(charges.map((call) => [call.key, call.try, call.noReply])).toEqual([
     [`${key}/charge`, 1, true],
     [`${key}/charge`, 2, false],
   ]);
   await expect(page.getByTestId("provider-summary")).toHaveText(
-    /^2 charge calls under 1 key, 1 charge confirmed: call 1 no reply reached the shop \(lost, or timed out\); call 2 (waited for the call in flight and shared its result|replayed the stored result)\.$/,
+    /^3 calls under 2 keys; 1 charge made\. Call 1 \(save card\) saved the card\. Call 2 \(charge\) charged the card; its reply never reached the shop \(call 3's answer shows it\)\. Call 3 \(charge\) (waited for the call in flight and shared its result|replayed the stored result: charged nothing)\.$/,
   );
-  await keep(page, "slow-card");
+  await keep(page, "slow-card", orderId);
   // The reconciliation proves the provider charged once for the shop's two calls.
   await shop.expectLedger(orderId, 1);
 });
@@ -269,7 +273,7 @@ scenarioTest(
     scenario: "decline-then-card",
     refusals: /status of 402/,
     happened:
-      /^What happened: 3 requests reached the server under 2 keys; 1 charge: #1 ran and the card was declined \(HTTP 402\), #2 executed, #3 (waited for the one in flight and shared its result|replayed the stored result)\.$/,
+      /^What happened: 3 requests reached the server under 2 keys; 1 charge\. #1 executed: the card was declined; the decline is stored as final\. #2 executed: charged the card\. #3 (waited for #2 and shared its result|replayed the stored result: charged nothing)\.$/,
     charges: 1,
   },
   async ({ shop, page }) => {
@@ -277,7 +281,7 @@ scenarioTest(
     await shop.payButton().click();
     await expect(shop.status()).toContainText("Declined");
     await expect(happened(page)).toHaveText(
-      "What happened: 1 request reached the server; 0 charges: #1 ran and the card was declined (HTTP 402).",
+      "What happened: 1 request reached the server; 0 charges. #1 executed: the card was declined; the decline is stored as final.",
     );
 
     const nextKey = await shop.paymentKey();
@@ -296,7 +300,7 @@ scenarioTest(
     items: { backpack: 1 },
     refusals: /status of 422/,
     happened:
-      "What happened: 2 requests reached the server; 1 charge: #1 executed, #2 was refused with 422: another body under the key.",
+      "What happened: 2 requests reached the server; 1 charge. #1 executed: charged the card. #2 was refused with 422: the key holds another body.",
     charges: 1,
   },
   async ({ shop, page, key }) => {
@@ -315,7 +319,7 @@ scenarioTest(
     items: { "desk-plant": 1 },
     refusals: /net::ERR_INCOMPLETE_CHUNKED_ENCODING/,
     happened:
-      "What happened: 2 requests reached the server under 2 keys; 2 charges, made by the naive client without run-once, under 2 keys it made itself: #1 (naive, a key of its own) executed and its reply was lost, #2 (naive, a key of its own) executed.",
+      "What happened: 2 requests reached the server under 2 keys; 2 charges. #1 (naive, a key of its own) ran without run-once: charged the card, and its reply was lost. #2 (naive, a key of its own) ran without run-once: charged the card.",
     charges: 2,
   },
   async ({ page }) => {
@@ -323,7 +327,9 @@ scenarioTest(
     await expect(page.getByLabel(LAB.dropReply)).toBeChecked();
 
     await page.getByRole("button", { name: /^Pay naively/ }).click();
-    await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
+    await expect(page.getByTestId("overcharge")).toContainText(
+      "Charged twice: $48.00 taken for an order of $24.00: each charge carries a key of its own (#1 and #2), so each looked like a new payment.",
+    );
   },
 );
 
@@ -336,14 +342,16 @@ scenarioTest(
     scenario: "partial-commit",
     refusals: /status of 503/,
     happened:
-      "What happened: 2 requests reached the server; 2 charges: #1 failed before its key was completed (HTTP 503) and released it, #2 executed.",
+      "What happened: 2 requests reached the server; 2 charges. #1 charged the card, then failed (HTTP 503) before completing its key, and released it. #2 executed: charged the card.",
     charges: 2,
   },
   async ({ shop, page, key }) => {
     await expect(page.getByLabel("Break: release the key after a partial commit")).toBeChecked();
 
     await payInPitfallMode(page);
-    await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
+    await expect(page.getByTestId("overcharge")).toContainText(
+      "#1 charged the card, then released its key before completing it, so a retry under the same key ran again.",
+    );
     await expect.poll(() => shop.answerStatuses(key)).toEqual([503, 200]);
   },
 );
@@ -354,7 +362,7 @@ scenarioTest(
     scenario: "memory-store",
     refusals: /net::ERR_INCOMPLETE_CHUNKED_ENCODING/,
     happened:
-      "What happened: 2 requests reached the server; 1 charge: #1 executed and its reply was lost, #2 replayed the stored result.",
+      "What happened: 2 requests reached the server; 1 charge. #1 executed: charged the card, and its reply was lost. #2 replayed the stored result: charged nothing.",
     charges: 1,
   },
   async ({ shop, page, key }) => {
@@ -377,10 +385,10 @@ scenarioTest(
     await expect.poll(() => shop.answerStatuses(key)).toEqual(Array.from({ length: attempts }, () => 503));
     const replays = Array.from(
       { length: attempts - 1 },
-      (_, i) => `#${i + 2} replayed the stored failure (HTTP 503)`,
+      (_, i) => ` #${i + 2} replayed the stored failure (HTTP 503): charged nothing.`,
     );
     await expect(happened(page)).toHaveText(
-      `What happened: ${attempts} requests reached the server; 0 charges: #1 ran, and its failure (HTTP 503) was stored as the key's outcome, ${replays.join(", ")}.`,
+      `What happened: ${attempts} requests reached the server; 0 charges. #1 executed: failed (HTTP 503), and the failure was stored as the key's outcome.${replays.join("")}`,
     );
     // The page tells the stored failure for what it is, not as a missing answer.
     await expect(shop.status()).toContainText("The server stored a failure as this key's outcome");
@@ -408,11 +416,11 @@ test("unbounded wait (pitfall): the second tab's duplicate of a stuck execution 
   // In pitfall mode neither tab times out by itself: the duplicate hangs until the stuck execution ends, never told 409.
   await expect(shop.status()).toContainText("Charged", { timeout: 60_000 });
   await expect(happened(page)).toHaveText(
-    "What happened: 2 requests reached the server; 1 charge: #1 executed, #2 waited for the one in flight and shared its result.",
+    "What happened: 2 requests reached the server; 1 charge. #1 executed: charged the card. #2 waited for #1 and shared its result.",
   );
   await expect(happened(page)).not.toContainText("409");
   expect(shop.answerStatuses(key)).not.toContain(409);
   await expectFigureAgrees(page, orderId);
-  await keep(page, "unbounded-wait");
+  await keep(page, "unbounded-wait", orderId);
   await shop.expectLedger(orderId, 1);
 });

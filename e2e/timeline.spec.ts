@@ -24,7 +24,7 @@ test("when every attempt fails, the last one is not called retried, and each ret
   await expect(shop.attempts()).toHaveCount(5);
   await expect(shop.attempts().last()).toHaveAttribute("data-outcome", "network_error");
   for (const index of [1, 2, 3, 4]) {
-    await expect(shop.attempts().nth(index)).toContainText(`retry of attempt ${index}`);
+    await expect(shop.attempts().nth(index)).toContainText(`retry of try ${index}`);
   }
   // Nothing came after the last one.
   await expect(shop.attempts().last().locator(".lane-outcome")).not.toContainText("retried");

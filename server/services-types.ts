@@ -1,6 +1,6 @@
 import type { RunOnce } from "run-once";
 import type { Db, Tx } from "./db/client";
-import type { AttemptJournal, AttemptRecorder } from "./run-once/attempt-recorder";
+import type { RequestJournal, RequestRecorder } from "./account/request-recorder";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
 import type { AppMetrics } from "./observability/app-metrics";
 import type { MutationThrottle } from "./throttle/mutation-throttle";
@@ -13,7 +13,7 @@ export interface Services {
   /** The run-once core on this database (packages/run-once). */
   runOnce: RunOnce<Tx>;
   /** The server's own account of every request to a run-once procedure (and the keys' replay counts): recorded in batches, read by the order page. */
-  attempts: { recorder: AttemptRecorder; journal: AttemptJournal; instance: string };
+  account: { recorder: RequestRecorder; journal: RequestJournal; instance: string };
   /** Keys the fingerprints of stored requests (an HMAC), so a stored one cannot be used to test guesses. */
   fingerprintSecret: () => Promise<string>;
   /** This process's run-once metrics (also served at /api/metrics). */

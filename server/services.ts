@@ -10,9 +10,9 @@ import { instanceName } from "./observability/instance-name";
 import { RunOnceLog } from "./observability/run-once-log";
 import { HttpPaymentProvider } from "./payment-provider/http-payment-provider";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
-import { recordProviderCalls } from "./payment-provider/provider-call-record";
+import { recordProviderCalls } from "./account/provider-calls";
 import { PaymentCompleter } from "./payments/payment-completer";
-import { createRunOnce } from "./run-once/create-run-once";
+import { createRunOnce } from "./keys/create-run-once";
 import { loadServerSecret, secretLoader } from "./server-secret";
 import { MutationThrottle } from "./throttle/mutation-throttle";
 import type { ThrottleSettings } from "./throttle/mutation-throttle";
@@ -60,14 +60,14 @@ export function createServices(opts: {
     clock: opts.clock,
   });
   const { runOnce, sweeper, journal, recorder } = shopRunOnce;
-  const attempts = { recorder, journal, instance: opts.instance ?? instanceName(undefined) };
-  const endpoint = { ...opts.provider, onCall: recordProviderCalls(attempts) };
+  const account = { recorder, journal, instance: opts.instance ?? instanceName(undefined) };
+  const endpoint = { ...opts.provider, onCall: recordProviderCalls(account) };
   const http = opts.providerOverride ?? new HttpPaymentProvider(endpoint);
   const provider = opts.lab ? new LabProvider(db, http, endpoint, () => recorder.flush()) : http;
   const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
   const completer = new PaymentCompleter({
     db,
-    attempts,
+    account,
     provider,
     runOnce,
     metrics,
@@ -81,7 +81,7 @@ export function createServices(opts: {
     db,
     provider,
     runOnce,
-    attempts,
+    account,
     fingerprintSecret: secretLoader(() => loadServerSecret(db, "fingerprint", opts.fingerprintSecret)),
     metrics,
     throttle,

@@ -13,7 +13,7 @@ import type { TestDatabase } from "./test-database";
 /** The RabbitMQ server the tests use (the one on this project's machines and CI). */
 export const TEST_AMQP_URL = process.env.TEST_AMQP_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 
-/** A receipt worker process (server/receipts/main.ts), its JSON log lines as they come. */
+/** A receipt worker process, its JSON log lines as they come. */
 export interface WorkerProcess {
   /** Each log line, parsed, as it arrives; `settled` lines are the ones between a receipt and its ack. */
   readonly lines: Array<Record<string, unknown>>;
@@ -23,9 +23,30 @@ export interface WorkerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+/** What a crash test composes into its workers: the naive consumer, and how long each ack waits after its receipt. */
+export interface WorkerCounterexamples {
+  naive?: boolean;
+  ackDelayMs?: number;
+}
+
+/**
+ * Starts the worker `npm start` runs (server/receipts/main.ts) or, given
+ * counter-examples, the same worker with them composed in
+ * (testing/receipt-worker-process.ts).
+ */
+export function startWorkerProcess(
+  env: Record<string, string>,
+  counterexamples?: WorkerCounterexamples,
+): WorkerProcess {
+  const entry = counterexamples
+    ? [
+        "testing/receipt-worker-process.ts",
+        ...(counterexamples.naive ? ["--naive"] : []),
+        `--ack-delay-ms=${counterexamples.ackDelayMs ?? 0}`,
+      ]
+    : ["server/receipts/main.ts"];
   // tsx as a loader, not its CLI: one process, so a SIGKILL leaves no orphaned child.
-  const child = spawn(process.execPath, ["--import", "tsx", "server/receipts/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", ...entry], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

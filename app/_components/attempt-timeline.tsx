@@ -15,6 +15,9 @@ const DECISIONS: Record<ServerDecision, string> = {
   expired: "executed again: the key's stored result had expired",
 };
 
+/** Outcomes in which no answer reached the tab: a retry comes after giving up, not after an answer. */
+const NO_ANSWER = new Set<Attempt["outcome"]>(["timed_out", "network_error", "cancelled", "interrupted"]);
+
 const FINAL_ANSWERS: Record<number, string> = {
   400: "refused",
   402: "declined",
@@ -43,7 +46,7 @@ function describe(attempt: Attempt): string {
       if (attempt.decision === "replayed") return `HTTP ${attempt.status}: a stored failure, replayed`;
       if (attempt.decision === "executed")
         return `HTTP ${attempt.status}: the server ran it and stored the failure as the key's outcome`;
-      return `HTTP ${attempt.status}: the server could not finish, and kept nothing`;
+      return `HTTP ${attempt.status}: the server did not finish, and released the key: a retry runs it again`;
     case "timed_out":
       return "no answer in time: outcome unknown";
     case "network_error":
@@ -85,14 +88,14 @@ export function AttemptTimeline({
 
   return (
     <section className="card timeline" aria-labelledby="timeline-heading">
-      <h2 id="timeline-heading">Attempts from this tab</h2>
+      <h2 id="timeline-heading">Tries from this tab</h2>
       <p className="muted small">
         Each bar is one request, from send to answer, with the key it carried and what the server said it did.
       </p>
       {newKeyRetries.length > 0 && (
         <p className="alert danger small" data-testid="new-key-warning">
-          Retried with a new key ({newKeyRetries.map((attempt) => `attempt ${attempt.number}`).join(", ")}):
-          the server cannot tell such a retry from a new payment.
+          Retried with a new key ({newKeyRetries.map((attempt) => `try ${attempt.number}`).join(", ")}): the
+          server cannot tell such a retry from a new payment.
         </p>
       )}
       <ol className="lanes">
@@ -107,11 +110,12 @@ export function AttemptTimeline({
               data-key={attempt.key}
             >
               <p className="lane-head">
-                <strong>Attempt {attempt.number}</strong> <ShortId value={attempt.key} name="attempt's key" />
+                <strong>Try {attempt.number}</strong> <ShortId value={attempt.key} name="try's key" />
                 {retry && (
                   <span className="muted">
                     {" "}
-                    retry of attempt {retry.of.number}, {formatDuration(retry.afterMs)} after its answer
+                    retry of try {retry.of.number}, {formatDuration(retry.afterMs)} after{" "}
+                    {NO_ANSWER.has(retry.of.outcome) ? "giving up on it" : "its answer"}
                   </span>
                 )}
                 {retriedWithNewKey(attempts, attempt) && <span className="badge danger">new key</span>}
@@ -132,7 +136,7 @@ export function AttemptTimeline({
         {waitingSince !== null && (
           <li className="lane" data-outcome="waiting">
             <p className="lane-head">
-              <strong>Attempt {attempts.length + 1}</strong>{" "}
+              <strong>Try {attempts.length + 1}</strong>{" "}
               <span className="muted">waiting for the connection: not sent yet</span>
             </p>
             <Track

@@ -29,9 +29,12 @@ function span(ms: number): string {
 export function KeyLifecycle({
   lifecycle,
   clockOffsetMs,
+  notInStore,
 }: {
   lifecycle: ServerAccount["keys"][number];
   clockOffsetMs: number;
+  /** The story's words when the shared store has no row for a key that was run or answered (a store in memory). */
+  notInStore: string | null;
 }) {
   const hydrated = useHydrated();
   const now =
@@ -42,7 +45,7 @@ export function KeyLifecycle({
   const detail = (() => {
     switch (lifecycle.state) {
       case "absent":
-        return <>Not on the server: the next request claims it and runs.</>;
+        return <>{notInStore ?? "Not on the server: the next request claims it and runs."}</>;
       case "in_progress":
         return hydrated && Date.parse(lifecycle.lockedUntil ?? "") <= now ? (
           <>Lease over: its owner is presumed dead, and the next request takes the key over.</>

@@ -1,14 +1,27 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { mailboxStory } from "~/app/_lib/story/queue-story";
+import type { MailboxStory } from "~/app/_lib/story/queue-story";
 import { useTRPC } from "~/app/_trpc/provider";
 import { LedgerCheck } from "./ledger-check";
 import { LocalTime } from "./local-time";
 
-/** The mock mailbox: the receipts sent for the session's paid orders, one per order; a second is damage. */
+const BADGE_CLASS: Record<MailboxStory["verdict"]["badge"], string> = {
+  sent: "badge attempt-succeeded",
+  waiting: "badge",
+  danger: "badge danger",
+};
+
+/** The mock mailbox, as the queue story tells it: the receipts sent for the session's paid orders, one per order. */
 export function Mailbox({ refreshMs }: { refreshMs: number }) {
   const trpc = useTRPC();
-  const mailbox = useQuery(trpc.ledger.mailbox.queryOptions(undefined, { refetchInterval: refreshMs }));
+  const mailbox = useQuery(
+    trpc.ledger.mailbox.queryOptions(undefined, {
+      refetchInterval: refreshMs,
+      select: (orders) => orders.map((order) => ({ orderId: order.orderId, ...mailboxStory(order.account) })),
+    }),
+  );
   return (
     <LedgerCheck
       name="mailbox"
@@ -16,35 +29,27 @@ export function Mailbox({ refreshMs }: { refreshMs: number }) {
       intro="After a payment, its receipt goes out through a queue that may deliver a message more than once. Each paid order should get exactly one."
       query={mailbox}
       empty="No paid orders yet in this session."
-      damaged={(order) => order.receipts.length > 1}
+      damaged={(order) => order.damaged}
       attributes={(order) => ({
         "data-mailbox-order": order.orderId,
-        "data-receipts": order.receipts.length,
-        "data-dead-lettered": order.deadLettered,
+        "data-receipts": order.receipts.map((receipt) => receipt.id).join(" "),
       })}
     >
       {(order) => (
         <>
           <span className="muted">
-            {order.receipts.length} receipt{order.receipts.length === 1 ? "" : "s"}
+            {order.count}
             {order.receipts.map((receipt) => (
               <span key={receipt.id}>
                 {" "}
-                · delivery {receipt.delivery}
-                {receipt.naive ? " (naive consumer)" : ""}, <LocalTime iso={receipt.createdAt} />
+                · {receipt.by}, <LocalTime iso={receipt.createdAt} />
               </span>
             ))}
           </span>
-          {order.receipts.length === 0 &&
-            (order.deadLettered ? (
-              <span className="badge danger">dead-lettered: no receipt</span>
-            ) : (
-              <span className="badge">on its way</span>
-            ))}
-          {order.receipts.length === 1 && <span className="badge attempt-succeeded">sent once</span>}
-          {order.receipts.length > 1 && (
-            <span className="badge danger">sent {order.receipts.length} times</span>
-          )}
+          <span className={BADGE_CLASS[order.verdict.badge]} data-testid="mailbox-verdict">
+            {order.verdict.words}
+          </span>
+          {order.verdict.why && <span data-testid="mailbox-why">{order.verdict.why}</span>}
         </>
       )}
     </LedgerCheck>

@@ -2,6 +2,8 @@
 
 import { useEffect, useRef } from "react";
 import { formatCents } from "~/app/_lib/money";
+import { useHydrated } from "~/app/_lib/use-hydrated";
+import { useNow } from "~/app/_lib/use-now";
 import type { usePayment } from "~/app/_lib/use-payment";
 import { CardForm } from "./card-form";
 import type { Order } from "~/app/_lib/order";
@@ -32,6 +34,15 @@ export function PaymentCard({
     if (answered) statusRef.current?.focus();
   }, [answered]);
 
+  // While the key's owner holds a live lease, the payment settles by itself: nothing to press until it runs out.
+  const inProgress = order.status === "PENDING" && order.paymentKeyState === "in_progress";
+  const now = useNow(inProgress, 500);
+  const hydrated = useHydrated();
+  const following =
+    inProgress &&
+    hydrated &&
+    progress.phase !== "processing" &&
+    Date.parse(order.paymentKeyLeaseExpiresAt ?? "") > now;
   const amount = formatCents(order.totalCents);
   const resumable =
     order.status === "PENDING" && (payment.outcomeUnknown || order.paymentKeyState === "in_progress");
@@ -49,7 +60,12 @@ export function PaymentCard({
         this payment attempt and stored on the order, so every retry, in any tab and after any reload, sends
         the same key.
       </p>
-      {order.status === "PENDING" ? (
+      {following ? (
+        <p className="muted small" data-testid="following-note">
+          Nothing to press: the server is finishing this payment under its key. If its server died, Finish
+          payment appears once its lease runs out.
+        </p>
+      ) : order.status === "PENDING" ? (
         <CardForm
           label={label}
           progress={progress}

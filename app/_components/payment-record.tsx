@@ -14,7 +14,7 @@ const ATTEMPT_LABELS: Record<Order["attempts"][number]["status"], string> = {
 export function PaymentRecord({ order }: { order: Order }) {
   return (
     <>
-      <h3>Payment attempts</h3>
+      <h3>Payment keys</h3>
       <ol className="record-list" data-testid="payment-attempts">
         {order.attempts.map((attempt) => (
           <li key={attempt.key} data-attempt-status={attempt.status}>

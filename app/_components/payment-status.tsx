@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { holdsKey } from "~/app/_lib/account-summary";
+import { keyInProgress, paymentStory } from "~/app/_lib/story/payment-story";
 import { formatDuration } from "~/app/_lib/duration";
 import { formatCents } from "~/app/_lib/money";
 import { shortId } from "~/app/_lib/short-id";
@@ -9,7 +9,6 @@ import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useNow } from "~/app/_lib/use-now";
 import type { PaymentProgress } from "~/app/_lib/use-payment";
 import type { Order } from "~/app/_lib/order";
-import type { ServerAccount } from "~/app/_lib/server-account";
 import { useTRPC } from "~/app/_trpc/provider";
 
 /** The decline the customer is answering with another card: the last settled attempt, if it was declined. */
@@ -33,12 +32,12 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
 
   if (firstCharge && extraCharges.length > 0) {
     const total = order.charges.reduce((sum, charge) => sum + charge.amountCents, 0);
-    const keys = new Set(order.charges.map((charge) => charge.idempotencyKey)).size;
+    const cause = account ? paymentStory(account, order.charges).overcharge : null;
     return (
       <p role="alert" className="alert danger" data-testid="overcharge">
         <strong>Charged {timesInWords(order.charges.length)}:</strong> {formatCents(total)} taken for an order
-        of {amount}. The charges carry {keys === 1 ? "one key" : `${keys} different keys`}, so the server took
-        each attempt for a new payment.
+        of {amount}
+        {cause ? `: ${cause}.` : "."}
       </p>
     );
   }
@@ -62,8 +61,10 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
         <p>Processing the payment of {amount}…</p>
       ) : (
         <p>
-          No answer yet: sending it again with {progress.sameKey ? "the same key" : "a new key"} (attempt{" "}
-          {progress.attempt}
+          {progress.previousStatus === null
+            ? "No answer yet"
+            : `The server answered HTTP ${progress.previousStatus}, not a final answer`}
+          : sending it again with {progress.sameKey ? "the same key" : "a new key"} (try {progress.attempt}
           {progress.sameKey ? ` of ${progress.maxAttempts}` : ""})…
         </p>
       );
@@ -75,7 +76,10 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
         </p>
       );
   }
-  const inProgress = account && order.status === "PENDING" ? inProgressOf(account, order.paymentKey) : null;
+  const inProgress =
+    account && order.status === "PENDING"
+      ? keyInProgress(account, paymentStory(account, order.charges).requests, order.paymentKey)
+      : null;
   if (inProgress) return <FollowingPayment {...inProgress} />;
   const current = order.attempts.at(-1);
   if (order.status === "PENDING" && current?.status === "NEEDS_REVIEW") {
@@ -143,16 +147,8 @@ export function awaitingProvider(order: Order): boolean {
   return order.status === "PENDING" && current?.status === "OPEN" && current.providerCalled;
 }
 
-/** Where the server's account has the key in progress: its lease, and the request in flight (the figure's number). */
-function inProgressOf(account: ServerAccount, key: string) {
-  const lifecycle = account.keys.find((k) => k.key === key);
-  if (lifecycle?.state !== "in_progress") return null;
-  const holder = account.attempts.findLastIndex((a) => a.key === key && holdsKey(a));
-  return { leaseExpiresAt: lifecycle.lockedUntil, request: holder === -1 ? null : holder + 1 };
-}
-
 /** The order's key is in progress on the server (another tab, or an attempt cut off by a reload). */
-function FollowingPayment({ leaseExpiresAt, request }: NonNullable<ReturnType<typeof inProgressOf>>) {
+function FollowingPayment({ leaseExpiresAt, request }: NonNullable<ReturnType<typeof keyInProgress>>) {
   const hydrated = useHydrated();
   const now = useNow(true, 500);
   // A countdown needs the browser's clock: the server's HTML (and the hydration that must match it) goes without.

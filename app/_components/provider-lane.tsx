@@ -1,17 +1,17 @@
 import { formatDuration } from "~/app/_lib/duration";
-import { providerCallWords, providerSummary } from "~/app/_lib/provider-summary";
-import type { ProviderCall } from "~/app/_lib/server-account";
+import type { PaymentStory } from "~/app/_lib/story/payment-story";
 import { LanesFigure, lanePositions } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
 /**
- * The second hop's lane, from the server's own account: every call the shop
- * made to the payment provider for this order, each under a key derived from
- * the payment's (`<key>/card`, `<key>/charge`), with the provider's decision
- * and the reply that came back, or none.
+ * The second hop's lane, from the payment's story: every call the shop made
+ * to the payment provider for this order, each under a key derived from the
+ * payment's, with the provider's decision and the reply that came back, or
+ * none. A mark stands where the provider charged, declined or saved a card.
  */
-export function ProviderLane({ calls }: { calls: readonly ProviderCall[] }) {
-  if (calls.length === 0) return null;
+export function ProviderLane({ story }: { story: PaymentStory }) {
+  const rows = story.providerCalls;
+  if (rows.length === 0) return null;
   const { sender, between, receivers } = lanePositions(1);
   const provider = receivers[0]!;
   const heads = [
@@ -19,7 +19,7 @@ export function ProviderLane({ calls }: { calls: readonly ProviderCall[] }) {
     { name: "Network", x: between },
     { name: "Provider", x: provider },
   ];
-  const first = Date.parse(calls[0]!.at);
+  const first = Date.parse(rows[0]!.call.at);
   return (
     <section className="card server-account" aria-labelledby="provider-heading" data-testid="provider-lane">
       <h2 id="provider-heading">What the shop asked the provider</h2>
@@ -28,23 +28,22 @@ export function ProviderLane({ calls }: { calls: readonly ProviderCall[] }) {
         retry sends the key derived from the payment&apos;s, so the provider answers it once.
       </p>
       <p className="account-summary" data-testid="provider-summary">
-        {providerSummary(calls)}
+        {story.providerSentence}
       </p>
       <LanesFigure heads={heads}>
-        {calls.map((call, i) => {
-          const lost = call.noReply;
-          const answered = call.status !== null || lost;
-          const replyEnd = lost ? between : sender;
-          const ran = call.decision === "executed" && call.status === 200;
+        {rows.map(({ n, call, reply, mark, caption }) => {
+          const replyEnd = reply === "lost" ? between : sender;
           return (
             <li
               key={call.id}
               className="lanes-row"
-              data-provider-call={i + 1}
+              data-provider-call={n}
               data-path={call.path}
-              data-decision={call.decision ?? (answered ? "none" : "in_flight")}
+              data-purpose={call.purpose}
+              data-decision={call.decision ?? (reply === "none" ? "in_flight" : "none")}
               data-status={call.status ?? "none"}
-              data-no-reply={lost}
+              data-no-reply={reply === "lost"}
+              data-reply={reply}
             >
               <span className="lanes-arrows" aria-hidden="true">
                 {heads.map((head) => (
@@ -55,28 +54,30 @@ export function ProviderLane({ calls }: { calls: readonly ProviderCall[] }) {
                   style={{ left: `${sender}%`, width: `${provider - sender}%` }}
                 />
                 <span
-                  className={`lanes-work decision-${call.decision ?? "in-flight"}`}
+                  className={`lanes-work work-${mark ?? "none"} decision-${call.decision ?? "in-flight"}`}
+                  data-mark={mark ?? undefined}
                   style={{ left: `${provider}%` }}
                 >
-                  {ran ? (call.path.endsWith("charges") ? "charge" : "card") : ""}
+                  {mark ?? ""}
                 </span>
-                {answered && (
+                {reply !== "none" && (
                   <span
-                    className={`lanes-arrow reply${lost ? " lost" : ""}${(call.status ?? 0) >= 400 ? " failed" : ""}`}
+                    className={`lanes-arrow reply${reply === "lost" ? " lost" : ""}${(call.status ?? 0) >= 400 ? " failed" : ""}`}
+                    data-reply-arrow={reply}
                     style={{ left: `${replyEnd}%`, width: `${provider - replyEnd}%` }}
                   />
                 )}
               </span>
               <span className="lanes-caption">
-                <strong>Call {i + 1}</strong> +{formatDuration(Date.parse(call.at) - first)} · {call.path} ·{" "}
+                <strong>Call {n}</strong> +{formatDuration(Date.parse(call.at) - first)} · {call.purpose} ·{" "}
                 <code title={call.key} data-testid="provider-key">
                   {derivedKey(call.key)}
                 </code>{" "}
-                · try {call.attempt}
+                · try {call.try}
                 {call.status === null ? "" : ` · HTTP ${call.status}`} ·{" "}
-                <span data-testid="provider-decision">{providerCallWords(call)}</span>
-                {answered && ` (${formatDuration(call.durationMs)})`}
-                {lost && <span className="badge danger">no reply</span>}
+                <span data-testid="provider-decision">{caption}</span>
+                {reply !== "none" && ` (${formatDuration(call.durationMs)})`}
+                {reply === "lost" && <span className="badge danger">no reply</span>}
               </span>
             </li>
           );

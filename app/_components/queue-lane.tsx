@@ -1,9 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { formatDuration } from "~/app/_lib/duration";
-import { queueSummary } from "~/app/_lib/queue-summary";
-import type { QueueStep } from "~/app/_lib/queue-summary";
+import { queueStory } from "~/app/_lib/story/queue-story";
+import type { DeliveryRow, QueueRow } from "~/app/_lib/story/queue-story";
 import { useTRPC } from "~/app/_trpc/provider";
 import { LanesFigure, lanePositions } from "./lanes-figure";
 
@@ -11,98 +10,82 @@ import { LanesFigure, lanePositions } from "./lanes-figure";
 const READ_EVERY_MS = 1_500;
 
 /**
- * The queue's lane of the figure, drawn from the receipt worker's own account
- * of the order's payment event: each publication into the queue, each
- * delivery to a worker process with what it decided, and its acknowledgement
- * back, or none when the worker died first; a dead-lettered message last.
+ * The queue's lane of the figure, as the queue story tells it from the
+ * receipt worker's account and the receipts: each publication into the
+ * queue, each delivery to a worker process with what it did, a receipt mark
+ * where a receipt was sent, and its acknowledgement back, or none when the
+ * worker died first; a dead-lettered message last.
  */
 export function QueueLane({ orderId }: { orderId: string }) {
   const trpc = useTRPC();
   const account = useQuery(
     trpc.orders.queueAccount.queryOptions({ orderId }, { refetchInterval: READ_EVERY_MS }),
   );
-  const steps = account.data ?? [];
-  if (steps.length === 0) return null;
-  const workers = [
-    ...new Set(steps.flatMap((step) => (step.step === "delivered" && step.pid ? [step.pid] : []))),
-  ];
-  const { sender, between, receivers } = lanePositions(workers.length);
-  const lanes = { publisher: sender, queue: between, workers: receivers };
+  if (!account.data) return null;
+  const story = queueStory(account.data);
+  if (story.rows.length === 0) return null;
+  const { sender, between, receivers } = lanePositions(story.workers.length);
+  const lanes = { publisher: sender, queue: between };
   const heads = [
-    { name: "Publisher", x: lanes.publisher },
-    { name: "Queue", x: lanes.queue },
-    ...workers.map((pid, i) => ({ name: `Worker ${pid}`, x: lanes.workers[i] ?? 86 })),
+    { name: "Publisher", x: sender },
+    { name: "Queue", x: between },
+    ...story.workers.map((worker, i) => ({ name: worker.name, x: receivers[i]! })),
   ];
-  const first = Date.parse(steps[0]!.at);
-  let deliveries = 0;
-  let receipts = 0;
   return (
     <section className="card server-account" aria-labelledby="queue-heading" data-testid="queue-lane">
       <h2 id="queue-heading">What the queue did</h2>
       <p className="muted small">
         The receipt for this payment goes through a queue that delivers at least once, from the receipt
-        worker&apos;s own record: each publication, each delivery and what the worker did, and its
-        acknowledgement.
+        worker&apos;s own record and the receipts themselves: each publication, each delivery and what the
+        worker did, and its acknowledgement.
       </p>
       <p className="account-summary" data-testid="queue-summary">
-        {queueSummary(steps)}
+        {story.sentence}
       </p>
       <LanesFigure heads={heads}>
-        {steps.map((step, i) => {
-          if (step.step === "delivered") deliveries++;
-          const sent = step.decision === "executed" || step.decision === "sent naively";
-          if (sent) receipts++;
-          const workerX = lanes.workers[workers.indexOf(step.pid ?? -1)] ?? 86;
-          return (
-            <QueueRow
-              key={step.id}
-              step={step}
-              number={deliveries}
-              sinceFirstMs={Date.parse(step.at) - first}
-              lanes={lanes}
-              workerX={workerX}
-              laneXs={heads.map((head) => head.x)}
-              redelivered={steps.slice(i + 1).some((later) => later.step === "delivered")}
-              extraReceipt={sent && receipts > 1}
-            />
-          );
-        })}
+        {story.rows.map((row) => (
+          <QueueRowView
+            key={row.id}
+            row={row}
+            lanes={lanes}
+            workerX={row.kind === "delivery" ? receivers[row.worker]! : 0}
+            laneXs={heads.map((head) => head.x)}
+          />
+        ))}
       </LanesFigure>
     </section>
   );
 }
 
-function QueueRow({
-  step,
-  number,
-  sinceFirstMs,
+const BOX_CLASS: Record<DeliveryRow["box"], string> = {
+  receipt: "decision-executed",
+  answered: "decision-replayed",
+  failed: "decision-released",
+};
+const ACK_CLASS: Record<DeliveryRow["ack"]["arrow"], string> = {
+  acked: "",
+  "handed back": " failed",
+  none: " lost",
+};
+
+function QueueRowView({
+  row,
   lanes,
   workerX,
   laneXs,
-  redelivered,
-  extraReceipt,
 }: {
-  step: QueueStep;
-  /** Which delivery of the order's event this is, counted across copies. */
-  number: number;
-  sinceFirstMs: number;
+  row: QueueRow;
   lanes: { publisher: number; queue: number };
   workerX: number;
   laneXs: readonly number[];
-  /** Whether another delivery came after it. */
-  redelivered: boolean;
-  /** A receipt sent after the first: damage. */
-  extraReceipt: boolean;
 }) {
   const lines = laneXs.map((x) => <span key={x} className="lanes-line" style={{ left: `${x}%` }} />);
-  const when = `+${formatDuration(sinceFirstMs)}`;
-  if (step.step !== "delivered") {
-    const published = step.step === "published";
+  if (row.kind !== "delivery") {
     return (
-      <li className="lanes-row" data-queue-step={published ? "publish" : "dead-letter"}>
+      <li className="lanes-row" data-queue-step={row.kind}>
         <span className="lanes-arrows" aria-hidden="true">
           {lines}
-          {published && (
+          {row.kind === "publish" && (
             <span
               className="lanes-arrow request"
               style={{ left: `${lanes.publisher}%`, width: `${lanes.queue - lanes.publisher}%` }}
@@ -110,56 +93,40 @@ function QueueRow({
           )}
         </span>
         <span className="lanes-caption">
-          {when} ·{" "}
-          {published ? (
-            "published into the queue"
-          ) : (
-            <>
-              dead-lettered after delivery {step.delivery} <span className="badge danger">dead letter</span>
-            </>
-          )}
+          {row.when} · {row.caption}
+          {row.kind === "dead-letter" && <span className="badge danger">dead letter</span>}
         </span>
       </li>
     );
   }
-  const failed = step.decision === "failed";
-  const sent = step.decision === "executed" || step.decision === "sent naively";
-  const ack = step.ackedAt
-    ? "acknowledged"
-    : failed
-      ? "handed back"
-      : redelivered
-        ? "died before its ack"
-        : "no ack yet";
+  const arrow = { left: `${lanes.queue}%`, width: `${workerX - lanes.queue}%` };
   return (
     <li
       className="lanes-row"
-      data-queue-step={(step.delivery ?? 1) > 1 ? "redeliver" : "deliver"}
-      data-decision={step.decision}
-      data-acked={step.ackedAt !== null}
+      data-queue-step={row.redelivery ? "redeliver" : "deliver"}
+      data-delivery={row.number}
+      data-delivery-id={row.id}
+      data-decision={row.decision ?? "unrecorded"}
+      data-receipts={row.receipts.map((receipt) => receipt.id).join(" ")}
+      data-ack={row.ack.arrow}
     >
       <span className="lanes-arrows" aria-hidden="true">
         {lines}
-        <span
-          className="lanes-arrow request"
-          style={{ left: `${lanes.queue}%`, width: `${workerX - lanes.queue}%` }}
-        />
-        <span
-          className={`lanes-work decision-${sent ? "executed" : failed ? "released" : "replayed"}`}
-          style={{ left: `${workerX}%` }}
-        >
-          {sent ? "receipt" : ""}
+        <span className="lanes-arrow request" style={arrow} />
+        <span className={`lanes-work ${BOX_CLASS[row.box]}`} style={{ left: `${workerX}%` }}>
+          {row.receipts.map((receipt) => (
+            <span key={receipt.id} data-receipt-mark={receipt.id}>
+              receipt
+            </span>
+          ))}
         </span>
-        <span
-          className={`lanes-arrow reply${step.ackedAt ? "" : failed ? " failed" : " lost"}`}
-          style={{ left: `${lanes.queue}%`, width: `${workerX - lanes.queue}%` }}
-        />
+        <span className={`lanes-arrow reply${ACK_CLASS[row.ack.arrow]}`} style={arrow} />
       </span>
       <span className="lanes-caption">
-        <strong>Delivery {number}</strong> {when} · the queue&apos;s delivery {step.delivery} to worker{" "}
-        {step.pid} · <span data-testid="queue-decision">{step.decision}</span> ·{" "}
-        <span data-testid="queue-ack">{ack}</span>
-        {extraReceipt && <span className="badge danger">a second receipt</span>}
+        <strong>Delivery {row.number}</strong> {row.when} · {row.to} ·{" "}
+        <span data-testid="queue-outcome">{row.outcome}</span> ·{" "}
+        <span data-testid="queue-ack">{row.ack.words}</span>
+        {row.damage && <span className="badge danger">{row.damage}</span>}
       </span>
     </li>
   );

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { Order } from "~/app/_lib/order";
 import { useTRPC } from "~/app/_trpc/provider";
+import { paymentStory } from "~/app/_lib/story/payment-story";
 import { KeyLifecycle } from "./key-lifecycle";
 import { KeyStateGrid } from "./key-state-grid";
 import { ProviderLane } from "./provider-lane";
@@ -32,15 +33,20 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
 
   const data = account.data;
   if (!data) return null;
+  const story = paymentStory(data, order.charges);
   const latestKey = data.attempts.at(-1)?.key ?? order.paymentKey;
   const lifecycle = data.keys.find((key) => key.key === latestKey);
   return (
     <div className="server-account-view">
-      <ServerLanes attempts={data.attempts} charges={order.charges} />
-      <ProviderLane calls={data.providerCalls} />
+      <ServerLanes story={story} />
+      <ProviderLane story={story} />
       <QueueLane orderId={order.id} />
       {lifecycle && (
-        <KeyLifecycle lifecycle={lifecycle} clockOffsetMs={Date.parse(data.now) - account.dataUpdatedAt} />
+        <KeyLifecycle
+          lifecycle={lifecycle}
+          clockOffsetMs={Date.parse(data.now) - account.dataUpdatedAt}
+          notInStore={story.keyNotInStore}
+        />
       )}
       <KeyStateGrid attempts={data.attempts} />
     </div>

@@ -1,8 +1,7 @@
 "use client";
 
 import { useContext, useState } from "react";
-import { accountSummary, takeoverOf, tookOver } from "~/app/_lib/account-summary";
-import type { SummarizedCharge } from "~/app/_lib/account-summary";
+import type { PaymentStory, RequestRow } from "~/app/_lib/story/payment-story";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import { CurlSession } from "./curl-session";
@@ -10,42 +9,23 @@ import { LanesFigure, lanePositions } from "./lanes-figure";
 import type { ServerAttempt } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
-/** What the server did, in words, by the decision it recorded. */
-const DECISION_WORDS: Record<NonNullable<ServerAttempt["decision"]>, string> = {
-  executed: "executed: ran the charge",
-  replayed: "replayed the stored result, charged nothing",
-  coalesced: "waited for the attempt in flight and shared its result",
-  taken_over: "took over a dead owner's key, and ran",
-  expired: "found the key expired, and ran again",
-  conflict: "still in progress past the wait bound: 409, retry later",
-  mismatch: "the key holds another body: 422",
-  refused: "refused before any write; the key was released",
-  released: "failed before its key was completed; the key was released",
-  lease_lost: "ran past its lease; nothing of it was committed",
-  abandoned: "the client went away; the execution went on",
-};
-
 /**
- * The guide's lanes figure, drawn from the server's own account: client,
- * network and server lanes (one per instance that answered), each request an
- * arrow to the server and its reply an arrow back, or lost on the way. Each
- * request opens to show what was sent and answered, and copies as curl.
+ * The guide's lanes figure, drawn from the payment's story: client, network
+ * and server lanes (one per instance that answered), each request an arrow to
+ * the server and its reply an arrow back only when one reached the client. A
+ * charge box stands where a ledger charge names the request that made it.
+ * Each request opens to show what was sent and answered, and copies as curl.
  */
-export function ServerLanes({
-  attempts,
-  charges,
-}: {
-  attempts: readonly ServerAttempt[];
-  charges: readonly SummarizedCharge[];
-}) {
-  const instances = [...new Set(attempts.map((attempt) => attempt.instance))];
+export function ServerLanes({ story }: { story: PaymentStory }) {
+  const rows = story.requests;
+  const instances = [...new Set(rows.map((row) => row.attempt.instance))];
   const { sender, between, receivers } = lanePositions(instances.length);
   const lanes = { client: sender, network: between, servers: receivers };
-  const first = attempts[0] ? Date.parse(attempts[0].at) : 0;
+  const first = rows[0] ? Date.parse(rows[0].attempt.at) : 0;
   const heads = [
     { name: "Client", x: lanes.client },
     { name: "Network", x: lanes.network },
-    ...instances.map((instance, i) => ({ name: `Server ${instance}`, x: lanes.servers[i] ?? 86 })),
+    ...instances.map((instance, i) => ({ name: serverName(instances, i), x: lanes.servers[i] ?? 86 })),
   ];
   return (
     <section className="card server-account" aria-labelledby="lanes-heading" data-testid="server-lanes">
@@ -55,21 +35,24 @@ export function ServerLanes({
         (written in batches, so it lags by a moment). Open one to see what was sent and answered.
       </p>
       <p className="account-summary" data-testid="account-summary">
-        {accountSummary(attempts, charges)}
+        {story.whatHappened}
       </p>
-      {attempts.length > 0 && (
+      {instances.length > 1 && (
+        <p className="small" data-testid="server-legend">
+          {instances.map((instance, i) => `${serverName(instances, i)} is ${instance}`).join("; ")}.
+        </p>
+      )}
+      {rows.length > 0 && (
         <LanesFigure heads={heads}>
-          {attempts.map((attempt, i) => (
+          {rows.map((row, i) => (
             <LanesRow
-              key={attempt.id}
-              attempt={attempt}
-              number={i + 1}
-              sinceFirstMs={Date.parse(attempt.at) - first}
-              serverX={lanes.servers[instances.indexOf(attempt.instance)] ?? 86}
+              key={row.attempt.id}
+              row={row}
+              sinceFirstMs={Date.parse(row.attempt.at) - first}
+              serverX={lanes.servers[instances.indexOf(row.attempt.instance)] ?? 86}
               lanes={lanes}
               laneXs={heads.map((head) => head.x)}
-              previous={attempts[i - 1]}
-              takeover={takeoverOf(attempts, i)}
+              previous={rows[i - 1]}
             />
           ))}
         </LanesFigure>
@@ -78,54 +61,59 @@ export function ServerLanes({
   );
 }
 
+/** A server lane's name: its instance alone, or a letter when several share the figure's width. */
+function serverName(instances: readonly string[], i: number): string {
+  return instances.length === 1 ? `Server ${instances[0]}` : `Server ${String.fromCharCode(65 + i)}`;
+}
+
+const WORK_WORDS: Record<RequestRow["work"], string> = {
+  charge: "charge",
+  decline: "decline",
+  wait: "wait",
+  ran: "completer",
+  "": "",
+};
+
 function LanesRow({
-  attempt,
-  number,
+  row,
   sinceFirstMs,
   serverX,
   lanes,
   laneXs,
   previous,
-  takeover,
 }: {
-  attempt: ServerAttempt;
-  number: number;
+  row: RequestRow;
   sinceFirstMs: number;
   serverX: number;
   lanes: { client: number; network: number };
   /** Where every lane's line runs, drawn in each row so that an opened row's details sit clear of them. */
   laneXs: readonly number[];
-  previous: ServerAttempt | undefined;
-  /** The request that took over this one's key, when its server died before answering. */
-  takeover: number | null;
+  previous: RequestRow | undefined;
 }) {
-  const waited = attempt.decision === "coalesced" || attempt.decision === "conflict";
-  const replyEnd = attempt.replyLost ? lanes.network : lanes.client;
-  // The completer runs inside a server: no request crosses the network, and no reply goes back.
-  const fromClient = attempt.sentBy !== "completer";
-  const answered = attempt.decision !== null && fromClient;
-  const words = [
-    attempt.decision === null ? "in flight: no answer yet" : DECISION_WORDS[attempt.decision],
-    attempt.decision !== "taken_over" && tookOver(attempt) ? " (it had taken over a dead owner's key)" : "",
-    takeover === null ? "" : `; its server stopped, and #${takeover} took its key over`,
-  ].join("");
+  const { attempt } = row;
+  const replyEnd = row.reply === "lost" ? lanes.network : lanes.client;
   return (
     <li
       className="lanes-row"
-      data-server-attempt={number}
+      data-server-attempt={row.n}
+      data-request-id={attempt.id}
       data-decision={attempt.decision ?? "in_flight"}
-      data-taken-over-by={takeover ?? undefined}
+      data-taken-over-by={row.takenOverBy ?? undefined}
       data-sent-by={attempt.sentBy}
       data-status={attempt.status ?? "none"}
       data-key-state={attempt.keyState ?? "unknown"}
       data-payload={attempt.payload}
-      data-reply-lost={attempt.replyLost}
+      data-reply={row.reply}
+      data-reply-lost={row.reply === "lost"}
+      data-charges={row.charges.join(" ")}
     >
-      {previous && previous.replyLost && (
+      {previous?.reply === "lost" && row.crossesNetwork && (
         <p className="lanes-gap small">
           No reply reached the client; it sent again{" "}
-          {formatDuration(Date.parse(attempt.at) - Date.parse(previous.at) - previous.durationMs)} later, with{" "}
-          {previous.key === attempt.key ? "the same key" : "a new key"}.
+          {formatDuration(
+            Date.parse(attempt.at) - Date.parse(previous.attempt.at) - previous.attempt.durationMs,
+          )}{" "}
+          later, with {previous.attempt.key === attempt.key ? "the same key" : "a new key"}.
         </p>
       )}
       <details>
@@ -134,32 +122,34 @@ function LanesRow({
             {laneXs.map((x) => (
               <span key={x} className="lanes-line" style={{ left: `${x}%` }} />
             ))}
-            {fromClient && (
+            {row.crossesNetwork && (
               <span
                 className="lanes-arrow request"
                 style={{ left: `${lanes.client}%`, width: `${serverX - lanes.client}%` }}
               />
             )}
             <span
-              className={`lanes-work decision-${attempt.decision ?? "in-flight"}`}
+              className={`lanes-work work-${row.work || "none"} decision-${attempt.decision ?? "in-flight"}`}
+              data-mark={row.work || undefined}
               style={{ left: `${serverX}%` }}
             >
-              {fromClient ? (waited ? "wait" : attempt.decision === "executed" ? "charge" : "") : "completer"}
+              {WORK_WORDS[row.work]}
             </span>
-            {answered && (
+            {row.reply !== "none" && (
               <span
-                className={`lanes-arrow reply${attempt.replyLost ? " lost" : ""}${(attempt.status ?? 0) >= 400 ? " failed" : ""}`}
+                className={`lanes-arrow reply${row.reply === "lost" ? " lost" : ""}${(attempt.status ?? 0) >= 400 ? " failed" : ""}`}
+                data-reply-arrow={row.reply}
                 style={{ left: `${replyEnd}%`, width: `${serverX - replyEnd}%` }}
               />
             )}
           </span>
           <span className="lanes-caption">
-            <strong>#{number}</strong> +{formatDuration(sinceFirstMs)}
-            {fromClient ? "" : " · the background completer"}
-            {attempt.status !== null && fromClient ? ` · HTTP ${attempt.status}` : ""} ·{" "}
-            <span data-testid="server-decision">{words}</span>
-            {waited && ` (${formatDuration(attempt.durationMs)})`}
-            {attempt.replyLost && <span className="badge danger">reply lost</span>}
+            <strong>#{row.n}</strong> +{formatDuration(sinceFirstMs)}
+            {row.crossesNetwork ? "" : " · the background completer"}
+            {attempt.status !== null && row.crossesNetwork ? ` · HTTP ${attempt.status}` : ""} ·{" "}
+            <span data-testid="server-decision">{row.caption}</span>
+            {row.work === "wait" && ` (${formatDuration(attempt.durationMs)})`}
+            {row.reply === "lost" && <span className="badge danger">reply lost</span>}
             {attempt.sentBy === "naive client" && (
               <span className="badge danger">naive: a new key, no run-once</span>
             )}

@@ -5,8 +5,8 @@ import Link from "next/link";
 import { useState } from "react";
 import type { ReactNode } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
-import { accountSummary } from "~/app/_lib/account-summary";
-import { queueSummary } from "~/app/_lib/queue-summary";
+import { paymentStory } from "~/app/_lib/story/payment-story";
+import { queueStory } from "~/app/_lib/story/queue-story";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
 import { SCENARIOS, allOff, switchesFor } from "./scenarios";
@@ -42,6 +42,7 @@ export function ScenarioPicker({
     ...trpc.orders.queueAccount.queryOptions({ orderId: order.id }),
     enabled: scenario?.queue === true,
   });
+  const queueTold = scenario?.queue && queue.data ? queueStory(queue.data) : null;
   // Requests before the choice, counted when it is made here (a reload starts counting afresh).
   const [earlierRequests, setEarlierRequests] = useState(0);
   const requests = account.data?.attempts ?? [];
@@ -100,8 +101,9 @@ export function ScenarioPicker({
           </p>
           {somethingHappened && (
             <p className="scenario-happened" role="status" data-testid="scenario-happened">
-              <strong>What happened:</strong> {accountSummary(requests, order.charges)}
-              {scenario.queue && queue.data?.length ? ` Then the queue: ${queueSummary(queue.data)}` : ""}
+              <strong>What happened:</strong>{" "}
+              {account.data && paymentStory(account.data, order.charges).whatHappened}
+              {queueTold?.rows.length ? ` Then the queue: ${queueTold.sentence}` : ""}
             </p>
           )}
         </div>

@@ -23,7 +23,7 @@ const attempt: ServerAttempt = {
 
 it("rebuilds the answer's headers from the server's account", () => {
   expect(responseHeadersOf(attempt)).toEqual([
-    ["Run-Once-Attempt", "a1"],
+    ["Run-Once-Request", "a1"],
     ["Idempotency-Decision", "replayed"],
     ["Idempotent-Replayed", "true"],
     ["Idempotency-Key-Expires", "Fri, 04 Dec 2026 10:00:00 GMT"],
@@ -31,7 +31,7 @@ it("rebuilds the answer's headers from the server's account", () => {
   expect(
     responseHeadersOf({ ...attempt, decision: "conflict", retryAfterSeconds: 3, keyExpiresAt: null }),
   ).toEqual([
-    ["Run-Once-Attempt", "a1"],
+    ["Run-Once-Request", "a1"],
     ["Retry-After", "3"],
   ]);
 });

@@ -12,7 +12,7 @@ const DECIDED = new Set(["executed", "replayed", "coalesced", "taken_over", "exp
 
 /** The response headers the server sent with this answer, rebuilt from its account. */
 export function responseHeadersOf(attempt: ServerAttempt): Array<[name: string, value: string]> {
-  const headers: Array<[string, string]> = [["Run-Once-Attempt", attempt.id]];
+  const headers: Array<[string, string]> = [["Run-Once-Request", attempt.id]];
   if (attempt.decision && DECIDED.has(attempt.decision))
     headers.push(["Idempotency-Decision", attempt.decision]);
   if (attempt.decision === "replayed" || attempt.decision === "coalesced") {

@@ -42,7 +42,14 @@ const sendCharge: SendCharge = (client, request, run) =>
 export type PaymentProgress =
   | { phase: "idle" }
   | { phase: "waiting_for_connection"; since: number }
-  | { phase: "processing"; attempt: number; maxAttempts: number; sameKey: boolean }
+  | {
+      phase: "processing";
+      attempt: number;
+      maxAttempts: number;
+      sameKey: boolean;
+      /** The status the previous try was answered with; null when no answer reached the tab. */
+      previousStatus: number | null;
+    }
   | { phase: "charged"; charge: Charge }
   | { phase: "declined"; reason: string }
   | { phase: "refused"; message: string }
@@ -127,6 +134,7 @@ function progressOf(
       attempt: Math.max(1, ofRun.length),
       maxAttempts: DEFAULT_RETRY_SETTINGS.maxAttempts,
       sameKey: new Set(ofRun.map((attempt) => attempt.key)).size <= 1,
+      previousStatus: ofRun.at(-2)?.status ?? null,
     };
   }
   if (mutation.status === "success" && mutation.data) return { phase: "charged", charge: mutation.data };

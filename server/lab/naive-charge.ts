@@ -7,10 +7,10 @@ import { toChargeView } from "../payments/charge-view";
 import type { ChargeView } from "../payments/charge-view";
 import { NAIVE_CHARGE_PATH } from "../payments/keyspace";
 import { maskedCharge } from "../payments/schemas";
-import type { AttemptRecorder } from "../run-once/attempt-recorder";
+import type { RequestRecorder } from "../account/request-recorder";
 import type { HttpExchange } from "../trpc/context";
 import { toTrpcError } from "../trpc/error-mapping";
-import { ATTEMPT_ID_HEADER } from "../trpc/run-once/attempt-account";
+import { REQUEST_RECORD_HEADER } from "../trpc/idempotency/request-account";
 
 /**
  * The counter-example, for the lab's naive client only: a charge with no
@@ -24,7 +24,7 @@ export async function naiveCharge(
     db: Db;
     provider: PaymentProvider;
     sessionId: string;
-    attempts: { recorder: AttemptRecorder; instance: string };
+    account: { recorder: RequestRecorder; instance: string };
     http: HttpExchange | null;
   },
   input: { orderId: string; amountCents: number; attemptKey: string; cardNumber: string },
@@ -32,14 +32,14 @@ export async function naiveCharge(
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
   // Recorded once the order is known to be the session's: the figure draws it beside the guarded requests.
   const { attemptKey, ...body } = input;
-  const record = deps.attempts.recorder.arrived({
+  const record = deps.account.recorder.arrived({
     scope: { caller: order.id, path: NAIVE_CHARGE_PATH, key: attemptKey },
-    instance: deps.attempts.instance,
+    instance: deps.account.instance,
     fingerprint: "",
     body: maskedCharge(body),
     sentBy: "naive client",
   });
-  if (deps.http && !deps.http.isBatch) deps.http.responseHeaders.set(ATTEMPT_ID_HEADER, record.id);
+  if (deps.http && !deps.http.isBatch) deps.http.responseHeaders.set(REQUEST_RECORD_HEADER, record.id);
   // No key was looked at: it ran, whatever it answered.
   const ended = (status: number) =>
     record.end({
@@ -51,7 +51,7 @@ export async function naiveCharge(
       keyExpiresAt: null,
     });
   try {
-    const charge = await chargeNaively(deps, order.id, input);
+    const charge = await chargeNaively(deps, order.id, record.id, input);
     ended(200);
     return charge;
   } catch (error) {
@@ -63,6 +63,7 @@ export async function naiveCharge(
 async function chargeNaively(
   deps: { db: Db; provider: PaymentProvider },
   orderId: string,
+  madeBy: string,
   input: { amountCents: number; attemptKey: string; cardNumber: string },
 ): Promise<ChargeView> {
   const card = await deps.provider.saveCard(input.cardNumber);
@@ -82,6 +83,7 @@ async function chargeNaively(
         providerKey,
         cardLast4: answer.charged.cardLast4,
         naive: true,
+        madeBy,
       },
     });
     await tx.order.update({ where: { id: orderId }, data: { status: "PAID" } });

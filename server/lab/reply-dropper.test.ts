@@ -13,7 +13,7 @@ import { readSwitches, setSwitches } from "./switches";
 /** The lab's API as `npm run demo` serves it: the lab's router, its lost replies around it. */
 async function labApi(startApp: (opts: { lab: boolean }) => Promise<TestApp>) {
   const app = await startApp({ lab: true });
-  const handle = losingReplies(app.services.db, app.services.attempts.recorder, (request) =>
+  const handle = losingReplies(app.services.db, app.services.account.recorder, (request) =>
     handleTrpcRequest(request, app.services, servedRouter({ lab: true, benchBaseline: false })),
   );
   const customer = async () => {
@@ -73,12 +73,12 @@ test("the victim's own charge spends it: its reply is lost once, the retry is a 
   expect(retry.headers.get("Idempotency-Decision")).toBe("replayed");
   expect((await readSwitches(app.services.db, order.id)).dropReplies).toBe(0);
 
-  await app.services.attempts.recorder.flush();
-  const account = await app.services.attempts.journal.list(sessionId, PAYMENT_KEYSPACE, [order.paymentKey]);
+  await app.services.account.recorder.flush();
+  const account = await app.services.account.journal.list(sessionId, PAYMENT_KEYSPACE, [order.paymentKey]);
   expect(account.map((a) => [a.decision, a.keyState, a.status, a.replyLost])).toEqual([
     ["executed", "absent", 200, true],
     ["replayed", "completed", 200, false],
   ]);
-  expect(account[0]?.id).toBe(lost.headers.get("Run-Once-Attempt"));
+  expect(account[0]?.id).toBe(lost.headers.get("Run-Once-Request"));
   expect(account[1]?.generation).toBe(account[0]?.generation);
 });

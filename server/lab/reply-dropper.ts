@@ -1,14 +1,14 @@
-import type { AttemptRecorder } from "../run-once/attempt-recorder";
+import type { RequestRecorder } from "../account/request-recorder";
 import type { Db } from "../db/client";
 import { lostReply } from "service-kit/http/lost-reply";
-import { ATTEMPT_ID_HEADER } from "../trpc/run-once/attempt-account";
+import { REQUEST_RECORD_HEADER } from "../trpc/idempotency/request-account";
 import { chargeOutput } from "../payments/schemas";
 import { spend } from "./switches";
 
 /** Loses a committed charge's reply when its order's lab says so, the order read from the validated reply. */
 export function losingReplies(
   db: Db,
-  attempts: Pick<AttemptRecorder, "replyLost">,
+  attempts: Pick<RequestRecorder, "replyLost">,
   handle: (request: Request) => Promise<Response>,
 ) {
   return async (request: Request): Promise<Response> => {
@@ -17,7 +17,7 @@ export function losingReplies(
     const text = await reply.text();
     const orderId = chargedOrderOf(text);
     if (!orderId || !(await spend(db, orderId, "dropReplies"))) return new Response(text, reply);
-    const attemptId = reply.headers.get(ATTEMPT_ID_HEADER);
+    const attemptId = reply.headers.get(REQUEST_RECORD_HEADER);
     if (attemptId) attempts.replyLost(attemptId);
     return lostReply(text, reply);
   };

@@ -48,6 +48,8 @@ const orderChargeSchema = z.object({
   idempotencyKey: z.string(),
   cardLast4: z.string(),
   naive: z.boolean(),
+  /** The server's record of the request or completer run that made it (orders.serverAccount); null: unrecorded. */
+  madeBy: z.string().nullable(),
   createdAt: z.iso.datetime(),
 });
 

@@ -59,7 +59,12 @@ export interface RecoveryDeps {
  *    the key completed in one local transaction.
  */
 export async function chargeOrder(
-  deps: RecoveryDeps & { db: Db; sessionId: string; runOnce: Pick<RunOnce<Tx>, "settings"> },
+  deps: RecoveryDeps & {
+    db: Db;
+    sessionId: string;
+    runOnce: Pick<RunOnce<Tx>, "settings">;
+    requestId?: string;
+  },
   input: { orderId: string; amountCents: number; cardNumber: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
@@ -70,6 +75,7 @@ export async function chargeOrder(
   const card = await recoveryPoint(deps, order, input.cardNumber);
   try {
     return await finishPayment(deps, {
+      madeBy: deps.requestId ?? null,
       orderId: order.id,
       paymentKey: order.paymentKey,
       amountCents: order.totalCents,
@@ -140,6 +146,8 @@ function needsReview(): DomainError {
 }
 
 interface PaymentToFinish {
+  /** The account's record of the request or completer run that finishes it: its charge names it. */
+  madeBy: string | null;
   orderId: string;
   paymentKey: string;
   amountCents: number;
@@ -200,6 +208,7 @@ export async function finishPayment(
         idempotencyKey: payment.paymentKey,
         providerKey,
         cardLast4: answer.charged.cardLast4,
+        madeBy: payment.madeBy,
       },
     });
     await settleAttempt(tx, payment.paymentKey, {

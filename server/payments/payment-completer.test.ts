@@ -60,6 +60,8 @@ describe("the background completer", { timeout: 60_000 }, () => {
       ["client", "released"],
       ["completer", "executed"],
     ]);
+    // Its charge names the completer's run that recorded it, not the request that died.
+    expect(shown.charges.map((charge) => charge.madeBy)).toEqual([attempts[1]!.id]);
 
     // The customer's retry, whenever it comes, gets that charge.
     await expect(

@@ -4,8 +4,8 @@ import type { Logger } from "service-kit/logger";
 import type { Db, Tx } from "../db/client";
 import type { AppMetrics } from "../observability/app-metrics";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
-import { KEY_STATE_OF_DECISION } from "../run-once/attempt-recorder";
-import type { AttemptRecorder } from "../run-once/attempt-recorder";
+import { KEY_STATE_OF_DECISION } from "../account/request-recorder";
+import type { RequestRecorder } from "../account/request-recorder";
 import { finishPayment } from "./charge-order";
 import { PAYMENT_KEYSPACE } from "./keyspace";
 
@@ -38,7 +38,7 @@ export class PaymentCompleter {
       metrics: Pick<AppMetrics, "paymentCompleted" | "paymentNeedsReview">;
       logger: Pick<Logger, "info" | "warn">;
       /** Where its runs are recorded beside the clients' requests, so that the order's account shows them. */
-      attempts: { recorder: Pick<AttemptRecorder, "arrived">; instance: string };
+      account: { recorder: Pick<RequestRecorder, "arrived">; instance: string };
       /** The first backoff: a lease, the time a live owner's retries may still take. */
       backoffMs: number;
       maxFailures?: number;
@@ -78,7 +78,16 @@ export class PaymentCompleter {
     for (const attempt of due) {
       const { paymentMethodId, cardLast4, requestFingerprint, providerCalledAt } = attempt;
       if (!paymentMethodId || !cardLast4 || !requestFingerprint || !providerCalledAt) continue;
+      const scope = { caller: attempt.order.sessionId, path: PAYMENT_KEYSPACE, key: attempt.key };
+      const run = this.deps.account.recorder.arrived({
+        scope,
+        instance: this.deps.account.instance,
+        fingerprint: requestFingerprint.slice(0, 12),
+        body: {},
+        sentBy: "completer",
+      });
       const payment = {
+        madeBy: run.id,
         orderId: attempt.orderId,
         paymentKey: attempt.key,
         amountCents: attempt.order.totalCents,
@@ -86,14 +95,6 @@ export class PaymentCompleter {
         cardLast4,
         providerCalledAt,
       };
-      const scope = { caller: attempt.order.sessionId, path: PAYMENT_KEYSPACE, key: attempt.key };
-      const run = this.deps.attempts.recorder.arrived({
-        scope,
-        instance: this.deps.attempts.instance,
-        fingerprint: requestFingerprint.slice(0, 12),
-        body: {},
-        sentBy: "completer",
-      });
       const ended = { status: null, retryAfterSeconds: null, keyExpiresAt: null };
       try {
         const result = await this.deps.runOnce.run({ scope, fingerprint: requestFingerprint }, (execution) =>

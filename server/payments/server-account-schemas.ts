@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RUN_ONCE_OUTCOMES } from "run-once";
 import { orderIdSchema } from "../orders/schemas";
+import { PROVIDER_CALL_PURPOSES } from "../account/provider-calls";
 
 export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
 
@@ -42,8 +43,10 @@ export const providerCallSchema = z.object({
   instance: z.string(),
   key: z.string(),
   path: z.string(),
+  /** What the call was for. */
+  purpose: z.enum(PROVIDER_CALL_PURPOSES),
   /** Which try of the shop's retry policy, from 1. */
-  attempt: z.number().int(),
+  try: z.number().int(),
   /** The provider's decision (its Idempotency-Decision), or "conflict" for its 409; null with no reply yet, or none. */
   decision: attemptDecisionSchema.nullable(),
   status: z.number().int().nullable(),

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import { ATTEMPTS_KEPT_PER_KEY } from "../run-once/attempt-recorder";
-import type { AttemptRecord } from "../run-once/attempt-recorder";
+import { REQUESTS_KEPT_PER_KEY } from "../account/request-recorder";
+import type { RequestRecord } from "../account/request-recorder";
 import { ageKeyPastRetention } from "../lab/age-key";
 import { labProviderOf } from "../lab/lab-provider";
 import { naiveCharge } from "../lab/naive-charge";
@@ -14,7 +14,7 @@ import type { TestApp } from "~/testing/test-app";
 const OTHER_APPROVED_CARD = "5555555555554444";
 
 /** A record of key `key`'s request `second` s after the epoch. */
-function journalRecord(key: string, second: number): AttemptRecord {
+function journalRecord(key: string, second: number): RequestRecord {
   return {
     id: crypto.randomUUID(),
     scope: { caller: "journal", path: "p", key },
@@ -48,7 +48,7 @@ async function customer(app: TestApp) {
       (error: { code?: string }) => error.code ?? "error",
     );
   const account = async () => {
-    await app.services.attempts.recorder.flush();
+    await app.services.account.recorder.flush();
     return caller.orders.serverAccount({ orderId: order.id });
   };
   /** The latest request's cell of the grid, and what it was told. */
@@ -68,6 +68,12 @@ describe("the server's account, cell by cell of the key state grid", () => {
     expect(await c.pay()).toBe(200);
     expect(await c.latest()).toEqual(["absent", "same", "executed", 200]);
     expect(await c.charges()).toBe(1);
+    // The charge names the request that made it; its replay made none.
+    expect(await c.pay()).toBe(200);
+    const [executed, replayed] = (await c.account()).attempts;
+    expect(replayed?.decision).toBe("replayed");
+    const charges = await app.services.db.charge.findMany({ where: { orderId: c.order.id } });
+    expect(charges.map((charge) => charge.madeBy)).toEqual([executed!.id]);
   });
 
   test("absent, different payload: a released key runs the new body", async ({ startApp }) => {
@@ -185,7 +191,7 @@ describe("the record itself", () => {
     startApp,
   }) => {
     const app = await startApp();
-    const journal = app.services.attempts.journal;
+    const journal = app.services.account.journal;
     // Past one statement's rows (100), with two keys over the cap and one under it.
     const records = [
       ...Array.from({ length: 120 }, (_, i) => journalRecord("busy", i)),
@@ -195,7 +201,7 @@ describe("the record itself", () => {
     const statements = async () =>
       (await app.services.metrics.registry.getSingleMetric("db_queries_total")!.get()).values[0]?.value ?? 0;
     const statementsBefore = await statements();
-    await journal.append(records, ATTEMPTS_KEPT_PER_KEY);
+    await journal.append(records, REQUESTS_KEPT_PER_KEY);
     // Prisma's multi-row INSERTs (sized to the engine's limit on bound values), one DELETE, a replay
     // count per key and the COMMIT; a statement per record would be over 200.
     expect((await statements()) - statementsBefore).toBeLessThanOrEqual(8);
@@ -217,7 +223,7 @@ describe("the record itself", () => {
     const calls = (await c.account()).providerCalls.map((call) => [
       call.path,
       call.key,
-      call.attempt,
+      call.try,
       call.decision,
       call.status,
       call.noReply,
@@ -255,7 +261,7 @@ describe("the record itself", () => {
     const c = await customer(app);
     await c.pay();
     await c.account();
-    const journal = app.services.attempts.journal;
+    const journal = app.services.account.journal;
     const later = new Date(Date.now() + 60_000);
     // The key still exists: its record stays, however old.
     expect(await journal.sweep(later)).toBe(0);

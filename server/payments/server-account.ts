@@ -1,29 +1,23 @@
 import type { z } from "zod";
 import type { Json } from "run-once";
-import type { AttemptRecord } from "../run-once/attempt-recorder";
-import { viewKeys } from "../run-once/key-views";
-import type { KeyView } from "../run-once/key-views";
+import type { RequestRecord } from "../account/request-recorder";
+import { viewKeys } from "../keys/key-views";
+import type { KeyView } from "../keys/key-views";
 import type { Services } from "../services-types";
 import { findSessionOrder } from "../orders/order-view";
-import type {
-  keyLifecycleSchema,
-  providerCallSchema,
-  serverAccountOutput,
-  serverAttemptSchema,
-} from "./server-account-schemas";
-import { PROVIDER_CALLS_PATH } from "../payment-provider/provider-call-record";
+import type { keyLifecycleSchema, serverAccountOutput, serverAttemptSchema } from "./server-account-schemas";
+import { PROVIDER_CALLS_PATH, providerCallOf } from "../account/provider-calls";
 import { NAIVE_CHARGE_PATH, PAYMENT_KEYSPACE } from "./keyspace";
 
 type ServerAttempt = z.infer<typeof serverAttemptSchema>;
 type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
-type ProviderCall = z.infer<typeof providerCallSchema>;
 
 /**
  * Every request that reached payments.charge with the session's order's keys (and the lab's naive client's,
  * under keys of its own), the shop's calls to the provider, and where each key stands: the session's order only.
  */
 export async function serverAccountOf(
-  ctx: Pick<Services, "db" | "attempts"> & { sessionId: string },
+  ctx: Pick<Services, "db" | "account"> & { sessionId: string },
   orderId: string,
   now: Date = new Date(),
 ): Promise<z.infer<typeof serverAccountOutput>> {
@@ -35,18 +29,18 @@ export async function serverAccountOf(
   });
   const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
   // This instance's pending records first, so that a request in flight here is in the account it reads.
-  await ctx.attempts.recorder.flush();
+  await ctx.account.recorder.flush();
   const [guarded, naive, views, providerCalls] = await Promise.all([
-    ctx.attempts.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
-    ctx.attempts.journal.list(order.id, NAIVE_CHARGE_PATH),
+    ctx.account.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
+    ctx.account.journal.list(order.id, NAIVE_CHARGE_PATH),
     viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys }, { includeExpired: true }),
-    ctx.attempts.journal.list(order.id, PROVIDER_CALLS_PATH),
+    ctx.account.journal.list(order.id, PROVIDER_CALLS_PATH),
   ]);
   const records = [...guarded, ...naive].sort((a, b) => a.at.getTime() - b.at.getTime());
   return {
     now: now.toISOString(),
     attempts: withPayloadColumn(records),
-    providerCalls: providerCalls.map(toProviderCall),
+    providerCalls: providerCalls.map(providerCallOf),
     keys: keys.map((key) =>
       lifecycleOf(
         key,
@@ -58,7 +52,7 @@ export async function serverAccountOf(
 }
 
 /** Each request's grid column: its key's last body or not (a refused mismatch never becomes the key's). */
-function withPayloadColumn(records: AttemptRecord[]): ServerAttempt[] {
+function withPayloadColumn(records: RequestRecord[]): ServerAttempt[] {
   const heldBody = new Map<string, string>();
   return records.map((record) => {
     const held = heldBody.get(record.scope.key);
@@ -84,23 +78,6 @@ function withPayloadColumn(records: AttemptRecord[]): ServerAttempt[] {
       sentBy: record.sentBy as ServerAttempt["sentBy"],
     };
   });
-}
-
-/** A call from the shop to the provider, as its record has it (see recordProviderCalls). */
-function toProviderCall(record: AttemptRecord): ProviderCall {
-  const sent = (isObject(record.body) ? record.body : {}) as { path?: string; attempt?: number };
-  return {
-    id: record.id,
-    at: record.at.toISOString(),
-    instance: record.instance,
-    key: record.scope.key,
-    path: sent.path ?? "",
-    attempt: sent.attempt ?? 1,
-    decision: record.decision,
-    status: record.status,
-    durationMs: Math.round(record.durationMs),
-    noReply: record.replyLost,
-  };
 }
 
 function lifecycleOf(key: string, view: KeyView | undefined, now: Date): KeyLifecycle {

@@ -1,25 +1,24 @@
 import type { Db } from "../db/client";
 import { spend } from "../lab/switches";
+import type { WorkerHooks } from "./receipt-worker";
 
-/** The lab's faults for the receipt worker, per order, honoured only where the lab is on. */
-export interface QueueLab {
-  /** The consumer sends on every delivery, without its key. */
-  naive(orderId: string): Promise<boolean>;
-  /** Every delivery of the order's event fails: a poison message. */
-  poisoned(orderId: string): Promise<boolean>;
-  /** Spends one "die before the ack": true when this delivery's worker must die now. */
-  diesBeforeAck(orderId: string): Promise<boolean>;
-  /** Spends one "publish twice": true when the event must be published again. */
-  publishesTwice(orderId: string): Promise<boolean>;
-}
-
-export function queueLabOn(db: Db): QueueLab {
+/**
+ * The lab's switches for the receipt worker, read per order from the database
+ * it shares with the shop: a naive consumer, a poison message, a relay that
+ * publishes twice, and a worker that dies between the receipt and its ack, by
+ * `die`, for real, so that the queue must redeliver.
+ */
+export function queueLabOn(db: Db, die: () => Promise<never>): WorkerHooks {
   const flag = async (orderId: string, name: "naiveConsumer" | "poisonMessage") =>
     (await db.labSwitches.findUnique({ where: { orderId }, select: { [name]: true } }))?.[name] === true;
   return {
-    naive: (orderId) => flag(orderId, "naiveConsumer"),
-    poisoned: (orderId) => flag(orderId, "poisonMessage"),
-    diesBeforeAck: (orderId) => spend(db, orderId, "consumerDeathsBeforeAck"),
+    consumer: {
+      naive: (orderId) => flag(orderId, "naiveConsumer"),
+      poisoned: (orderId) => flag(orderId, "poisonMessage"),
+      beforeAck: async (orderId) => {
+        if (await spend(db, orderId, "consumerDeathsBeforeAck")) await die();
+      },
+    },
     publishesTwice: (orderId) => spend(db, orderId, "relayDuplicates"),
   };
 }

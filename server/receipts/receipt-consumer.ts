@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fingerprint } from "run-once";
 import type { RunOnce } from "run-once";
 import type { Db, Tx } from "../db/client";
@@ -7,52 +6,64 @@ import type { Logger } from "service-kit/logger";
 import { paymentSucceeded } from "./payment-succeeded";
 import type { PaymentSucceeded } from "./payment-succeeded";
 import { recordStep } from "./queue-account";
-import type { QueueLab } from "./queue-lab";
 import type { DeliveryHandler } from "./queue";
 
 /** The receipt's key, from business identity: every delivery of any copy of the order's event carries it. */
 export const receiptKey = (orderId: string) => `receipt:${orderId}`;
 
-/** The lab's faults, and how the worker dies for them: for real, so that the queue must redeliver. */
-export interface ConsumerLab {
-  faults: QueueLab;
-  die: () => Promise<never>;
+/**
+ * The counter-examples and faults composed into the consumer at its edges, by
+ * the lab (per order, from its switches) or by a test: never production settings.
+ */
+export interface ConsumerHooks {
+  /** Sends on every delivery, without the run-once key: the counter-example. */
+  naive?(orderId: string): Promise<boolean>;
+  /** Every delivery of the order's event fails: a poison message. */
+  poisoned?(orderId: string): Promise<boolean>;
+  /** Runs once the receipt is settled and before the ack: where the lab's worker dies, the window a crash test aims at. */
+  beforeAck?(orderId: string): Promise<void>;
+}
+
+/** The delivery in hand: its step's id (named before it settles), the queue's count of it, the process. */
+interface DeliveryInHand {
+  id: string;
+  number: number;
+  pid: number;
 }
 
 /**
  * Sends a receipt per payment event: under the run-once core, so a
  * redelivered, duplicated or replayed message is answered from the key; or,
  * naive, on every delivery. The handler returns (and the queue acknowledges)
- * only after the key is completed with the receipt. Each delivery goes into
- * the worker's account, with its decision and, once made, its acknowledgement.
+ * only after the key is completed with the receipt. The receipt carries its
+ * delivery, in its own transaction; the worker's account records the delivery
+ * afterwards, with its decision and, once made, its acknowledgement.
  */
 export function receiptConsumer(deps: {
   db: Db;
   runOnce: RunOnce<Tx>;
-  naive: boolean;
-  ackDelayMs: number;
   maxDeliveries: number;
   logger: Logger;
-  lab?: ConsumerLab;
+  hooks?: ConsumerHooks;
 }): DeliveryHandler {
-  const { db, lab } = deps;
+  const { db, hooks } = deps;
   return async ({ body, attempt }) => {
     const event = paymentSucceeded.parse(body); // a malformed message throws: redelivered, then dead-lettered
-    const delivered = { orderId: event.orderId, eventId: event.eventId, delivery: attempt };
+    const delivery: DeliveryInHand = { id: `qs_${randomUUID()}`, number: attempt, pid: process.pid };
+    const about = { orderId: event.orderId, eventId: event.eventId, delivery: attempt };
     let decision: string;
     try {
-      decision = await settle(deps, event, attempt);
+      decision = await settle(deps, event, delivery);
     } catch (error) {
-      await recordStep(db, { ...delivered, step: "delivered", decision: "failed" });
+      await recordStep(db, { ...about, id: delivery.id, step: "delivered", decision: "failed" });
       // The queue dead-letters a message whose last allowed delivery fails.
-      if (attempt >= deps.maxDeliveries) await recordStep(db, { ...delivered, step: "dead-lettered" });
+      if (attempt >= deps.maxDeliveries) await recordStep(db, { ...about, step: "dead-lettered" });
       throw error;
     }
-    const step = await recordStep(db, { ...delivered, step: "delivered", decision });
+    await recordStep(db, { ...about, id: delivery.id, step: "delivered", decision });
     deps.logger.info({ orderId: event.orderId, attempt, decision }, "receipt settled; acknowledging");
-    if (await lab?.faults.diesBeforeAck(event.orderId)) await lab!.die();
-    if (deps.ackDelayMs > 0) await sleep(deps.ackDelayMs);
-    await db.queueStep.update({ where: { id: step.id }, data: { ackedAt: new Date() } });
+    await hooks?.beforeAck?.(event.orderId);
+    await db.queueStep.update({ where: { id: delivery.id }, data: { ackedAt: new Date() } });
   };
 }
 
@@ -60,11 +71,11 @@ export function receiptConsumer(deps: {
 async function settle(
   deps: Parameters<typeof receiptConsumer>[0],
   event: PaymentSucceeded,
-  attempt: number,
+  delivery: DeliveryInHand,
 ): Promise<string> {
-  if (await deps.lab?.faults.poisoned(event.orderId)) throw new Error("the lab made this message poison");
-  if (deps.naive || (await deps.lab?.faults.naive(event.orderId))) {
-    await sendReceipt(deps.db, event, attempt, true);
+  if (await deps.hooks?.poisoned?.(event.orderId)) throw new Error("this message was made poison");
+  if (await deps.hooks?.naive?.(event.orderId)) {
+    await sendReceipt(deps.db, event, delivery, true);
     return "sent naively";
   }
   const { eventId: _copy, ...intent } = event; // a republished copy has another id, the same intent
@@ -73,14 +84,14 @@ async function settle(
       scope: { caller: "receipts", path: "receipts.send", key: receiptKey(event.orderId) },
       fingerprint: fingerprint("receipts.send", intent),
     },
-    ({ commit }) => commit((tx) => sendReceipt(tx, event, attempt, false)),
+    ({ commit }) => commit((tx) => sendReceipt(tx, event, delivery, false)),
   );
   deps.runOnce.unwrap(result);
   return result.decision;
 }
 
-/** The mock mailbox: a receipt is a row the ledger page shows. */
-async function sendReceipt(tx: Tx, event: PaymentSucceeded, delivery: number, naive: boolean) {
+/** The mock mailbox: a receipt is a row the ledger page shows, and it names the delivery that sent it. */
+async function sendReceipt(tx: Tx, event: PaymentSucceeded, delivery: DeliveryInHand, naive: boolean) {
   await tx.receipt.create({
     data: {
       id: `rcp_${randomUUID()}`,
@@ -88,7 +99,9 @@ async function sendReceipt(tx: Tx, event: PaymentSucceeded, delivery: number, na
       chargeId: event.chargeId,
       amountCents: event.amountCents,
       eventId: event.eventId,
-      delivery,
+      deliveryId: delivery.id,
+      delivery: delivery.number,
+      pid: delivery.pid,
       naive,
     },
   });

@@ -1,12 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
+import { queueStory } from "~/app/_lib/story/queue-story";
 import {
   receiptTestBed,
   receiptsPerOrder,
   seedPaidOrders,
   startWorkerProcess,
 } from "~/testing/receipt-workers";
-import type { WorkerProcess } from "~/testing/receipt-workers";
+import type { WorkerCounterexamples, WorkerProcess } from "~/testing/receipt-workers";
+import { queueAccountOf } from "./queue-account";
 
 /**
  * Receipt workers killed with SIGKILL after the receipt is committed and
@@ -17,22 +19,24 @@ import type { WorkerProcess } from "~/testing/receipt-workers";
 describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
   const bed = receiptTestBed(kind);
 
-  const envOf = (extra: Record<string, string> = {}) => ({
+  const envOf = () => ({
     DATABASE_URL: bed.database.url,
     ...bed.env,
-    // The window the kills aim at: each acknowledgement waits this long after its receipt.
-    RECEIPT_ACK_DELAY_MS: "200",
     RECEIPT_PREFETCH: "10",
     RECEIPT_POLL_MS: "50",
     RECEIPT_VISIBILITY_MS: "1000",
     RECEIPT_MAX_DELIVERIES: "1000", // a message held by many dead workers is not poison
     IDEMPOTENCY_LEASE_MS: "1500",
-    ...extra,
   });
 
-  /** Two workers; kills one at each "settled" line in turn, restarting it, while orders are paid; then one worker drains. */
-  async function killBetweenReceiptAndAck(env: Record<string, string>, kills: number) {
-    const workers = [startWorkerProcess(env), startWorkerProcess(env)];
+  /**
+   * Two workers; kills one at each "settled" line in turn, restarting it, while orders are paid; then one worker
+   * drains. Each ack waits 200 ms after its receipt: the window the kills aim at.
+   */
+  async function killBetweenReceiptAndAck(kills: number, counterexamples: WorkerCounterexamples = {}) {
+    const env = envOf();
+    const start = () => startWorkerProcess(env, { ackDelayMs: 200, ...counterexamples });
+    const workers = [start(), start()];
     const all: WorkerProcess[] = [...workers];
     let killing = true;
     const paying = (async () => {
@@ -51,14 +55,14 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
         paying,
       ]);
       await workers[index]!.kill("SIGKILL");
-      workers[index] = startWorkerProcess(env);
+      workers[index] = start();
       all.push(workers[index]!);
     }
     killing = false;
     const orders = await paying;
     // One worker drains: two relays can publish the same row, and a copy confirmed as both stop stays queued.
     await Promise.all(workers.map((worker) => worker.kill("SIGTERM")));
-    const drainer = startWorkerProcess(env);
+    const drainer = start();
     all.push(drainer);
     // Drained: every order has its receipt, the outbox is sent, and the broker holds no redelivery still to answer.
     const drained = async () => [
@@ -76,7 +80,7 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
 
   test("SIGKILL between the receipt and the ack, many times under load: one receipt per paid order, none lost", async () => {
     const kills = 10;
-    const { orders, replayed } = await killBetweenReceiptAndAck(envOf(), kills);
+    const { orders, replayed } = await killBetweenReceiptAndAck(kills, { naive: true });
 
     const perOrder = await receiptsPerOrder(bed.db);
     expect([...perOrder.keys()].sort()).toEqual([...orders].sort());
@@ -85,6 +89,12 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
       await bed.db.outboxEvent.count({ where: { OR: [{ sentAt: null }, { deadAt: { not: null } }] } }),
     ).toBe(0);
     if (kind === "rabbitmq") expect(await bed.queue.counts()).toEqual({ ready: 0, dead: 0 });
+    // However the kills fell, the order page draws each receipt on a delivery: its own row names it.
+    for (const orderId of orders) {
+      const { rows } = queueStory(await queueAccountOf(bed.db, orderId));
+      const marks = rows.flatMap((row) => (row.kind === "delivery" ? row.receipts : []));
+      expect(marks).toHaveLength(1);
+    }
     // Every kill stranded a settled message: its redelivery was answered from the key.
     expect(replayed).toBeGreaterThanOrEqual(kills);
     console.log(
@@ -94,7 +104,7 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
 
   test("with the run-once guard off, the same kills leave duplicate receipts", async () => {
     const kills = 3;
-    const { orders } = await killBetweenReceiptAndAck(envOf({ RECEIPT_CONSUMER: "naive" }), kills);
+    const { orders } = await killBetweenReceiptAndAck(kills, { naive: true });
 
     const perOrder = await receiptsPerOrder(bed.db);
     expect(perOrder.size).toBe(orders.length); // none lost

@@ -22,10 +22,6 @@ const settingsSchema = z.object({
   /** Embedded queue: how long a delivery holds its row before it is redelivered, and how often it looks. */
   RECEIPT_VISIBILITY_MS: milliseconds(10_000),
   RECEIPT_POLL_MS: milliseconds(250),
-  /** "naive" sends a receipt on every delivery, without the run-once key: the counter-example. */
-  RECEIPT_CONSUMER: z.enum(["run-once", "naive"]).default("run-once"),
-  /** Holds each acknowledgement this long after the receipt: the window a crash test aims at. */
-  RECEIPT_ACK_DELAY_MS: z.coerce.number().int().min(0).default(0),
   IDEMPOTENCY_LEASE_MS: milliseconds(10_000),
 });
 

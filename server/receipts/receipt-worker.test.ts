@@ -80,6 +80,10 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     await redeliver(orderId!);
     await expect.poll(() => decisions.filter(Boolean), { timeout: 10_000 }).toEqual(["executed", "replayed"]);
     expect((await receiptsPerOrder(bed.db)).get(orderId!)).toBe(1);
+    // The receipt names the delivery that sent it: the worker's record of it, and its process.
+    const receipt = await bed.db.receipt.findFirstOrThrow({ where: { orderId } });
+    const executed = await bed.db.queueStep.findFirstOrThrow({ where: { orderId, decision: "executed" } });
+    expect(receipt).toMatchObject({ deliveryId: executed.id, delivery: 1, pid: process.pid });
 
     // Past the window the key may be gone, so the event must be too: dead-lettered, never delivered.
     const event = await bed.db.outboxEvent.findFirstOrThrow({ where: { orderId } });

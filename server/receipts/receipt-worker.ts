@@ -2,31 +2,37 @@ import { RunOnce } from "run-once";
 import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import type { Logger } from "service-kit/logger";
 import { createDb } from "../db/client";
-import type { Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { EmbeddedQueue } from "./embedded-queue";
 import { OutboxRelay } from "./outbox-relay";
 import { RabbitQueue } from "./rabbitmq-queue";
-import { queueLabOn } from "./queue-lab";
 import { receiptConsumer } from "./receipt-consumer";
+import type { ConsumerHooks } from "./receipt-consumer";
 import { retentionProblem } from "./receipt-settings";
 import type { ReceiptSettings } from "./receipt-settings";
 
 /** The worker's keys would expire inside the redelivery window: it refuses to start with this sentence. */
 export class RetentionTooShortError extends Error {}
 
+/** What the lab or a test composes into the worker, on its database: the consumer's hooks, a relay that publishes twice. */
+export interface WorkerHooks {
+  consumer?: ConsumerHooks;
+  publishesTwice?(orderId: string): Promise<boolean>;
+}
+
 /**
  * Starts the relay (RabbitMQ only) and the consumer on one database: with
  * AMQP_URL the relay publishes the outbox to RabbitMQ and the consumer reads
  * it there; without it the embedded queue delivers the outbox itself. Either
  * way the consumer is the same. Throws before starting anything when the TTL
- * rule is broken or the broker cannot be reached. Given `die`, the lab's
- * switches for the worker are honoured, and `die` is how it dies for them.
+ * rule is broken or the broker cannot be reached. `hooksOn`, from the lab or
+ * a test, composes counter-examples in, on the worker's database.
  */
 export async function startReceiptWorker(
   settings: ReceiptSettings,
   databaseUrl: string,
   logger: Logger,
-  die?: () => Promise<never>,
+  hooksOn?: (db: Db) => WorkerHooks,
 ) {
   const problem = retentionProblem(settings);
   if (problem) throw new RetentionTooShortError(problem);
@@ -43,14 +49,14 @@ export async function startReceiptWorker(
       )
     : null;
   const db = createDb(databaseUrl);
-  const lab = die ? { faults: queueLabOn(db), die } : undefined;
+  const hooks = hooksOn?.(db);
   const queue =
     rabbit ??
     new EmbeddedQueue(
       db,
       { ...queueSettings, visibilityMs: settings.RECEIPT_VISIBILITY_MS, pollMs: settings.RECEIPT_POLL_MS },
       logger,
-      lab?.faults,
+      hooks?.publishesTwice,
     );
   const relay = rabbit
     ? new OutboxRelay(
@@ -58,7 +64,7 @@ export async function startReceiptWorker(
         (message, expiresInMs) => rabbit.publish(message, expiresInMs),
         { windowMs: settings.RECEIPT_REDELIVERY_WINDOW_MS, pollMs: settings.RECEIPT_POLL_MS },
         logger,
-        lab?.faults,
+        hooks?.publishesTwice,
       )
     : null;
   const keys = runOnceStoreFor<Tx>(databaseUrl, db, logger);
@@ -70,24 +76,18 @@ export async function startReceiptWorker(
     settings: { ttlMs: settings.RECEIPT_KEY_TTL_MS, leaseMs: settings.IDEMPOTENCY_LEASE_MS },
     logger,
   });
-  const naive = settings.RECEIPT_CONSUMER === "naive";
   await queue.start(
     receiptConsumer({
       db,
       runOnce,
-      naive,
-      ackDelayMs: settings.RECEIPT_ACK_DELAY_MS,
       maxDeliveries: settings.RECEIPT_MAX_DELIVERIES,
       logger,
-      lab,
+      hooks: hooks?.consumer,
     }),
   );
   relay?.start();
   logger.info(
-    {
-      queue: rabbit ? `RabbitMQ ${settings.RECEIPT_QUEUE}` : "embedded (the outbox)",
-      consumer: settings.RECEIPT_CONSUMER,
-    },
+    { queue: rabbit ? `RabbitMQ ${settings.RECEIPT_QUEUE}` : "embedded (the outbox)" },
     "the receipt worker is running",
   );
   return {

@@ -7,8 +7,8 @@ import { LabError } from "../lab/lab-error";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
 import type { LabErrorReason } from "../lab/lab-error";
 import { ReasonedError } from "./reasoned-error";
-import { IdempotencyError } from "./run-once/idempotency-error";
-import type { IdempotencyReason } from "./run-once/idempotency-error";
+import { IdempotencyError } from "./idempotency/idempotency-error";
+import type { IdempotencyReason } from "./idempotency/idempotency-error";
 
 /** Every reason the server sends, mapped to its tRPC code (and so its HTTP status) in this one table. */
 const CODE_BY_REASON = {

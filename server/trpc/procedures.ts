@@ -2,8 +2,8 @@
 import type { z } from "zod";
 import { publicProcedure } from "./init";
 import { requireSession } from "./middlewares/require-session";
-import { runOnce } from "./run-once/middleware";
-import type { RunOnceOptions } from "./run-once/middleware";
+import { runOnce } from "./idempotency/middleware";
+import type { RunOnceOptions } from "./idempotency/middleware";
 import { throttleMutations } from "./middlewares/throttle-mutations";
 
 export { publicProcedure };

@@ -1,6 +1,6 @@
 import type { FinalErrors } from "run-once";
-import { asTrpcError } from "../../trpc/run-once/errors";
-import { trpcFinalErrors } from "../../trpc/run-once/final-errors";
+import { asTrpcError } from "../../trpc/idempotency/errors";
+import { trpcFinalErrors } from "../../trpc/idempotency/final-errors";
 
 /** The pitfall "caching error responses forever": every error, a transient 503 too, is replayed. */
 export const cachingEveryError: FinalErrors = {

@@ -18,7 +18,7 @@ export const ENFORCING_LINES: Record<PitfallId, { path: string; marker: string }
     marker: "const paymentKey = newPaymentKey();",
   },
   "cached-error": {
-    path: "server/trpc/run-once/final-errors.ts",
+    path: "server/trpc/idempotency/final-errors.ts",
     marker: "isFinal: (error) => FINAL_CODES.has(toTrpcError(error).code)",
   },
   "unbounded-wait": {

@@ -37,6 +37,7 @@ export async function pitfallCharge(
     execution: Execution<Tx>;
     provider: PaymentProvider;
     brokenRule: BrokenRule | null;
+    requestId: string;
   },
   input: { orderId: string; amountCents: number; cardNumber: string },
 ): Promise<ChargeView> {
@@ -62,6 +63,7 @@ export async function pitfallCharge(
         idempotencyKey: order.paymentKey,
         providerKey,
         cardLast4: answer.charged.cardLast4,
+        madeBy: deps.requestId,
       },
     });
     await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });

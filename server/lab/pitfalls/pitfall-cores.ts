@@ -3,7 +3,7 @@ import { SqlIdempotencyStore } from "run-once/sql";
 import type { RunOnceSettings } from "run-once";
 import type { Db, Tx } from "../../db/client";
 import { logger } from "service-kit/logger";
-import { trpcFinalErrors } from "../../trpc/run-once/final-errors";
+import { trpcFinalErrors } from "../../trpc/idempotency/final-errors";
 import type { BrokenRule } from "./broken-rule";
 import { cachingEveryError } from "./caching-every-error";
 import { MemoryIdempotencyStore } from "./memory-store";

@@ -1,16 +1,16 @@
 import type { Execution } from "run-once";
 import type { Tx } from "../../db/client";
 import { logger } from "service-kit/logger";
-import { AttemptRecorder } from "../../run-once/attempt-recorder";
+import { RequestRecorder } from "../../account/request-recorder";
 import { chargeOrder } from "../../payments/charge-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
-import { runOnce } from "../run-once/middleware";
+import { runOnce } from "../idempotency/middleware";
 import { chargeInput, chargeOutput, maskedCharge } from "../../payments/schemas";
 
 /** A recorder whose batches are dropped: everything of the record but its writes. */
-const recorderWithoutWrites = new AttemptRecorder(
+const recorderWithoutWrites = new RequestRecorder(
   { append: () => Promise.resolve(), markReplyLost: () => Promise.resolve() },
   logger,
 );
@@ -35,7 +35,7 @@ export const benchRouter = router({
 
   /** payments.charge as served, except that its account of attempts is never written. */
   chargeWithoutAccount: sessionProcedure
-    .use(({ ctx, next }) => next({ ctx: { attempts: { ...ctx.attempts, recorder: recorderWithoutWrites } } }))
+    .use(({ ctx, next }) => next({ ctx: { account: { ...ctx.account, recorder: recorderWithoutWrites } } }))
     .input(chargeInput)
     .output(chargeOutput)
     .use(runOnce({ keyspace: PAYMENT_KEYSPACE, keptBody: maskedCharge }))

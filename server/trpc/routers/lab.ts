@@ -8,7 +8,7 @@ import { findSessionOrder } from "../../orders/order-view";
 import { getOrderInput } from "../../orders/schemas";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
-import { runOnce } from "../run-once/middleware";
+import { runOnce } from "../idempotency/middleware";
 import { sessionProcedure } from "../procedures";
 import {
   ageKeyOutput,

@@ -1,7 +1,7 @@
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { reconcile } from "../../payments/reconcile";
 import { mailboxOf, mailboxOutput } from "../../receipts/mailbox";
-import { tallyKeys, viewKeys } from "../../run-once/key-views";
+import { tallyKeys, viewKeys } from "../../keys/key-views";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
 import {

@@ -12,7 +12,7 @@ import { createOrder, priceCart } from "../../orders/place-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { serverAccountOf } from "../../payments/server-account";
 import { queueAccountOf, queueAccountOutput } from "../../receipts/queue-account";
-import { viewKeys } from "../../run-once/key-views";
+import { viewKeys } from "../../keys/key-views";
 import { serverAccountInput, serverAccountOutput } from "../../payments/server-account-schemas";
 
 export const ordersRouter = router({
@@ -43,6 +43,7 @@ export const ordersRouter = router({
           idempotencyKey: charge.idempotencyKey,
           cardLast4: charge.cardLast4,
           naive: charge.naive,
+          madeBy: charge.madeBy,
           createdAt: charge.createdAt.toISOString(),
         })),
         attempts: attempts.map((attempt) => ({

@@ -1,11 +1,11 @@
 import type { Json } from "run-once";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
-import { keyIdOf } from "./attempt-recorder";
-import type { AttemptJournal, AttemptRecord, FoundKeyState } from "./attempt-recorder";
+import { keyIdOf } from "./request-recorder";
+import type { RequestJournal, RequestRecord, FoundKeyState } from "./request-recorder";
 
 /** The decisions answered from a key rather than by running: what the ledger counts as replays. */
-const REPLAYS = new Set<AttemptRecord["decision"]>(["replayed", "coalesced"]);
+const REPLAYS = new Set<RequestRecord["decision"]>(["replayed", "coalesced"]);
 
 /** Keys per capping statement: far under either database's limit on bound values (3 per key). */
 const KEYS_PER_STATEMENT = 100;
@@ -13,11 +13,11 @@ const KEYS_PER_STATEMENT = 100;
 const ROWS_PER_STATEMENT = 500;
 
 /**
- * The server's account of attempts, on the table "RunOnceAttempt" beside the
- * keys. Written in batches by AttemptRecorder, so its statements cost no
+ * The server's account of attempts, on the table "RequestRecord" beside the
+ * keys. Written in batches by RequestRecorder, so its statements cost no
  * request any time, with the keys' replay counts for the ledger.
  */
-export class PrismaAttemptJournal implements AttemptJournal {
+export class PrismaRequestJournal implements RequestJournal {
   constructor(private readonly db: Db) {}
 
   /**
@@ -25,8 +25,8 @@ export class PrismaAttemptJournal implements AttemptJournal {
    * that a duplicate's record names, and adds each key's replays to its "replayCount". A batch of first
    * executions is one statement. No transaction: a crash between them only leaves the account short.
    */
-  async append(records: AttemptRecord[], capPerKey: number): Promise<void> {
-    const byKey = new Map<string, AttemptRecord[]>();
+  async append(records: RequestRecord[], capPerKey: number): Promise<void> {
+    const byKey = new Map<string, RequestRecord[]>();
     for (const r of records) {
       const id = keyIdOf(r.scope);
       if (byKey.has(id)) byKey.get(id)!.push(r);
@@ -45,10 +45,10 @@ export class PrismaAttemptJournal implements AttemptJournal {
       const chunk = duplicated.slice(start, start + KEYS_PER_STATEMENT);
       const keys = Prisma.join(chunk.map((s) => Prisma.sql`(${s.caller}, ${s.path}, ${s.key})`));
       await this.db.$executeRaw`
-        DELETE FROM "RunOnceAttempt" WHERE "id" IN (
+        DELETE FROM "RequestRecord" WHERE "id" IN (
           SELECT "id" FROM (
             SELECT "id", ROW_NUMBER() OVER (PARTITION BY "scope", "path", "key" ORDER BY "at" DESC) AS "rank"
-            FROM "RunOnceAttempt" WHERE ("scope", "path", "key") IN (VALUES ${keys})) AS "ranked"
+            FROM "RequestRecord" WHERE ("scope", "path", "key") IN (VALUES ${keys})) AS "ranked"
           WHERE "rank" > ${capPerKey})`;
     }
     for (const ofKey of byKey.values()) {
@@ -63,11 +63,11 @@ export class PrismaAttemptJournal implements AttemptJournal {
   }
 
   async markReplyLost(id: string): Promise<void> {
-    await this.db.runOnceAttempt.updateMany({ where: { id }, data: { replyLost: true } });
+    await this.db.requestRecord.updateMany({ where: { id }, data: { replyLost: true } });
   }
 
-  async list(caller: string, path: string, keys?: string[]): Promise<AttemptRecord[]> {
-    const rows = await this.db.runOnceAttempt.findMany({
+  async list(caller: string, path: string, keys?: string[]): Promise<RequestRecord[]> {
+    const rows = await this.db.requestRecord.findMany({
       where: { scope: caller, path, ...(keys ? { key: { in: keys } } : {}) },
       orderBy: { at: "asc" },
     });
@@ -75,37 +75,37 @@ export class PrismaAttemptJournal implements AttemptJournal {
       ...row,
       scope: { caller: scope, path, key },
       body: JSON.parse(body) as Json,
-      decision: decision as AttemptRecord["decision"],
+      decision: decision as RequestRecord["decision"],
       keyState: keyState as FoundKeyState | null,
-      sentBy: sentBy as AttemptRecord["sentBy"],
+      sentBy: sentBy as RequestRecord["sentBy"],
     }));
   }
 
   /** The shop's calls to the provider are kept under their order, as long as it exists (see recordProviderCalls). */
   async sweep(before: Date): Promise<number> {
     return this.db.$executeRaw`
-      DELETE FROM "RunOnceAttempt"
+      DELETE FROM "RequestRecord"
       WHERE NOT EXISTS (
           SELECT 1 FROM "IdempotencyKey" k
-          WHERE k."scope" = "RunOnceAttempt"."scope" AND k."path" = "RunOnceAttempt"."path"
-            AND k."key" = "RunOnceAttempt"."key")
-        AND NOT EXISTS (SELECT 1 FROM "Order" o WHERE o."id" = "RunOnceAttempt"."scope")
+          WHERE k."scope" = "RequestRecord"."scope" AND k."path" = "RequestRecord"."path"
+            AND k."key" = "RequestRecord"."key")
+        AND NOT EXISTS (SELECT 1 FROM "Order" o WHERE o."id" = "RequestRecord"."scope")
         AND NOT EXISTS (
-          SELECT 1 FROM "RunOnceAttempt" newer
-          WHERE newer."scope" = "RunOnceAttempt"."scope" AND newer."path" = "RunOnceAttempt"."path"
-            AND newer."key" = "RunOnceAttempt"."key" AND newer."at" >= ${before})`;
+          SELECT 1 FROM "RequestRecord" newer
+          WHERE newer."scope" = "RequestRecord"."scope" AND newer."path" = "RequestRecord"."path"
+            AND newer."key" = "RequestRecord"."key" AND newer."at" >= ${before})`;
   }
 }
 
 /** Raw SQL: Prisma's createMany compiles per row (and, on SQLite, splits at 999 bound values) and cannot upsert. */
-function upsert(db: Db, rows: AttemptRecord[]): Promise<number> {
+function upsert(db: Db, rows: RequestRecord[]): Promise<number> {
   const values = rows.map(
     (r) => Prisma.sql`(${r.id}, ${r.scope.caller}, ${r.scope.path}, ${r.scope.key}, ${r.at}, ${r.instance},
       ${r.generation}, ${r.decision}, ${r.keyState}, ${r.fingerprint}, ${JSON.stringify(r.body)}, ${r.status},
       ${Math.round(r.durationMs)}, ${r.replyLost}, ${r.retryAfterSeconds}, ${r.keyExpiresAt}, ${r.sentBy})`,
   );
   return db.$executeRaw`
-    INSERT INTO "RunOnceAttempt" ("id", "scope", "path", "key", "at", "instance", "generation", "decision",
+    INSERT INTO "RequestRecord" ("id", "scope", "path", "key", "at", "instance", "generation", "decision",
       "keyState", "fingerprint", "body", "status", "durationMs", "replyLost", "retryAfterSeconds",
       "keyExpiresAt", "sentBy")
     VALUES ${Prisma.join(values)}

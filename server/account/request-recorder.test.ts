@@ -1,17 +1,17 @@
 import { afterEach, expect, it, vi } from "vitest";
-import { ATTEMPTS_KEPT_PER_KEY, AttemptRecorder } from "./attempt-recorder";
-import type { AttemptEnding, AttemptRecord } from "./attempt-recorder";
+import { REQUESTS_KEPT_PER_KEY, RequestRecorder } from "./request-recorder";
+import type { RequestEnding, RequestRecord } from "./request-recorder";
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
 function recorderWithJournal() {
-  const batches: Array<{ records: AttemptRecord[] }> = [];
+  const batches: Array<{ records: RequestRecord[] }> = [];
   const lost: string[] = [];
   const journal = {
-    append: (records: AttemptRecord[], cap: number) => {
-      expect(cap).toBe(ATTEMPTS_KEPT_PER_KEY);
+    append: (records: RequestRecord[], cap: number) => {
+      expect(cap).toBe(REQUESTS_KEPT_PER_KEY);
       batches.push({ records: records.map((record) => ({ ...record })) });
       return Promise.resolve();
     },
@@ -20,7 +20,7 @@ function recorderWithJournal() {
       return Promise.resolve();
     },
   };
-  return { recorder: new AttemptRecorder(journal, { warn: vi.fn() }), batches, lost };
+  return { recorder: new RequestRecorder(journal, { warn: vi.fn() }), batches, lost };
 }
 
 const request = {
@@ -31,7 +31,7 @@ const request = {
   sentBy: "client" as const,
 };
 
-const executed: AttemptEnding = {
+const executed: RequestEnding = {
   decision: "executed",
   keyState: "absent",
   generation: "abcd1234",

@@ -2,16 +2,16 @@ import type { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { KeyReusedError, RunOnceError } from "run-once";
 import type { Execution, RunOnceOutcome, RunResult } from "run-once";
-import { KEY_STATE_OF_DECISION } from "../../run-once/attempt-recorder";
-import type { AttemptEnding } from "../../run-once/attempt-recorder";
+import { KEY_STATE_OF_DECISION } from "../../account/request-recorder";
+import type { RequestEnding } from "../../account/request-recorder";
 import { ReasonedError } from "../reasoned-error";
 import { trpcFinalErrors } from "./final-errors";
 
 /** The response header that names the server's record of this request, so the lab and the page can point at it. */
-export const ATTEMPT_ID_HEADER = "Run-Once-Attempt";
+export const REQUEST_RECORD_HEADER = "Run-Once-Request";
 
 /** What the account says of a request that got an outcome (a stored decline too). */
-export function accountOfResult(result: RunResult, answered: TRPCError | null): AttemptEnding {
+export function accountOfResult(result: RunResult, answered: TRPCError | null): RequestEnding {
   return {
     decision: result.decision,
     keyState: KEY_STATE_OF_DECISION[result.decision],
@@ -27,7 +27,7 @@ export function accountOfFailure(
   error: unknown,
   answered: TRPCError,
   claimed: Pick<Execution<unknown>, "decision" | "generation"> | undefined,
-): AttemptEnding {
+): RequestEnding {
   const ended = outcomeOfFailure(error, claimed !== undefined);
   const claimedState = claimed ? KEY_STATE_OF_DECISION[claimed.decision] : null;
   const keyState =

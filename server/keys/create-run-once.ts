@@ -4,9 +4,9 @@ import { KeySweeper } from "run-once/sql";
 import type { Db, Tx } from "../db/client";
 import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { logger } from "service-kit/logger";
-import { trpcFinalErrors } from "../trpc/run-once/final-errors";
-import { PrismaAttemptJournal } from "./attempt-journal";
-import { AttemptRecorder } from "./attempt-recorder";
+import { trpcFinalErrors } from "../trpc/idempotency/final-errors";
+import { PrismaRequestJournal } from "../account/request-journal";
+import { RequestRecorder } from "../account/request-recorder";
 
 /** The run-once core on the shop's database, with the tRPC final errors and the account of attempts. */
 export function createRunOnce(opts: {
@@ -27,8 +27,8 @@ export function createRunOnce(opts: {
     logger,
     clock: opts.clock,
   });
-  const journal = new PrismaAttemptJournal(opts.db);
-  const recorder = new AttemptRecorder(journal, logger);
+  const journal = new PrismaRequestJournal(opts.db);
+  const recorder = new RequestRecorder(journal, logger);
   const sweepKeysAndTheirAttempts = async (expiredBefore: Date, abandonedBefore: Date) => {
     const deleted = await store.sweep(expiredBefore, abandonedBefore);
     await journal.sweep(abandonedBefore);

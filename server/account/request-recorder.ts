@@ -7,7 +7,7 @@ import { WriteBehind } from "./write-behind";
 export type FoundKeyState = KeyRecord["state"] | "absent" | "expired";
 
 /** One request that reached a run-once operation, as the server saw and answered it. */
-export interface AttemptRecord {
+export interface RequestRecord {
   id: string;
   scope: KeyScope;
   at: Date;
@@ -36,8 +36,8 @@ export interface AttemptRecord {
 }
 
 /** What a request's ending adds to its record. */
-export type AttemptEnding = Pick<
-  AttemptRecord,
+export type RequestEnding = Pick<
+  RequestRecord,
   "decision" | "keyState" | "generation" | "status" | "retryAfterSeconds" | "keyExpiresAt"
 >;
 
@@ -51,7 +51,7 @@ export const KEY_STATE_OF_DECISION: Record<RunResult["decision"], FoundKeyState>
 };
 
 /** What the record says of a request not answered yet. */
-const IN_FLIGHT: AttemptEnding = {
+const IN_FLIGHT: RequestEnding = {
   decision: null,
   keyState: null,
   generation: null,
@@ -61,16 +61,16 @@ const IN_FLIGHT: AttemptEnding = {
 };
 
 /** Where the server's account is kept. Writes come in batches, off the requests' path. */
-export interface AttemptJournal {
+export interface RequestJournal {
   /**
    * Appends the records (a record already written, in flight, is completed in place), keeps only the
    * newest `capPerKey` of each key they name, and counts their keys' replays.
    */
-  append(records: AttemptRecord[], capPerKey: number): Promise<void>;
+  append(records: RequestRecord[], capPerKey: number): Promise<void>;
   /** Marks an attempt already written as one whose reply was lost. */
   markReplyLost(id: string): Promise<void>;
   /** The records of some keys (or all) of one caller and operation, oldest first. */
-  list(caller: string, path: string, keys?: string[]): Promise<AttemptRecord[]>;
+  list(caller: string, path: string, keys?: string[]): Promise<RequestRecord[]>;
   /** Deletes the records of keys that no longer exist, once their last record is older than `before`. */
   sweep(before: Date): Promise<number>;
 }
@@ -79,7 +79,7 @@ export interface AttemptJournal {
 export const keyIdOf = (scope: KeyScope) => JSON.stringify([scope.caller, scope.path, scope.key]);
 
 /** The most requests kept per key: a retry storm keeps its latest. */
-export const ATTEMPTS_KEPT_PER_KEY = 50;
+export const REQUESTS_KEPT_PER_KEY = 50;
 
 /**
  * Records attempts off the requests' path (see WriteBehind); a failed write is
@@ -88,16 +88,16 @@ export const ATTEMPTS_KEPT_PER_KEY = 50;
  * still pending replaces it, so a burst of quick duplicates writes one row each;
  * one that finds it written replaces that row in place.
  */
-export class AttemptRecorder {
-  readonly #batches: WriteBehind<AttemptRecord>;
+export class RequestRecorder {
+  readonly #batches: WriteBehind<RequestRecord>;
 
   constructor(
-    private readonly journal: Pick<AttemptJournal, "append" | "markReplyLost">,
+    private readonly journal: Pick<RequestJournal, "append" | "markReplyLost">,
     private readonly logger: { warn(details: object, message: string): void },
   ) {
     this.#batches = new WriteBehind(
       (batch) =>
-        journal.append(batch, ATTEMPTS_KEPT_PER_KEY).catch((error: unknown) => {
+        journal.append(batch, REQUESTS_KEPT_PER_KEY).catch((error: unknown) => {
           logger.warn({ err: error, count: batch.length }, "could not record attempts");
         }),
       (record) => keyIdOf(record.scope),
@@ -108,8 +108,8 @@ export class AttemptRecorder {
    * Records a request on its arrival, in flight. `claimed` adds the key's generation and the state it found
    * once it runs (even after its client went away), `end` how it ended: each updates the same row.
    */
-  arrived(request: Omit<AttemptRecord, keyof AttemptEnding | "id" | "at" | "durationMs" | "replyLost">) {
-    let current: AttemptRecord = {
+  arrived(request: Omit<RequestRecord, keyof RequestEnding | "id" | "at" | "durationMs" | "replyLost">) {
+    let current: RequestRecord = {
       ...request,
       ...IN_FLIGHT,
       id: randomUUID(),
@@ -118,15 +118,15 @@ export class AttemptRecorder {
       replyLost: false,
     };
     const startedAt = performance.now();
-    const put = (change: Partial<AttemptRecord>) => {
+    const put = (change: Partial<RequestRecord>) => {
       current = { ...current, ...change };
       this.#batches.put(current.id, current);
     };
     this.#batches.put(current.id, current);
     return {
       id: current.id,
-      claimed: (claim: Pick<AttemptRecord, "generation" | "keyState">) => put(claim),
-      end: (ending: AttemptEnding) =>
+      claimed: (claim: Pick<RequestRecord, "generation" | "keyState">) => put(claim),
+      end: (ending: RequestEnding) =>
         put({
           ...ending,
           ...(current.generation ? { generation: current.generation, keyState: current.keyState } : {}),

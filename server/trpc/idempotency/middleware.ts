@@ -6,8 +6,8 @@ import type { Execution, Json, RunResult } from "run-once";
 import type { Tx } from "../../db/client";
 import type { HttpExchange } from "../context";
 import { middleware } from "../init";
-import { KEY_STATE_OF_DECISION } from "../../run-once/attempt-recorder";
-import { ATTEMPT_ID_HEADER, accountOfFailure, accountOfResult } from "./attempt-account";
+import { KEY_STATE_OF_DECISION } from "../../account/request-recorder";
+import { REQUEST_RECORD_HEADER, accountOfFailure, accountOfResult } from "./request-account";
 import { asTrpcError } from "./errors";
 import { IdempotencyError } from "./idempotency-error";
 
@@ -35,14 +35,14 @@ export function runOnce(options: RunOnceOptions = {}) {
     let claimed: Pick<Execution<Tx>, "decision" | "generation"> | undefined;
     // The server's account of this request, in flight now and completed once answered, written in later
     // batches: a reply never waits for it.
-    const attempt = ctx.attempts.recorder.arrived({
+    const attempt = ctx.account.recorder.arrived({
       scope,
-      instance: ctx.attempts.instance,
+      instance: ctx.account.instance,
       fingerprint: requestFingerprint.slice(0, 12),
       body: options.keptBody ? options.keptBody(payload) : (payload as Json),
       sentBy: "client",
     });
-    if (ctx.http && !ctx.http.isBatch) ctx.http.responseHeaders.set(ATTEMPT_ID_HEADER, attempt.id);
+    if (ctx.http && !ctx.http.isBatch) ctx.http.responseHeaders.set(REQUEST_RECORD_HEADER, attempt.id);
 
     let result: RunResult;
     try {
@@ -54,7 +54,7 @@ export function runOnce(options: RunOnceOptions = {}) {
             generation: execution.generation,
             keyState: KEY_STATE_OF_DECISION[execution.decision],
           });
-          const handled = await next({ ctx: { execution } });
+          const handled = await next({ ctx: { execution, requestId: attempt.id } });
           if (handled.ok) return handled.data;
           // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
           throw handled.error.cause instanceof RunOnceError ? handled.error.cause : handled.error;
@@ -86,7 +86,7 @@ export function runOnce(options: RunOnceOptions = {}) {
  * handler's result. At run time tRPC reads only `ok` and `data` of it
  * (callRecursive in procedureBuilder.ts), so the brand is given here, once.
  */
-function outcomeAsResult(data: unknown): MiddlewareResult<{ execution: Execution<Tx> }> {
+function outcomeAsResult(data: unknown): MiddlewareResult<{ execution: Execution<Tx>; requestId: string }> {
   return { ok: true, data, marker: middlewareMarker };
 }
 

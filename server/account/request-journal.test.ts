@@ -1,13 +1,13 @@
 import { expect } from "vitest";
 import { test } from "~/testing/fixtures";
-import { ATTEMPTS_KEPT_PER_KEY } from "./attempt-recorder";
-import type { AttemptRecord } from "./attempt-recorder";
+import { REQUESTS_KEPT_PER_KEY } from "./request-recorder";
+import type { RequestRecord } from "./request-recorder";
 import type { AppServices } from "../services";
 
 const scope = { caller: "journal", path: "p", key: "storm" };
 
 /** Request `i` of a storm on one key, answered from it. */
-const duplicate = (i: number): AttemptRecord => ({
+const duplicate = (i: number): RequestRecord => ({
   id: crypto.randomUUID(),
   scope,
   at: new Date(i),
@@ -47,14 +47,14 @@ test("writes a storm's batch of 1,000 duplicates in three statements: the newest
     },
   });
   const before = await statementsOf(services);
-  await services.attempts.journal.append(
+  await services.account.journal.append(
     Array.from({ length: 1000 }, (_, i) => duplicate(i)),
-    ATTEMPTS_KEPT_PER_KEY,
+    REQUESTS_KEPT_PER_KEY,
   );
 
   // Inserting every record would take 17 INSERTs on SQLite (its limit on bound values).
   expect((await statementsOf(services)) - before).toBe(3);
-  const kept = await services.attempts.journal.list(scope.caller, scope.path, [scope.key]);
+  const kept = await services.account.journal.list(scope.caller, scope.path, [scope.key]);
   expect(kept.map((r) => r.at.getTime())).toEqual(Array.from({ length: 50 }, (_, i) => 950 + i));
   const key = await services.db.idempotencyKey.findUniqueOrThrow({ where: { id: "k" } });
   expect(key.replayCount).toBe(1000);
@@ -65,12 +65,12 @@ test("completes an in-flight row in place: one row per request, its ending count
 }) => {
   const { services } = await startApp();
   const inFlight = { ...duplicate(1), decision: null, status: null };
-  await services.attempts.journal.append([inFlight], ATTEMPTS_KEPT_PER_KEY);
-  await services.attempts.journal.append(
+  await services.account.journal.append([inFlight], REQUESTS_KEPT_PER_KEY);
+  await services.account.journal.append(
     [{ ...inFlight, decision: "coalesced", status: 200 }],
-    ATTEMPTS_KEPT_PER_KEY,
+    REQUESTS_KEPT_PER_KEY,
   );
-  const kept = await services.attempts.journal.list(scope.caller, scope.path, [scope.key]);
+  const kept = await services.account.journal.list(scope.caller, scope.path, [scope.key]);
   expect(kept.map((r) => [r.id, r.decision, r.status])).toEqual([[inFlight.id, "coalesced", 200]]);
 });
 
@@ -85,10 +85,10 @@ test("writes a batch of 300 first executions, as steady load makes them, in one 
     decision: "executed" as const,
     keyState: "absent" as const,
   }));
-  await services.attempts.journal.append(firsts, ATTEMPTS_KEPT_PER_KEY);
+  await services.account.journal.append(firsts, REQUESTS_KEPT_PER_KEY);
 
   expect((await statementsOf(services)) - before).toBe(1);
-  const written = await services.attempts.journal.list(scope.caller, scope.path);
+  const written = await services.account.journal.list(scope.caller, scope.path);
   expect(written.map((r) => [r.scope.key, r.decision, r.at.getTime()])).toEqual(
     firsts.map((r) => [r.scope.key, "executed", r.at.getTime()]),
   );
