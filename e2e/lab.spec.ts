@@ -24,7 +24,7 @@ test("a one-shot switch says it is armed for the next attempt, then which attemp
   await shop.payButton().click();
   await shop.expectCharged();
   // Attempt 1 lost its reply: it spent the switch; attempt 2 got the stored result.
-  await expect(page.getByTestId("drop-reply-state")).toHaveText("spent on attempt 1");
+  await expect(page.getByTestId("drop-reply-state")).toHaveText("spent on try 1");
   await expect(page.getByLabel(LAB.dropReply)).not.toBeChecked();
   await shop.capture("lab switch spent");
 });
@@ -49,7 +49,7 @@ test("the stall switch says how to kill this server, and counts the seconds left
 
   // Nobody killed it: the record went through, once.
   await shop.expectCharged();
-  await expect(page.getByTestId("stall-between-hops-state")).toHaveText("spent on attempt 1");
+  await expect(page.getByTestId("stall-between-hops-state")).toHaveText("spent on try 1");
 });
 
 test("before React runs, the lab's controls are disabled: a click then would be lost, and put back", async ({

@@ -42,7 +42,7 @@ test.describe("releasing the key after a partial commit", () => {
     await expect(rows.nth(0)).toHaveAttribute("data-status", "503");
     await expect(rows.nth(1)).toHaveAttribute("data-decision", "executed");
     // The one-shot fault says which attempt it broke.
-    await expect(page.getByTestId("pitfall-fail-after-write-state")).toHaveText("spent on attempt 1");
+    await expect(page.getByTestId("pitfall-fail-after-write-state")).toHaveText("spent on try 1");
     await shop.capture("pitfall partial commit, charged twice");
     await shop.expectLedger(orderId, 2);
   });

@@ -135,11 +135,11 @@ export function LabPanel({
 interface SpentState {
   /** Switches known to be armed and not yet seen spent. */
   armed: ReadonlySet<OneShot>;
-  /** The attempt that spent each switch, until it is armed again. */
+  /** The try that spent each switch, until it is armed again. */
   on: Partial<Record<OneShot, number>>;
 }
 
-/** Which attempt spent each one-shot switch: the switches are read again whenever an attempt ends. */
+/** Which try spent each one-shot switch: the switches are read again whenever a try ends. */
 function useSpentSwitches(orderId: string, switches: Switches | undefined, attempts: readonly Attempt[]) {
   const trpc = useLabTRPC();
   const queryClient = useQueryClient();

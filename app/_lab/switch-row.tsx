@@ -37,7 +37,7 @@ export function SwitchRow({
       {oneShot && (
         <p id={`${id}-state`} className="switch-state" data-testid={`${id}-state`}>
           {on && <span className="badge armed">armed for the next attempt</span>}
-          {!on && spentOn !== undefined && <span className="badge spent">spent on attempt {spentOn}</span>}
+          {!on && spentOn !== undefined && <span className="badge spent">spent on try {spentOn}</span>}
         </p>
       )}
       {help && (
