@@ -3,4 +3,4 @@ import { prismaCliConfig } from "service-kit/db/prisma-cli-config";
 import { env } from "./server/env";
 
 // The app's schema (prisma/), on DATABASE_URL. The payment provider has its own: provider/prisma.config.ts.
-export default prismaCliConfig("prisma", resolveDatabaseUrl(env.DATABASE_URL));
+export default prismaCliConfig(resolveDatabaseUrl(env.DATABASE_URL));

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { ROOT, TMP } from "~/testing/paths";
 import { admin, databaseUrl, dropDatabase } from "~/testing/postgres-admin";
@@ -58,6 +59,25 @@ describe("npm run db:prepare", () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim()).toBe(
       "Cannot use the database at file:/dev/null/data/checkout.db: its folder /dev/null/data cannot be created (ENOTDIR).",
+    );
+  });
+
+  it("refuses to start on a database whose applied migration differs from its file, in one sentence", async () => {
+    const folder = path.join(TMP, `changed-${randomUUID()}`);
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    const url = `file:${path.join(folder, "checkout.db")}`;
+    expect(await prepare(url)).toMatchObject({ code: 0 });
+    // What the database records when a migration.sql was edited after it was applied.
+    const db = new Database(path.join(folder, "checkout.db"));
+    db.prepare(
+      `UPDATE "_prisma_migrations" SET "checksum" = 'edited' WHERE "migration_name" = '20261202000000_init'`,
+    ).run();
+    db.close();
+
+    const result = await prepare(url);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim()).toBe(
+      `Cannot migrate ${url}: the migration 20261202000000_init was changed after it was applied. Restore its migration.sql and put the change in a new migration.`,
     );
   });
 

@@ -21,3 +21,12 @@ export function resolveDatabaseUrl(url: string): string {
 export function redactPassword(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]+:)[^@]*@/, "$1***@");
 }
+
+/**
+ * The folder, under a service's root, of the schema and migrations for a URL's
+ * provider: the SQLite schema in `prisma/`, its generated PostgreSQL twin in
+ * `prisma/postgresql/`.
+ */
+export function schemaFolderOf(url: string): string {
+  return databaseProvider(url) === "sqlite" ? "prisma" : "prisma/postgresql";
+}

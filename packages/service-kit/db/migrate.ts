@@ -1,44 +1,212 @@
-import { spawn } from "node:child_process";
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { databaseProvider, redactPassword } from "./database-url";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { databaseProvider, redactPassword, schemaFolderOf } from "./database-url";
 
-// The repository root, where the Prisma CLI is installed and the config paths start.
+// The repository root, where the Prisma configs and their schema folders are.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const PRISMA_CLI = path.join(ROOT, "node_modules/prisma/build/index.js");
-const DONE = /All migrations have been successfully applied|No pending migrations to apply/;
+/** The key `prisma migrate deploy` locks on PostgreSQL: this runner and Prisma's CLI exclude each other. */
+const PRISMA_MIGRATE_LOCK = 72707369;
+/** Prisma's own table, column for column, so that its CLI reads what this runner recorded. */
+const MIGRATIONS_TABLE = {
+  sqlite: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    TEXT PRIMARY KEY NOT NULL,
+    "checksum"              TEXT NOT NULL,
+    "finished_at"           DATETIME,
+    "migration_name"        TEXT NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        DATETIME,
+    "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
+    "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
+)`,
+  postgresql: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`,
+};
+
+interface Migration {
+  name: string;
+  script: string;
+}
+
+interface MigrationRow {
+  id: string;
+  migration_name: string;
+  checksum: string;
+  finished_at: unknown;
+  rolled_back_at: unknown;
+  logs: string | null;
+}
+
+/** One database's side of the runner: Prisma's table, and a script run as Prisma runs it there. */
+interface MigrationTarget {
+  rows(): Promise<MigrationRow[]>;
+  insert(id: string, migration: Migration): Promise<void>;
+  run(script: string): Promise<void>;
+  finish(id: string): Promise<void>;
+  fail(id: string, logs: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Prisma's checksum of a migration script: SHA-256 in hex. */
+export function checksumOf(script: string): string {
+  return createHash("sha256").update(script).digest("hex");
+}
+
+/** As Prisma compares: a checkout that turned LF into CRLF (or back) still matches. */
+function matchesChecksum(script: string, checksum: string): boolean {
+  const variants = [script, script.replaceAll("\r\n", "\n"), script.replaceAll("\n", "\r\n")];
+  return variants.some((variant) => checksumOf(variant) === checksum);
+}
 
 /**
- * Applies the migrations with `prisma migrate deploy`, of the app's schema or
- * of the one another Prisma config names (the payment provider's). On PostgreSQL it
- * returns as soon as the CLI reports the result: the WebAssembly schema engine
- * leaves a 10-second timer behind there, and the CLI idles until it fires.
- * (SQLite's CLI exits at once, and must: its exit checkpoints the WAL into the
- * database file.)
+ * Applies the migrations of the schema beside a Prisma config (`prisma.config.ts`:
+ * the shop's `prisma/`; `provider/prisma.config.ts`: the payment provider's),
+ * in the folder the URL's provider uses.
  */
 export function migrateDatabase(url: string, opts: { config?: string } = {}): Promise<void> {
-  const stopWhenDone = databaseProvider(url) === "postgresql";
-  const config = path.join(ROOT, opts.config ?? "prisma.config.ts");
-  return new Promise((resolve, reject) => {
-    const cli = spawn(process.execPath, [PRISMA_CLI, "migrate", "deploy", "--config", config], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url },
-      stdio: ["ignore", "pipe", "pipe"],
+  const serviceRoot = path.join(ROOT, path.dirname(opts.config ?? "prisma.config.ts"));
+  return applyMigrations(url, path.join(serviceRoot, schemaFolderOf(url), "migrations"));
+}
+
+/**
+ * What `prisma migrate deploy` does, without its native schema engine, which
+ * Prisma 7's CLI needs and cannot download here (docs/operations.md,
+ * "Migrations"): applies each migration folder's `migration.sql` not yet
+ * recorded, in the folders' order, and records it in `_prisma_migrations` as
+ * Prisma does, so that Prisma's CLI reads the database as up to date. Stricter
+ * than Prisma: it refuses a database whose recorded migration differs from its
+ * file. It refuses, as Prisma does, one with a migration that failed.
+ */
+export async function applyMigrations(url: string, folder: string): Promise<void> {
+  const migrations = readMigrations(folder);
+  const target =
+    databaseProvider(url) === "sqlite" ? sqliteTarget(url.slice("file:".length)) : await postgresTarget(url);
+  const refuse = (why: string) => new Error(`Cannot migrate ${redactPassword(url)}: ${why}`);
+  try {
+    const rows = (await target.rows()).filter((row) => row.rolled_back_at === null);
+    const failed = rows.find((row) => row.finished_at === null);
+    if (failed) {
+      throw refuse(
+        `the migration ${failed.migration_name} failed earlier (${failed.logs ?? "no log"}). Repair the database, then set that row's rolled_back_at in _prisma_migrations to apply it again.`,
+      );
+    }
+    const applied = new Map(rows.map((row) => [row.migration_name, row]));
+    for (const migration of migrations) {
+      const row = applied.get(migration.name);
+      if (row && !matchesChecksum(migration.script, row.checksum)) {
+        throw refuse(
+          `the migration ${migration.name} was changed after it was applied. Restore its migration.sql and put the change in a new migration.`,
+        );
+      }
+    }
+    for (const migration of migrations.filter(({ name }) => !applied.has(name))) {
+      const id = randomUUID();
+      await target.insert(id, migration);
+      try {
+        await target.run(migration.script);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await target.fail(id, message);
+        throw refuse(`the migration ${migration.name} failed: ${message}`);
+      }
+      await target.finish(id);
+    }
+  } finally {
+    await target.close();
+  }
+}
+
+/** Every folder with a migration.sql, in name order (Prisma's order: the names start with a timestamp). */
+function readMigrations(folder: string): Migration[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => {
+      const file = path.join(folder, name, "migration.sql");
+      if (!existsSync(file))
+        throw new Error(`The migration folder ${name} has no migration.sql (in ${folder}).`);
+      return { name, script: readFileSync(file, "utf8") };
     });
-    let output = "";
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (!stopWhenDone || !DONE.test(output)) return;
-      resolve();
-      cli.kill();
-    };
-    cli.stdout.on("data", collect);
-    cli.stderr.on("data", collect);
-    cli.on("error", reject);
-    cli.on("close", (code) => {
-      if (code === 0) resolve();
-      else
-        reject(new Error(`The migrations could not be applied to ${redactPassword(url)}: ${output.trim()}`));
-    });
-  });
+}
+
+/** Prisma writes SQLite's timestamps as ISO 8601 text with an explicit offset. */
+const sqliteNow = () => new Date().toISOString().replace("Z", "+00:00");
+
+/**
+ * SQLite: each script runs as Prisma runs it, with no transaction around it
+ * (a script that redefines a table turns foreign keys off, which a
+ * transaction would ignore), foreign keys on as Prisma's connection has them.
+ */
+function sqliteTarget(file: string): MigrationTarget {
+  const db = new Database(file, { timeout: 5_000 });
+  db.pragma("foreign_keys = ON");
+  db.exec(MIGRATIONS_TABLE.sqlite);
+  return {
+    rows: async () =>
+      db.prepare<[], MigrationRow>(`SELECT * FROM "_prisma_migrations" ORDER BY "started_at"`).all(),
+    insert: async (id, migration) =>
+      void db
+        .prepare(
+          `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at") VALUES (?, ?, ?, ?)`,
+        )
+        .run(id, checksumOf(migration.script), migration.name, sqliteNow()),
+    run: async (script) => void db.exec(script),
+    finish: async (id) =>
+      void db
+        .prepare(
+          `UPDATE "_prisma_migrations" SET "finished_at" = ?, "applied_steps_count" = 1 WHERE "id" = ?`,
+        )
+        .run(sqliteNow(), id),
+    fail: async (id, logs) =>
+      void db.prepare(`UPDATE "_prisma_migrations" SET "logs" = ? WHERE "id" = ?`).run(logs, id),
+    close: async () => void db.close(),
+  };
+}
+
+/**
+ * PostgreSQL: under Prisma's advisory lock, so that instances starting
+ * together migrate one at a time; each script is sent as one simple query,
+ * which PostgreSQL runs as one transaction, as Prisma does.
+ */
+async function postgresTarget(url: string): Promise<MigrationTarget> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK]);
+    await client.query(MIGRATIONS_TABLE.postgresql);
+  } catch (error) {
+    await client.end();
+    throw error;
+  }
+  return {
+    rows: async () =>
+      (await client.query<MigrationRow>(`SELECT * FROM "_prisma_migrations" ORDER BY "started_at"`)).rows,
+    insert: async (id, migration) =>
+      void (await client.query(
+        `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at") VALUES ($1, $2, $3, now())`,
+        [id, checksumOf(migration.script), migration.name],
+      )),
+    run: async (script) => void (await client.query(script)),
+    finish: async (id) =>
+      void (await client.query(
+        `UPDATE "_prisma_migrations" SET "finished_at" = now(), "applied_steps_count" = 1 WHERE "id" = $1`,
+        [id],
+      )),
+    fail: async (id, logs) =>
+      void (await client.query(`UPDATE "_prisma_migrations" SET "logs" = $2 WHERE "id" = $1`, [id, logs])),
+    // Ending the session releases the advisory lock.
+    close: () => client.end(),
+  };
 }

@@ -1,28 +1,18 @@
 import { defineConfig } from "prisma/config";
-import { databaseProvider } from "./database-url";
-import { postgresMigrationAdapter } from "./postgres-adapter";
-import { SerializedSqliteAdapterFactory } from "./sqlite-adapter";
+import { schemaFolderOf } from "./database-url";
 
 /**
- * The Prisma CLI's configuration for one schema folder (the app's `prisma/`,
- * the payment provider's `provider/prisma/`), relative to the config file.
- * The CLI runs on the WebAssembly schema engine through a driver adapter, as
- * the application does: no native engine download (see STACK.md). The
- * provider follows the URL: a file: URL is SQLite, a postgresql:// URL selects
- * the generated PostgreSQL schema and its migrations.
+ * The Prisma CLI's configuration for the schema in the `prisma/` folder beside
+ * the config file (the shop's, the payment provider's), chosen by the URL: a
+ * file: URL is the SQLite schema, a postgresql:// URL its generated PostgreSQL
+ * twin. Here the CLI only generates the clients; the migrations are applied by
+ * `migrate.ts` (see docs/operations.md, "Migrations").
  */
-export function prismaCliConfig(folder: string, url: string) {
-  const provider = databaseProvider(url);
-  const schemaFolder = provider === "sqlite" ? folder : `${folder}/postgresql`;
-  // The schema's datasource names env("DATABASE_URL"); the CLI reads it from there.
-  process.env.DATABASE_URL = url;
+export function prismaCliConfig(url: string) {
+  const folder = schemaFolderOf(url);
   return defineConfig({
-    experimental: { adapter: true },
-    engine: "js",
-    schema: `${schemaFolder}/schema.prisma`,
-    migrations: { path: `${schemaFolder}/migrations` },
-    async adapter() {
-      return provider === "sqlite" ? new SerializedSqliteAdapterFactory(url) : postgresMigrationAdapter(url);
-    },
+    schema: `${folder}/schema.prisma`,
+    migrations: { path: `${folder}/migrations` },
+    datasource: { url },
   });
 }

@@ -1,8 +1,8 @@
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type {
   IsolationLevel,
   SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
+  SqlDriverAdapterFactory,
   SqlQuery,
   Transaction,
 } from "@prisma/driver-adapter-utils";
@@ -111,28 +111,21 @@ class SerializedSqliteTransaction implements Transaction {
 }
 
 /**
- * The SQLite adapter factory for the application and the Prisma CLI. WAL lets
- * readers in other processes proceed while one process writes; foreign keys
- * are off by default in SQLite.
+ * The SQLite adapter factory for an application's client. WAL lets readers in
+ * other processes proceed while one process writes; foreign keys are off by
+ * default in SQLite.
  */
-export class SerializedSqliteAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
+class SerializedSqliteAdapterFactory implements SqlDriverAdapterFactory {
   readonly provider = "sqlite";
   readonly adapterName = "@prisma/adapter-better-sqlite3";
-  readonly #inner: PrismaBetterSQLite3;
+  readonly #inner: PrismaBetterSqlite3;
 
   constructor(url: string, busyTimeoutMs = 5_000) {
-    this.#inner = new PrismaBetterSQLite3({ url, timeout: busyTimeoutMs });
+    this.#inner = new PrismaBetterSqlite3({ url, timeout: busyTimeoutMs });
   }
 
   async connect() {
-    return this.#prepare(await this.#inner.connect());
-  }
-
-  async connectToShadowDb() {
-    return this.#prepare(await this.#inner.connectToShadowDb());
-  }
-
-  async #prepare(connection: SqlDriverAdapter) {
+    const connection = await this.#inner.connect();
     await connection.executeScript(
       "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
     );

@@ -1,0 +1,274 @@
+/**
+ * `npm run bench -- --peers`: the run-once core beside two public Node.js
+ * idempotency libraries, on the same side effect (one ledger row in
+ * PostgreSQL) and the same faults, correctness first: concurrent duplicates,
+ * a crash mid-operation, a failure before commit; then latency. A report, not
+ * a target. The peers keep their records in the local Redis; without it only
+ * run-once is measured. Writes bench/results/peers.md.
+ */
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createDb } from "../server/db/client";
+import type { Db } from "../server/db/client";
+import { ROOT } from "../testing/paths";
+import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
+import { migrateDatabase } from "service-kit/db/migrate";
+import { percentile } from "./load";
+import {
+  REDIS_URL,
+  SYSTEM_IDS,
+  bare,
+  createLedger,
+  createSystem,
+  executions,
+  redisReachable,
+} from "./peers-systems";
+import type { Answer, System } from "./peers-systems";
+
+const DUPLICATES = 200;
+/** How long a key may stay stuck after the crash before the report gives up on it. */
+const STUCK_CAP_MS = 15_000;
+const LATENCY = { rounds: 6, perRound: 150 };
+
+const tally = (answers: Answer[]) =>
+  Object.entries(
+    answers.reduce<Record<string, number>>((counts, { status }) => {
+      counts[status] = (counts[status] ?? 0) + 1;
+      return counts;
+    }, {}),
+  )
+    .sort(([, a], [, b]) => b - a)
+    .map(([status, count]) => `${count}× ${status}`)
+    .join(", ");
+
+/** DUPLICATES calls with one key at once, from this process. */
+async function duplicates(system: System, db: Db) {
+  const key = randomUUID();
+  const startedAt = performance.now();
+  const answers = await Promise.all(Array.from({ length: DUPLICATES }, () => system.call(key, "ok")));
+  const lastAnswerMs = performance.now() - startedAt;
+  return { executions: await executions(db, key), answers: tally(answers), lastAnswerMs };
+}
+
+/**
+ * A child process calls with a key and is SIGKILLed inside the side effect's
+ * transaction; this process then retries the key every 50 ms until a call
+ * succeeds: the time from the kill to that success is the time stuck.
+ */
+async function crash(system: System, db: Db, url: string) {
+  const key = randomUUID();
+  // Node with tsx as a loader: the tsx CLI would stand between, and SIGKILL would miss the owner.
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "bench/peers-child.ts"), system.id, url, key],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("EXECUTING") && resolve());
+      child.once("exit", (code) =>
+        reject(new Error(`${system.id}: the owner exited (${code}) before executing`)),
+      );
+    });
+  } finally {
+    child.kill("SIGKILL");
+    await exited;
+  }
+  const killedAt = performance.now();
+  const answers: Answer[] = [];
+  let stuckMs: number | null = null;
+  while (performance.now() - killedAt < STUCK_CAP_MS) {
+    const answer = await system.call(key, "ok");
+    answers.push(answer);
+    if (answer.ok) {
+      stuckMs = performance.now() - killedAt;
+      break;
+    }
+    await sleep(50);
+  }
+  return { stuckMs, retries: answers.length, answers: tally(answers), executions: await executions(db, key) };
+}
+
+/** The work throws before its side effect once; the same key is called again. */
+async function failureBeforeCommit(system: System, db: Db) {
+  const key = randomUUID();
+  const first = await system.call(key, "throw");
+  const retry = await system.call(key, "ok");
+  return { first: first.status, retry: retry.status, executions: await executions(db, key) };
+}
+
+/**
+ * Sequential calls on fresh keys: every system and the bare side effect take
+ * turns call by call, in alternating order, so that each sees the same load
+ * from the rest of the shared machine; each round's medians give a ratio.
+ */
+async function latency(systems: System[], db: Db) {
+  const arms = [
+    { id: "bare", call: bare(db) },
+    ...systems.map((system) => ({ id: system.id, call: (key: string) => system.call(key, "ok") })),
+  ];
+  const samples = new Map(arms.map((arm) => [arm.id, [] as number[]]));
+  const roundMedians = new Map(arms.map((arm) => [arm.id, [] as number[]]));
+  const once = async (arm: (typeof arms)[number]) => {
+    const startedAt = performance.now();
+    await arm.call(randomUUID());
+    return performance.now() - startedAt;
+  };
+  for (const arm of arms) for (let i = 0; i < 100; i++) await once(arm); // warm-up
+  for (let round = 0; round < LATENCY.rounds; round++) {
+    const inRound = new Map(arms.map((arm) => [arm.id, [] as number[]]));
+    for (let i = 0; i < LATENCY.perRound; i++)
+      for (const arm of i % 2 === 0 ? arms : [...arms].reverse()) inRound.get(arm.id)!.push(await once(arm));
+    for (const [id, values] of inRound) {
+      samples.get(id)!.push(...values);
+      roundMedians.get(id)!.push(percentile(values, 50));
+    }
+  }
+  const bareMs = percentile(samples.get("bare")!, 50);
+  const bySystem = new Map(
+    systems.map((system) => {
+      const values = samples.get(system.id)!;
+      const ratios = roundMedians
+        .get(system.id)!
+        .map((median, round) => median / roundMedians.get("bare")![round]!);
+      return [
+        system.id,
+        {
+          p50: percentile(values, 50),
+          p99: percentile(values, 99),
+          ratio: percentile(values, 50) / bareMs,
+          spread: [Math.min(...ratios), Math.max(...ratios)] as const,
+        },
+      ];
+    }),
+  );
+  return { bareMs, bySystem };
+}
+
+type Measured = {
+  system: System;
+  duplicates: Awaited<ReturnType<typeof duplicates>>;
+  crash: Awaited<ReturnType<typeof crash>>;
+  failure: Awaited<ReturnType<typeof failureBeforeCommit>>;
+};
+
+function report(
+  measured: Measured[],
+  { bareMs, bySystem }: Awaited<ReturnType<typeof latency>>,
+  seconds: number,
+) {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const table = (header: string[], rows: string[][]) =>
+    [
+      `| ${header.join(" | ")} |`,
+      `| ${header.map(() => "---").join(" | ")} |`,
+      ...rows.map((row) => `| ${row.join(" | ")} |`),
+    ].join("\n");
+  return `# Peers: run-once beside two idempotency libraries
+
+Produced by \`npm run bench -- --peers\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, in ${Math.round(seconds)} s: ${os.cpus().length} cores, Node ${process.version}. A report, not a target.
+Every system guards the same side effect, one ledger row written in a PostgreSQL transaction through the shop's
+Prisma client; run-once keeps its keys in the same PostgreSQL database, the peers in the local Redis, each set up as
+its README gives it.
+
+${measured.map(({ system }) => `- **${system.id}**: ${system.label}`).join("\n")}
+
+## Concurrent duplicates
+
+${DUPLICATES} calls with one key at once, from one process. Executions are the ledger rows written for the key.
+
+${table(
+  ["system", "executions", "answers", "last answer"],
+  measured.map(({ system, duplicates: d }) => [
+    system.id,
+    String(d.executions),
+    d.answers,
+    ms(d.lastAnswerMs),
+  ]),
+)}
+
+## A crash mid-operation
+
+The owner is SIGKILLed inside the side effect's transaction (its row written, not committed); the key is then
+retried every 50 ms. Time stuck is from the kill to the first retry that succeeds, given up after ${STUCK_CAP_MS / 1000} s.
+
+${table(
+  ["system", "time stuck", "retries", "their answers", "executions"],
+  measured.map(({ system, crash: c }) => [
+    system.id,
+    c.stuckMs === null ? `> ${STUCK_CAP_MS / 1000} s (given up)` : `${(c.stuckMs / 1000).toFixed(2)} s`,
+    String(c.retries),
+    c.answers,
+    String(c.executions),
+  ]),
+)}
+
+## A failure before commit
+
+The work throws before its side effect; the same key is called again.
+
+${table(
+  ["system", "first answer", "the retry's answer", "executions"],
+  measured.map(({ system, failure: f }) => [system.id, f.first, f.retry, String(f.executions)]),
+)}
+
+## Latency
+
+Sequential calls on fresh keys, ${LATENCY.rounds} rounds of ${LATENCY.perRound}, every system and the bare side effect (p50 ${ms(bareMs)}) taking
+turns call by call.
+
+${table(
+  ["system", "p50", "p99", "p50 ÷ bare", "per-round ratios"],
+  measured.map(({ system }) => {
+    const l = bySystem.get(system.id)!;
+    return [
+      system.id,
+      ms(l.p50),
+      ms(l.p99),
+      `${l.ratio.toFixed(2)}×`,
+      `${l.spread[0].toFixed(2)}–${l.spread[1].toFixed(2)}`,
+    ];
+  }),
+)}
+`;
+}
+
+/** Measures every system on a PostgreSQL database of its own, writes bench/results/peers.md, returns its text. */
+export async function runPeers(): Promise<string> {
+  const startedAt = Date.now();
+  const name = "idem_bench_peers";
+  const url = await recreateDatabase(name);
+  const db = createDb(url);
+  const systems: System[] = [];
+  try {
+    await migrateDatabase(url);
+    await createLedger(db);
+    const redis = await redisReachable();
+    if (!redis) console.log(`peers: Redis at ${REDIS_URL} does not answer: run-once alone is measured`);
+    for (const id of redis ? SYSTEM_IDS : (["run-once"] as const))
+      systems.push(await createSystem(id, url, db));
+    const measured: Measured[] = [];
+    for (const system of systems) {
+      measured.push({
+        system,
+        duplicates: await duplicates(system, db),
+        crash: await crash(system, db, url),
+        failure: await failureBeforeCommit(system, db),
+      });
+      console.log(`peers: ${system.id} measured`);
+    }
+    const text = report(measured, await latency(systems, db), (Date.now() - startedAt) / 1000);
+    writeFileSync(path.join(ROOT, "bench/results/peers.md"), text);
+    return text;
+  } finally {
+    for (const system of systems)
+      await system.close().catch((error: unknown) => console.error(`peers: ${system.id}:`, error));
+    await db.$disconnect();
+    await dropDatabase(name);
+  }
+}
