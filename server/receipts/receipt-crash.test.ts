@@ -80,7 +80,7 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
 
   test("SIGKILL between the receipt and the ack, many times under load: one receipt per paid order, none lost", async () => {
     const kills = 10;
-    const { orders, replayed } = await killBetweenReceiptAndAck(kills, { naive: true });
+    const { orders, replayed } = await killBetweenReceiptAndAck(kills);
 
     const perOrder = await receiptsPerOrder(bed.db);
     expect([...perOrder.keys()].sort()).toEqual([...orders].sort());

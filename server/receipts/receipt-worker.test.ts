@@ -11,29 +11,39 @@ import { receiptSettings } from "./receipt-settings";
 import { startReceiptWorker } from "./receipt-worker";
 
 const WINDOW_MS = 5_000;
+/** A worker process compiles its TypeScript as it starts: seconds on a loaded machine. */
+const PROCESS_START_MS = 90_000;
 
-test("refuses to start when its keys would expire inside the redelivery window, quoting the guide", async () => {
-  const worker = startWorkerProcess({
-    RECEIPT_KEY_TTL_MS: "1000",
-    RECEIPT_REDELIVERY_WINDOW_MS: String(WINDOW_MS),
-  });
-  const { code, stderr } = await worker.exited;
-  expect(code).toBe(1);
-  expect(stderr.trim().split("\n")).toEqual([
-    expect.stringContaining(
-      '"if a queue can redeliver a message for up to three days, a 24-hour key TTL reopens the double-execution window on day two"',
-    ),
-  ]);
-});
+test(
+  "refuses to start when its keys would expire inside the redelivery window, quoting the guide",
+  async () => {
+    const worker = startWorkerProcess({
+      RECEIPT_KEY_TTL_MS: "1000",
+      RECEIPT_REDELIVERY_WINDOW_MS: String(WINDOW_MS),
+    });
+    const { code, stderr } = await worker.exited;
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n")).toEqual([
+      expect.stringContaining(
+        '"if a queue can redeliver a message for up to three days, a 24-hour key TTL reopens the double-execution window on day two"',
+      ),
+    ]);
+  },
+  PROCESS_START_MS,
+);
 
-test("a broker that cannot be reached at start stops the worker with one sentence naming the URL", async () => {
-  const worker = startWorkerProcess({ AMQP_URL: "amqp://guest:guest@127.0.0.1:1" });
-  const { code, stderr } = await worker.exited;
-  expect(code).toBe(1);
-  expect(stderr.trim()).toMatch(
-    /^The queue broker at amqp:\/\/guest:\*\*\*@127\.0\.0\.1:1 \(AMQP_URL\) cannot be reached: [^\n]+\.$/,
-  );
-});
+test(
+  "a broker that cannot be reached at start stops the worker with one sentence naming the URL",
+  async () => {
+    const worker = startWorkerProcess({ AMQP_URL: "amqp://guest:guest@127.0.0.1:1" });
+    const { code, stderr } = await worker.exited;
+    expect(code).toBe(1);
+    expect(stderr.trim()).toMatch(
+      /^The queue broker at amqp:\/\/guest:\*\*\*@127\.0\.0\.1:1 \(AMQP_URL\) cannot be reached: [^\n]+\.$/,
+    );
+  },
+  PROCESS_START_MS,
+);
 
 describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
   const bed = receiptTestBed(kind);
