@@ -54,7 +54,7 @@ const PITFALLS: PitfallToggle[] = [
     id: "pitfall-unbounded-wait",
     pitfall: "unbounded-wait",
     label: "Break: duplicates wait without a bound",
-    help: "Breaks the rule that a duplicate waits at most a bound (5 s), then gets 409 with Retry-After: it waits as long as the execution it found. The first execution is stuck for 20 s, and a duplicate sent meanwhile (Finish payment in a second tab) gets no answer until it ends.",
+    help: "Breaks the rule that a duplicate waits at most a bound (5 s), then gets 409 with Retry-After: it waits as long as the execution it found. The first execution is stuck for 20 s, and a duplicate sent meanwhile (a double-click) gets no answer until it ends.",
     ...breaking("unbounded-wait"),
   },
 ];

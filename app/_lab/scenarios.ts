@@ -48,7 +48,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "two-tabs",
     title: "Two tabs",
     switches: { provider: { delayMs: SLOW_PROVIDER_MS } },
-    toDo: "Open this order in a second tab. Press Pay in one, then within 3 s Pay (or Finish payment, once it has seen the first) in the other.",
+    toDo: "Open this order in a second tab, then press Pay in both tabs within 3 s (a tab that has already seen the payment follows it: nothing to press).",
     help: "second-tab",
     shouldHappen:
       "Both tabs send the order's key: the later request waits for the one in flight and shares its charge. One charge, shown in both tabs.",
@@ -132,11 +132,11 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "unbounded-wait",
     title: "Pitfall: duplicates wait without a bound",
     switches: breakingRule("unbounded-wait"),
-    toDo: "Press Pay in pitfall mode, then open this order in a second tab and press Finish payment there within 20 s.",
-    help: "second-tab",
+    toDo: "Double-click Pay in pitfall mode: the second click sends a duplicate while the first execution is stuck for 20 s.",
+    unguardedPay: true,
     waitClock: true,
     shouldHappen:
-      "The first execution is stuck for 20 s, and the second tab's duplicate waits as long: no 409 at the 5 s bound. The page's own 8 s timeout is off in pitfall mode.",
+      "The duplicate waits as long as the stuck execution: no 409 at the 5 s bound. The page's own 8 s timeout is off in pitfall mode.",
   },
 ];
 
