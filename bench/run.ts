@@ -24,9 +24,11 @@ import { measureKeyWriteFloor } from "./key-write-floor";
 import { answers, countersOf, load, percentile } from "./load";
 import { counterOf, cpuMsOf } from "./process-usage";
 import { costsByArea } from "./cpu-profile";
+import { costPerCharge } from "./cpu-per-charge";
 import type { LoadOptions, LoadResult } from "./load";
 import { tableOf, writeReport } from "./report";
 import type { Row, Series } from "./report";
+import { runPeers } from "./peers";
 import { orderQueue, seedOrders } from "./seed-orders";
 import type { BenchOrder } from "./seed-orders";
 
@@ -40,9 +42,16 @@ const QUICK = process.argv.includes("--quick");
 const APP_RATIO_TARGET = 1.1;
 /** What the server's account of attempts may add to that ratio (issue 15: written off the request's path). */
 const ACCOUNT_RATIO_MOVE_TARGET = 0.02;
-/** Charges/s ÷ catalog.list/s before issue 26 (about 40 ÷ 230), and the factor the issue asks for. */
-const CHARGE_TO_CATALOG_BEFORE = 0.17;
-const CHARGE_TO_CATALOG_TARGET_FACTOR = 1.5;
+/**
+ * Per charge before Prisma 7 (main at `commit`), from bench/cpu-per-charge.ts with this build side by side, on
+ * this machine kind: the shop's CPU must fall to 0.7× (issue 36), and neither service may send more statements.
+ */
+const BEFORE_PRISMA_7 = {
+  commit: "2da3278",
+  sqlite: { shopCpuMs: 29.7, providerCpuMs: 15.3, shopStatements: 10.04, providerStatements: 9.0 },
+  postgresql: { shopCpuMs: 26.9, providerCpuMs: 13.3, shopStatements: 9.04, providerStatements: 9.0 },
+};
+const CPU_PER_CHARGE_TARGET = 0.7;
 /** The recovery target on PostgreSQL, from the issue: kill to the retry's charge. */
 const RECOVERY_TARGET_MS = 2_000;
 
@@ -52,6 +61,8 @@ const storeSeries: Series[] = [];
 
 const label = (provider: Provider) => (provider === "sqlite" ? "SQLite" : "PostgreSQL");
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+/** The range of a list of ratios, for a row's "how". */
+const spreadOf = (ratios: number[]) => `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
 /** A row with no target: its figure is reported. */
 const REPORTED = { target: "report", met: null } as const;
 const addRow = (provider: Provider, instances: number, row: Omit<Row, "database" | "instances">) =>
@@ -139,7 +150,8 @@ async function overhead(provider: Provider) {
     const { id: session, cookie } = await newSignedSession(db);
     const perRound = QUICK ? 100 : 300;
     const warmUp = QUICK ? 50 : 200;
-    const rounds = QUICK ? 4 : 8;
+    // Enough rounds that the spread of their ratios shows how far one run's figure can be trusted.
+    const rounds = QUICK ? 4 : 12;
     const sides = ["payments.charge", "bench.chargeWithoutAccount", "bench.unprotectedCharge"] as const;
     // The rounds, the warm-ups, and slack for a request autocannon resends.
     const next = orderQueue(await seedOrders(db, session, sides.length * (perRound * rounds + warmUp) + 200));
@@ -168,14 +180,16 @@ async function overhead(provider: Provider) {
     const withoutAccount = latencies("bench.chargeWithoutAccount");
     const b = latencies("bench.unprotectedCharge");
     // Each round's ratio too: their spread shows how much of the result is the machine's noise.
-    const roundRatios = results
-      .get("payments.charge")!
-      .map(
-        (result, round) =>
-          percentile(result.latenciesMs, 50) /
-          percentile(results.get("bench.unprotectedCharge")![round]!.latenciesMs, 50),
-      );
-    const spread = `per-round p50 ratios ${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
+    const spread = (p: number) => {
+      const ratios = results
+        .get("payments.charge")!
+        .map(
+          (result, round) =>
+            percentile(result.latenciesMs, p) /
+            percentile(results.get("bench.unprotectedCharge")![round]!.latenciesMs, p),
+        );
+      return `per-round p${p} ratios ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+    };
     for (const p of [50, 99]) {
       const ratio = percentile(a, p) / percentile(b, p);
       addRow(provider, 1, {
@@ -183,7 +197,7 @@ async function overhead(provider: Provider) {
         result: `${ratio.toFixed(2)}× (${ms(percentile(a, p))} vs ${ms(percentile(b, p))})`,
         target: `≤ ${APP_RATIO_TARGET}`,
         met: ratio <= APP_RATIO_TARGET,
-        how: `payments.charge vs the same handler without run-once, ${a.length} + ${b.length} requests, 4 connections, ${rounds} ABCCBA rounds${p === 50 ? ` (${spread})` : ""}`,
+        how: `payments.charge vs the same handler without run-once, ${a.length} + ${b.length} requests, 4 connections, ${rounds} ABCCBA rounds (${spread(p)})`,
       });
     }
     const ratioWithout = percentile(withoutAccount, 50) / percentile(b, 50);
@@ -332,13 +346,13 @@ async function throughput(provider: Provider, instances: number): Promise<number
     });
     const per = (key: keyof typeof before) => ((after[key] - before[key]) / ok).toFixed(1);
     addRow(provider, instances, {
-      case: "CPU per charge: shop, provider",
+      case: "CPU per charge at saturation: shop, provider",
       result: `${per("shopCpuMs")} ms, ${per("providerCpuMs")} ms`,
       ...REPORTED,
       how: "user + system CPU of each server process (/proc/PID/stat) over the throughput run, divided by its charges",
     });
     addRow(provider, instances, {
-      case: "Statements per charge: shop, provider",
+      case: "Statements per charge at saturation: shop, provider",
       result: `${per("shopStatements")}, ${per("providerStatements")}`,
       ...REPORTED,
       how: "db_queries_total and provider_db_queries_total (Prisma's query logs, which leave out BEGIN) over the throughput run, divided by its charges",
@@ -351,17 +365,55 @@ async function throughput(provider: Provider, instances: number): Promise<number
         durationSeconds: seconds,
       }));
       const catalogPerSecond = (catalog!.statuses[200] ?? 0) / seconds;
-      const ratio = perSecond / catalogPerSecond;
-      const target = CHARGE_TO_CATALOG_TARGET_FACTOR * CHARGE_TO_CATALOG_BEFORE;
       addRow(provider, 1, {
         case: "Charges/s ÷ catalog.list/s",
-        result: `${ratio.toFixed(3)} (${perSecond.toFixed(0)} ÷ ${catalogPerSecond.toFixed(0)})`,
-        target: `≥ ${CHARGE_TO_CATALOG_TARGET_FACTOR} × ${CHARGE_TO_CATALOG_BEFORE} = ${target.toFixed(3)}`,
-        met: ratio >= target,
-        how: `catalog.list (GET, one read) with ${connections} connections for ${seconds} s right after the charges, same server; ${CHARGE_TO_CATALOG_BEFORE} before issue 26's work`,
+        result: `${(perSecond / catalogPerSecond).toFixed(3)} (${perSecond.toFixed(0)} ÷ ${catalogPerSecond.toFixed(0)})`,
+        ...REPORTED,
+        how: `catalog.list (GET, one read) with ${connections} connections for ${seconds} s right after the charges, same server`,
       });
     }
     return perSecond;
+  });
+}
+
+/**
+ * CPU time and statements of 1,000 charges on one shop, background jobs paused, against the build before
+ * Prisma 7: with BENCH_BEFORE (a built checkout of it), measured side by side in this run; else its recorded figures.
+ */
+async function cpu(provider: Provider) {
+  const charges = 1000;
+  const beforeCheckout = process.env.BENCH_BEFORE;
+  const [cost, measured] = await costPerCharge(provider, {
+    charges,
+    basePort: BASE_PORT,
+    others: beforeCheckout ? [beforeCheckout] : [],
+  });
+  const before = measured ?? BEFORE_PRISMA_7[provider];
+  const ratio = cost!.shopCpuMs / before.shopCpuMs;
+  const batchRatios = measured
+    ? `; per-batch ratios ${spreadOf(cost!.batchShopCpuMs.map((ms, batch) => ms / measured.batchShopCpuMs[batch]!))}`
+    : "";
+  const how = `${charges} distinct-key charges, 4 connections, one shop, background jobs paused (bench/cpu-per-charge.ts); before: ${
+    measured
+      ? `a build of main before Prisma 7 running side by side, the two taking turns in ${cost!.batchShopCpuMs.length} batches${batchRatios}`
+      : `main at ${BEFORE_PRISMA_7.commit} (Prisma 6.19.3), recorded from such a side-by-side run`
+  }`;
+  addRow(provider, 1, {
+    case: "CPU per charge: shop (provider)",
+    result: `${cost!.shopCpuMs.toFixed(1)} ms (${cost!.providerCpuMs.toFixed(1)} ms), ${ratio.toFixed(2)}× of ${before.shopCpuMs.toFixed(1)} ms (${before.providerCpuMs.toFixed(1)} ms) before`,
+    target: `≤ ${CPU_PER_CHARGE_TARGET}× before`,
+    met: ratio <= CPU_PER_CHARGE_TARGET,
+    how: `user + system CPU of each process (/proc/PID/stat) over ${how}`,
+  });
+  addRow(provider, 1, {
+    case: "Statements per charge: shop, provider",
+    result: `${cost!.shopStatements.toFixed(2)}, ${cost!.providerStatements.toFixed(2)}`,
+    target: `≤ ${before.shopStatements.toFixed(2)}, ${before.providerStatements.toFixed(2)} (before)`,
+    // A hundredth of a statement is the counters' noise (a batch of replay counts landing inside the run).
+    met:
+      cost!.shopStatements <= before.shopStatements + 0.01 &&
+      cost!.providerStatements <= before.providerStatements + 0.01,
+    how: `db_queries_total and provider_db_queries_total (Prisma's query logs, which leave out BEGIN) over ${how}`,
   });
 }
 
@@ -573,11 +625,17 @@ async function engineOverhead(provider: Provider) {
   });
 }
 
+// `--peers`: the peers report alone (no build, no servers), written to bench/results/peers.md.
+if (process.argv.includes("--peers")) {
+  console.log(await runPeers());
+  process.exit(0);
+}
+
 // BENCH_CASES=storm,growth runs some cases only (for a quick look; the report then has only those).
 const selected = new Set(
   (
     process.env.BENCH_CASES ??
-    (QUICK ? "overhead,storm,recovery" : "overhead,storm,throughput,profile,growth,recovery,lease,engine")
+    (QUICK ? "overhead,storm,recovery" : "overhead,storm,cpu,throughput,profile,growth,recovery,lease,engine")
   ).split(","),
 );
 const started = Date.now();
@@ -590,6 +648,7 @@ if (selected.has("storm")) {
   await storm("postgresql", 1);
   await storm("postgresql", 3);
 }
+if (selected.has("cpu")) for (const provider of PROVIDERS) await cpu(provider);
 if (selected.has("throughput")) {
   await throughput("sqlite", 1);
   const one = await throughput("postgresql", 1);

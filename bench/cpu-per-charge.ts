@@ -1,0 +1,174 @@
+/**
+ * What one charge costs the shop and the payment provider: CPU time and
+ * statements over distinct-key charges on one shop, background jobs paused,
+ * so that little but the charges runs between two readings. Given another
+ * checkout of this repository, built (`--against <folder>` standalone,
+ * BENCH_BEFORE in `npm run bench`), both builds run side by side and take
+ * turns, batch by batch: a shared, busy machine slows both alike, which
+ * measurements made one after the other cannot promise. Standalone:
+ * `tsx bench/cpu-per-charge.ts [--against <folder>]` prints JSON.
+ */
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ROOT, TMP } from "../testing/paths";
+import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
+import { countersOf, load } from "./load";
+import { counterOf, cpuMsOf } from "./process-usage";
+
+export interface ChargeCost {
+  shopCpuMs: number;
+  providerCpuMs: number;
+  shopStatements: number;
+  providerStatements: number;
+  /** Each batch's shop CPU per charge: their spread shows the machine's noise. */
+  batchShopCpuMs: number[];
+}
+
+const WARM_UP = 200;
+const BATCHES = 10;
+
+/** A checkout's own modules: each build is started and seeded by its own code and its own Prisma client. */
+async function modulesOf(root: string) {
+  const load = (file: string) => import(path.join(root, file));
+  const [{ startInstances }, { createDb }, { newSignedSession }, { orderQueue, seedOrders }] =
+    await Promise.all([
+      load("server/cluster/instances.ts"),
+      load("server/db/client.ts"),
+      load("testing/signed-session.ts"),
+      load("bench/seed-orders.ts"),
+    ]);
+  return { startInstances, createDb, newSignedSession, orderQueue, seedOrders } as {
+    startInstances: typeof import("../server/cluster/instances").startInstances;
+    createDb: typeof import("../server/db/client").createDb;
+    newSignedSession: typeof import("../testing/signed-session").newSignedSession;
+    orderQueue: typeof import("./seed-orders").orderQueue;
+    seedOrders: typeof import("./seed-orders").seedOrders;
+  };
+}
+
+/** One build's shop and provider on a fresh database of their own, ready to be charged. */
+async function startSide(
+  root: string,
+  index: number,
+  provider: "sqlite" | "postgresql",
+  basePort: number,
+  charges: number,
+) {
+  const { startInstances, createDb, newSignedSession, orderQueue, seedOrders } = await modulesOf(root);
+  const name = `idem_bench_cpu_${index}`;
+  const file = path.join(TMP, `bench-cpu-${index}.db`);
+  const providerFile = path.join(TMP, `bench-cpu-${index}-provider.db`);
+  const removeFiles = () =>
+    [file, providerFile].forEach((name) =>
+      ["", "-wal", "-shm"].forEach((suffix) => rmSync(name + suffix, { force: true })),
+    );
+  removeFiles();
+  const url = provider === "postgresql" ? await recreateDatabase(name) : `file:${file}`;
+  const cluster = await startInstances({
+    databaseUrl: url,
+    providerDatabaseUrl: `file:${providerFile}`,
+    count: 1,
+    basePort: basePort + 20 * index,
+    providerPort: basePort + 20 * index + 10,
+    env: {
+      LAB_ENABLED: "0",
+      RATE_LIMIT_SESSION_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
+      RATE_LIMIT_ADDRESS_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
+      PAYMENT_COMPLETER_INTERVAL_MS: "3600000",
+      IDEMPOTENCY_SWEEP_INTERVAL_MS: "3600000",
+    },
+  });
+  const db = createDb(url);
+  const { id: session, cookie } = await newSignedSession(db);
+  const next = orderQueue(await seedOrders(db, session, WARM_UP + charges + 100));
+  const shop = cluster.instances[0]!;
+  return {
+    async charge(amount: number) {
+      const result = await load({
+        url: shop.url,
+        path: "/api/trpc/payments.charge",
+        cookie,
+        connections: 4,
+        amount,
+        body: () => {
+          const order = next();
+          return JSON.stringify({
+            orderId: order.id,
+            amountCents: order.totalCents,
+            idempotencyKey: order.paymentKey,
+          });
+        },
+      });
+      const ok = result.statuses[200] ?? 0;
+      if (ok !== amount) throw new Error(`${amount - ok} of ${amount} charges failed (${root})`);
+    },
+    async usage() {
+      return {
+        shopCpuMs: cpuMsOf(shop.process.pid!),
+        providerCpuMs: cpuMsOf(cluster.provider.process.pid!),
+        shopStatements: (await countersOf(shop.url)).queries,
+        providerStatements: await counterOf(`${cluster.provider.url}/metrics`, "provider_db_queries_total"),
+      };
+    },
+    async stop() {
+      await db.$disconnect();
+      await cluster.stop();
+      if (provider === "postgresql") await dropDatabase(name);
+      removeFiles();
+    },
+  };
+}
+
+/**
+ * `charges` charges per build (this one, then each of `others`), in BATCHES
+ * batches that the builds take in turns, the order reversed every batch.
+ */
+export async function costPerCharge(
+  provider: "sqlite" | "postgresql",
+  opts: { charges: number; basePort: number; others?: string[] },
+): Promise<ChargeCost[]> {
+  const roots = [ROOT, ...(opts.others ?? [])];
+  const sides: Awaited<ReturnType<typeof startSide>>[] = [];
+  try {
+    for (const [index, root] of roots.entries())
+      sides.push(await startSide(root, index, provider, opts.basePort, opts.charges));
+    for (const side of sides) await side.charge(WARM_UP); // connections, JIT, caches (Prisma 7's query plans)
+    const costs = sides.map(() => ({
+      shopCpuMs: 0,
+      providerCpuMs: 0,
+      shopStatements: 0,
+      providerStatements: 0,
+      batchShopCpuMs: [] as number[],
+    }));
+    const batch = Math.ceil(opts.charges / BATCHES);
+    for (let round = 0; round < BATCHES; round++) {
+      for (const index of round % 2 === 0 ? sides.keys() : [...sides.keys()].reverse()) {
+        const before = await sides[index]!.usage();
+        await sides[index]!.charge(batch);
+        const after = await sides[index]!.usage();
+        const cost = costs[index]!;
+        for (const key of ["shopCpuMs", "providerCpuMs", "shopStatements", "providerStatements"] as const)
+          cost[key] += (after[key] - before[key]) / (batch * BATCHES);
+        cost.batchShopCpuMs.push((after.shopCpuMs - before.shopCpuMs) / batch);
+      }
+    }
+    return costs;
+  } finally {
+    for (const side of sides) await side.stop();
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const against = process.argv.indexOf("--against");
+  const others = against === -1 ? [] : [path.resolve(process.argv[against + 1]!)];
+  const opts = {
+    charges: Number(process.env.BENCH_CHARGES ?? 1000),
+    basePort: Number(process.env.BENCH_BASE_PORT ?? 3301),
+    others,
+  };
+  for (const provider of ["sqlite", "postgresql"] as const)
+    console.log(
+      JSON.stringify({ provider, builds: [ROOT, ...others], costs: await costPerCharge(provider, opts) }),
+    );
+}
