@@ -30,7 +30,16 @@ async function expectStripeError(response: Response, status: number, type: strin
   expect(error.message.length).toBeGreaterThan(0);
 }
 
-const card = (number = "4242424242424242") => new URLSearchParams({ type: "card", "card[number]": number });
+/** A card as Stripe.js sends it from the browser. */
+const card = (number = "4242424242424242", expYear = "2034") =>
+  new URLSearchParams({
+    type: "card",
+    "card[number]": number,
+    "card[exp_month]": "12",
+    "card[exp_year]": expYear,
+    "card[cvc]": "123",
+  });
+const publishableKey = () => provider.apiKey.replace(/^sk_/, "pk_");
 
 describe("bodies", () => {
   test.beforeEach(async () => {
@@ -85,6 +94,71 @@ describe("bodies", () => {
   });
 });
 
+describe("keys", () => {
+  test.beforeEach(async () => {
+    provider = await startTestProvider();
+  });
+
+  test("a secret key as Bearer or as HTTP Basic's user (curl -u sk_test_...:) names the same account", async () => {
+    const created = await send("/v1/payment_methods", { body: card(), type: FORM });
+    const { id } = (await created.json()) as { id: string };
+    const basic = await fetch(`${provider.url}/v1/payment_methods/${id}`, {
+      headers: { authorization: `Basic ${Buffer.from(`${provider.apiKey}:`).toString("base64")}` },
+    });
+    expect(basic.status).toBe(200);
+    await expectStripeError(
+      await send("/v1/payment_methods/pm_x", { apiKey: "nope" }),
+      401,
+      "invalid_request_error",
+      "api_key_invalid",
+    );
+  });
+
+  test("a publishable key creates PaymentMethods from any origin, and nothing else", async () => {
+    const preflight = await fetch(`${provider.url}/v1/payment_methods`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://shop.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization,content-type",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    const created = await send("/v1/payment_methods", { body: card(), type: FORM, apiKey: publishableKey() });
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    // The shop's secret key sees the browser's PaymentMethod: one account.
+    expect((await send(`/v1/payment_methods/${id}`)).status).toBe(200);
+    await expectStripeError(
+      await send(`/v1/payment_methods/${id}`, { apiKey: publishableKey() }),
+      401,
+      "invalid_request_error",
+      "secret_key_required",
+    );
+    const intent = new URLSearchParams({
+      amount: "500",
+      currency: "usd",
+      payment_method: id,
+      confirm: "true",
+    });
+    await expectStripeError(
+      await send("/v1/payment_intents", { body: intent, type: FORM, apiKey: publishableKey() }),
+      401,
+      "invalid_request_error",
+      "secret_key_required",
+    );
+  });
+
+  test("a card number that fails its check digit, or an expired card: a card error naming the field", async () => {
+    const wrong = await send("/v1/payment_methods", { body: card("4242424242424241"), type: FORM });
+    await expectStripeError(wrong, 402, "card_error", "incorrect_number");
+    const expired = await send("/v1/payment_methods", { body: card(undefined, "2020"), type: FORM });
+    await expectStripeError(expired, 402, "card_error", "invalid_expiry_year");
+    expect(await provider.db.paymentMethod.count()).toBe(0);
+  });
+});
+
 describe("saving a card", () => {
   test.beforeEach(async () => {
     provider = await startTestProvider();
@@ -114,10 +188,11 @@ describe("the test lab's faults", () => {
     const body = new URLSearchParams({
       amount: "500",
       currency: "usd",
-      source: id,
+      payment_method: id,
+      confirm: "true",
       "metadata[order]": order,
     });
-    return send("/v1/charges", { body, type: FORM, apiKey });
+    return send("/v1/payment_intents", { body, type: FORM, apiKey });
   }
 
   test("belong to the account that set them: another account's switches never touch this one's order", async () => {

@@ -6,3 +6,6 @@ export const PROVIDER_DEFAULT_PORT = 4010;
 
 /** How long the lab's "timeout" fault holds a request: past the shop's per-attempt timeout (8 s). */
 export const PROVIDER_DEFAULT_TIMEOUT_HOLD_MS = 9_000;
+
+/** How long the provider retries an undelivered webhook event: three days, as Stripe does. */
+export const WEBHOOK_RETRY_WINDOW_DEFAULT_MS = 3 * 24 * 60 * 60 * 1000;

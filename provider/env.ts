@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
+import type { WebhookEndpoint } from "./webhooks/deliverer";
 import {
   PROVIDER_DEFAULT_DATABASE_URL,
   PROVIDER_DEFAULT_PORT,
   PROVIDER_DEFAULT_TIMEOUT_HOLD_MS,
+  WEBHOOK_RETRY_WINDOW_DEFAULT_MS,
 } from "./defaults";
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -23,12 +25,36 @@ const providerEnvSchema = z.object({
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).default("0"),
   /** How long a "timeout" fault holds a request: past the shop's per-attempt timeout. */
   PROVIDER_TIMEOUT_HOLD_MS: milliseconds(PROVIDER_DEFAULT_TIMEOUT_HOLD_MS),
+  /** The merchant's webhook endpoint (`npm start` names the shop's); unset, no events are sent. */
+  PROVIDER_WEBHOOK_URL: z.url().optional(),
+  /** The endpoint's signing secret, shared with the shop, which verifies every delivery with it. */
+  WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w{16,100}$/)
+    .optional(),
+  /** How long an undelivered event is retried: three days, as at Stripe (tests compress it). */
+  WEBHOOK_RETRY_WINDOW_MS: milliseconds(WEBHOOK_RETRY_WINDOW_DEFAULT_MS),
+  WEBHOOK_RETRY_BASE_MS: milliseconds(5_000),
+  /** The share of events sent twice, as at-least-once delivery sometimes does. */
+  WEBHOOK_DUPLICATE_RATE: z.coerce.number().min(0).max(1).default(0.1),
   IDEMPOTENCY_LEASE_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.leaseMs),
   IDEMPOTENCY_TTL_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.ttlMs),
   IDEMPOTENCY_WAIT_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.waitMs),
 });
 
 type ProviderEnv = z.infer<typeof providerEnvSchema>;
+
+/** The webhook endpoint the environment names, when it names both its URL and its secret. */
+export function webhookEndpointOf(env: ProviderEnv): WebhookEndpoint | undefined {
+  if (!env.PROVIDER_WEBHOOK_URL || !env.WEBHOOK_SECRET) return undefined;
+  return {
+    url: env.PROVIDER_WEBHOOK_URL,
+    secret: env.WEBHOOK_SECRET,
+    retryWindowMs: env.WEBHOOK_RETRY_WINDOW_MS,
+    retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+    duplicateRate: env.WEBHOOK_DUPLICATE_RATE,
+  };
+}
 
 export function parseProviderEnv(source: Record<string, string | undefined>): ProviderEnv {
   const parsed = providerEnvSchema.safeParse(source);

@@ -1,7 +1,10 @@
 import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "run-once";
-import type { FinalErrors } from "run-once";
+import type { FinalErrors, Json } from "run-once";
 
-/** An error answer in Stripe's shape, `{ error: { type, code, message } }`, with its HTTP status. */
+/** Fields of Stripe's error object beyond type, code and message: `param`, or a decline's `decline_code`, `charge`, `payment_intent`. */
+type ErrorDetails = Record<string, unknown>;
+
+/** An error answer in Stripe's shape, `{ error: { type, code, message, ... } }`, with its HTTP status. */
 export class ProviderError extends Error {
   constructor(
     readonly status: number,
@@ -9,21 +12,27 @@ export class ProviderError extends Error {
     readonly code: string,
     message: string,
     readonly retryAfterSeconds?: number,
+    readonly details: ErrorDetails = {},
   ) {
     super(message);
     this.name = "ProviderError";
   }
 
   toJSON() {
-    return { error: { type: this.type, code: this.code, message: this.message } };
+    return { error: { type: this.type, code: this.code, message: this.message, ...this.details } };
   }
 }
 
-export const invalidRequest = (code: string, message: string) =>
-  new ProviderError(400, "invalid_request_error", code, message);
+export const invalidRequest = (code: string, message: string, param?: string) =>
+  new ProviderError(400, "invalid_request_error", code, message, undefined, param ? { param } : {});
 
-export const cardDeclined = (message: string) =>
-  new ProviderError(402, "card_error", "card_declined", message);
+/** A 404 in Stripe's words for an object the account does not have. */
+export const missing = (object: string, id: string) =>
+  new ProviderError(404, "invalid_request_error", "resource_missing", `No such ${object}: '${id}'`);
+
+/** A card error (402): the card was refused, or its details are wrong. */
+export const cardError = (code: string, message: string, details: ErrorDetails) =>
+  new ProviderError(402, "card_error", code, message, undefined, details);
 
 /**
  * A 4xx is an answer: inside a charge's commit (a decline) it is stored and
@@ -36,17 +45,18 @@ export const providerFinalErrors: FinalErrors = {
     error.status < 500 &&
     ![408, 409, 429].includes(error.status),
   encode: (error) => {
-    const { status, type, code, message } = error as ProviderError;
-    return { status, type, code, message };
+    const { status, type, code, message, details } = error as ProviderError;
+    return JSON.parse(JSON.stringify({ status, type, code, message, details })) as Json;
   },
   decode: (stored) => {
-    const { status, type, code, message } = stored as {
+    const { status, type, code, message, details } = stored as {
       status: number;
       type: string;
       code: string;
       message: string;
+      details?: ErrorDetails;
     };
-    return new ProviderError(status, type, code, message);
+    return new ProviderError(status, type, code, message, undefined, details);
   },
 };
 

@@ -7,7 +7,7 @@
 import { checkDatabase } from "service-kit/db/check-database";
 import { resolveDatabaseUrl } from "service-kit/db/database-url";
 import { migrateDatabase } from "service-kit/db/migrate";
-import { parseProviderEnv } from "./env";
+import { parseProviderEnv, webhookEndpointOf } from "./env";
 import { startProvider } from "./server";
 
 try {
@@ -20,6 +20,7 @@ try {
     port: env.PROVIDER_PORT,
     lab: env.LAB_ENABLED === "1" || env.LAB_ENABLED === "true",
     timeoutHoldMs: env.PROVIDER_TIMEOUT_HOLD_MS,
+    webhooks: webhookEndpointOf(env),
     settings: {
       leaseMs: env.IDEMPOTENCY_LEASE_MS,
       ttlMs: env.IDEMPOTENCY_TTL_MS,

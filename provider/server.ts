@@ -10,6 +10,11 @@ import { createProviderDb } from "./db/client";
 import type { ProviderTx } from "./db/client";
 import { providerFinalErrors } from "./errors";
 import { ProviderMetrics } from "./metrics";
+import { WebhookDeliverer } from "./webhooks/deliverer";
+import type { WebhookEndpoint } from "./webhooks/deliverer";
+
+/** How often the deliverer looks for events due: a webhook follows its payment within about this. */
+const WEBHOOK_TICK_MS = 250;
 
 export interface RunningProvider {
   url: string;
@@ -30,6 +35,8 @@ export async function startProvider(opts: {
   lab: boolean;
   timeoutHoldMs: number;
   settings?: Partial<RunOnceSettings>;
+  /** The merchant's webhook endpoint: without one, no events are written. */
+  webhooks?: WebhookEndpoint;
 }): Promise<RunningProvider> {
   const metrics = new ProviderMetrics();
   const db = createProviderDb(opts.databaseUrl, { onQuery: metrics.countQuery });
@@ -44,7 +51,16 @@ export async function startProvider(opts: {
   });
   const sweeper = new KeySweeper(store, { abandonedGraceMs: runOnce.settings.abandonedGraceMs, logger });
   sweeper.start(60_000);
-  const app = createProviderApp({ db, runOnce, metrics, lab: opts.lab, timeoutHoldMs: opts.timeoutHoldMs });
+  const app = createProviderApp({
+    db,
+    runOnce,
+    metrics,
+    lab: opts.lab,
+    timeoutHoldMs: opts.timeoutHoldMs,
+    webhooks: opts.webhooks !== undefined,
+  });
+  const deliverer = opts.webhooks && new WebhookDeliverer({ db, endpoint: opts.webhooks, logger });
+  deliverer?.start(WEBHOOK_TICK_MS);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const listening = serve({ fetch: app.fetch, port: opts.port, hostname: "127.0.0.1" }, () =>
@@ -58,6 +74,7 @@ export async function startProvider(opts: {
     metrics,
     async close() {
       sweeper.stop();
+      deliverer?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await closeStore();
       await db.$disconnect();

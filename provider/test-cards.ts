@@ -1,8 +1,32 @@
-/**
- * The provider's test cards, as card processors document them: every card is
- * approved except these, which decline with the given reason.
- */
-export const DECLINING_CARDS: Readonly<Record<string, string>> = {
-  "4000000000000002": "The card was declined.",
-  "4000000000009995": "The card has insufficient funds.",
+/** A test card as the provider's test mode treats it: approved unless it has a decline code. */
+export interface TestCard {
+  number: string;
+  brand: string;
+  declineCode?: "generic_decline" | "insufficient_funds";
+}
+
+/** Stripe's documented test cards, by number: every other valid number is approved as a Visa would be. */
+const TEST_CARDS: readonly TestCard[] = [
+  { number: "4242424242424242", brand: "visa" },
+  { number: "5555555555554444", brand: "mastercard" },
+  { number: "4000000000000002", brand: "visa", declineCode: "generic_decline" },
+  { number: "4000000000009995", brand: "visa", declineCode: "insufficient_funds" },
+];
+
+/** Stripe's test PaymentMethods: usable by id in every account, with no card number sent. */
+export const TEST_PAYMENT_METHODS: Readonly<Record<string, TestCard>> = {
+  pm_card_visa: TEST_CARDS[0]!,
+  pm_card_mastercard: TEST_CARDS[1]!,
+  pm_card_chargeDeclined: TEST_CARDS[2]!,
+  pm_card_chargeDeclinedInsufficientFunds: TEST_CARDS[3]!,
 };
+
+/** What a decline says, by its decline code, in Stripe's words. */
+export const DECLINE_MESSAGES = {
+  generic_decline: "Your card was declined.",
+  insufficient_funds: "Your card has insufficient funds.",
+} as const;
+
+export function declineCodeOf(cardNumber: string): TestCard["declineCode"] {
+  return TEST_CARDS.find((card) => card.number === cardNumber)?.declineCode;
+}

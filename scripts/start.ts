@@ -5,6 +5,7 @@
  * Plain child_process, not a process manager: the shop must wait until the provider answers.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,6 +21,14 @@ if (!Number.isInteger(instances) || instances < 1 || (mode === "dev" && instance
   console.error(
     `INSTANCES must be a whole number from 1, and 1 with \`npm run dev\`: it is ${process.env.INSTANCES}.`,
   );
+  process.exit(1);
+}
+
+// The shop's settings first, so that a bad one (a webhook key TTL shorter than the retry window) stops it in one sentence.
+try {
+  await import("../server/env");
+} catch (error) {
+  console.error((error as Error).message);
   process.exit(1);
 }
 
@@ -47,13 +56,22 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, restartAs?
 }
 
 let providerUrl = process.env.PAYMENT_PROVIDER_URL;
+// The provider started here signs its webhooks with a secret made for this run, unless one is given.
+const webhookSecret =
+  process.env.WEBHOOK_SECRET ?? (providerUrl ? undefined : `whsec_${randomBytes(24).toString("hex")}`);
 if (!providerUrl) {
   const port = process.env.PROVIDER_PORT ?? String(PROVIDER_DEFAULT_PORT);
   providerUrl = `http://127.0.0.1:${port}`;
-  run(bin("tsx"), ["provider/main.ts"], { ...process.env, PROVIDER_PORT: port });
+  run(bin("tsx"), ["provider/main.ts"], {
+    ...process.env,
+    PROVIDER_PORT: port,
+    PROVIDER_WEBHOOK_URL:
+      process.env.PROVIDER_WEBHOOK_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}/api/webhooks/stripe`,
+    WEBHOOK_SECRET: webhookSecret,
+  });
   await untilAnswers(`${providerUrl}/health`, "The payment provider");
 }
-const shopEnv = { ...process.env, PAYMENT_PROVIDER_URL: providerUrl };
+const shopEnv = { ...process.env, PAYMENT_PROVIDER_URL: providerUrl, WEBHOOK_SECRET: webhookSecret };
 // The receipt worker (server/receipts/): node with tsx as a loader, one process, so that its own SIGKILL ends it.
 run(process.execPath, ["--import", "tsx", "server/receipts/main.ts"], shopEnv, "The receipt worker");
 if (instances === 1) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
-import { PROVIDER_DEFAULT_PORT } from "../provider/defaults";
+import { PROVIDER_DEFAULT_PORT, WEBHOOK_RETRY_WINDOW_DEFAULT_MS } from "../provider/defaults";
 
 /** The embedded default: a SQLite file in the checkout, so the demo needs no setup. */
 const DEFAULT_DATABASE_URL = "file:./data/checkout.db";
@@ -28,6 +28,18 @@ const envSchema = z.object({
     .string()
     .regex(/^sk_test_\w{4,100}$/)
     .default("sk_test_idempotent_checkout"),
+  /** The signing secret of the provider's webhook endpoint (whsec_...; `npm start` makes one); unset, the endpoint answers 404. */
+  WEBHOOK_SECRET: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^whsec_\w{16,100}$/)
+      .optional(),
+  ),
+  /** How long the provider retries an undelivered event: three days at Stripe. */
+  WEBHOOK_RETRY_WINDOW_MS: milliseconds(WEBHOOK_RETRY_WINDOW_DEFAULT_MS),
+  /** How long a webhook event's run-once key is kept: it must outlive the retry window (checked at start). */
+  WEBHOOK_KEY_TTL_MS: milliseconds(7 * 24 * 60 * 60 * 1000),
   /** How often the background completer looks for payments left between the provider's charge and the record. */
   PAYMENT_COMPLETER_INTERVAL_MS: milliseconds(5_000),
   /**
@@ -58,10 +70,23 @@ const envSchema = z.object({
 
 type Env = z.infer<typeof envSchema>;
 
+/** The guide's TTL rule: an event's key must outlive its redelivery; null when kept. */
+export function webhookRetentionProblem(config: Pick<Env, "WEBHOOK_KEY_TTL_MS" | "WEBHOOK_RETRY_WINDOW_MS">) {
+  if (config.WEBHOOK_KEY_TTL_MS >= config.WEBHOOK_RETRY_WINDOW_MS) return null;
+  return (
+    `WEBHOOK_KEY_TTL_MS (${config.WEBHOOK_KEY_TTL_MS} ms) is shorter than the provider's webhook retry window ` +
+    `WEBHOOK_RETRY_WINDOW_MS (${config.WEBHOOK_RETRY_WINDOW_MS} ms): an event redelivered after its key expired would be handled again.`
+  );
+}
+
 /** Reads the environment, or fails with one line that names each bad variable. */
 function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = envSchema.safeParse(source);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const problem = webhookRetentionProblem(parsed.data);
+    if (problem) throw new Error(problem);
+    return parsed.data;
+  }
   const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
   throw new Error(`Invalid environment: ${problems.join("; ")}.`);
 }

@@ -1,5 +1,6 @@
 import type { KeySweeper } from "run-once/sql";
-import type { RunOnceSettings } from "run-once";
+import type { RunOnce, RunOnceSettings } from "run-once";
+import type { Tx } from "./db/client";
 import { createDb } from "./db/client";
 import { resolveDatabaseUrl } from "service-kit/db/database-url";
 import { env, labEnabled } from "./env";
@@ -21,6 +22,8 @@ import type { HttpServices } from "./trpc/http-handler";
 export interface AppServices extends HttpServices {
   sweeper: KeySweeper;
   completer: PaymentCompleter;
+  /** The provider's webhook: its signing secret and the run-once core its event keys are kept by; null when not configured. */
+  webhooks: { secret: string; runOnce: RunOnce<Tx> } | null;
   /** Stops the background jobs, writes the pending account of attempts, and closes the database and Redis connections. */
   close(): Promise<void>;
 }
@@ -47,6 +50,8 @@ export function createServices(opts: {
   throttle?: ThrottleSettings;
   /** How this process is named in the account of attempts (see instanceName). */
   instance?: string;
+  /** The provider's webhook endpoint secret, and how long event keys are kept; without it, webhooks are refused. */
+  webhooks?: { secret: string; keyTtlMs: number };
 }): AppServices {
   const metrics = new AppMetrics();
   const throttle = opts.throttle ? new MutationThrottle(opts.throttle) : null;
@@ -57,9 +62,10 @@ export function createServices(opts: {
     // The lab ages keys in the table, so every duplicate reads the table rather than this process's memory.
     settings: { ...opts.settings, ...(opts.lab ? { recentOutcomesMs: 0 } : {}) },
     observers: [new RunOnceLog(logger), metrics],
+    webhookKeyTtlMs: opts.webhooks?.keyTtlMs ?? env.WEBHOOK_KEY_TTL_MS,
     clock: opts.clock,
   });
-  const { runOnce, sweeper, journal, recorder } = shopRunOnce;
+  const { runOnce, webhookRunOnce, sweeper, journal, recorder } = shopRunOnce;
   const account = { recorder, journal, instance: opts.instance ?? instanceName(undefined) };
   const endpoint = { ...opts.provider, onCall: recordProviderCalls(account) };
   const http = opts.providerOverride ?? new HttpPaymentProvider(endpoint);
@@ -89,6 +95,7 @@ export function createServices(opts: {
     sessionSecret: secretLoader(() => loadServerSecret(db, "session", opts.sessionSecret)),
     sweeper,
     completer,
+    webhooks: opts.webhooks ? { secret: opts.webhooks.secret, runOnce: webhookRunOnce } : null,
     async close() {
       sweeper.stop();
       completer.stop();
@@ -120,6 +127,9 @@ export function getServices(): AppServices {
       fingerprintSecret: env.IDEMPOTENCY_FINGERPRINT_SECRET,
       instance: instanceName(env.PORT),
       sessionSecret: env.SESSION_SECRET,
+      webhooks: env.WEBHOOK_SECRET
+        ? { secret: env.WEBHOOK_SECRET, keyTtlMs: env.WEBHOOK_KEY_TTL_MS }
+        : undefined,
       throttle: {
         perSession: env.RATE_LIMIT_SESSION_MUTATIONS,
         perAddress: env.RATE_LIMIT_ADDRESS_MUTATIONS,

@@ -39,7 +39,12 @@ const sentAt = Date.now();
 const results = await Promise.all(
   Array.from({ length: args.concurrency }, () =>
     caller.payments
-      .charge({ orderId: args.orderId, amountCents: args.amountCents, idempotencyKey: args.paymentKey })
+      .charge({
+        orderId: args.orderId,
+        amountCents: args.amountCents,
+        idempotencyKey: args.paymentKey,
+        paymentMethodId: "pm_card_visa",
+      })
       .then((data) => ({ ok: true, data }))
       .catch((error: unknown) => ({ ok: false, error: String(error) })),
   ),

@@ -1,4 +1,8 @@
-import type { CardKey, ChargeAnswer, PaymentProvider } from "../server/payment-provider/payment-provider";
+import type {
+  ChargeAnswer,
+  PaymentProvider,
+  PaymentRequest,
+} from "../server/payment-provider/payment-provider";
 
 /**
  * The shop's real provider client with hooks for tests: count its charges,
@@ -19,14 +23,7 @@ export class ControllableProvider implements PaymentProvider {
     return this;
   }
 
-  saveCard(cardNumber: string, keyed?: CardKey) {
-    return this.#provider().saveCard(cardNumber, keyed);
-  }
-
-  async charge(
-    request: { amountCents: number; paymentMethodId: string; orderId: string },
-    idempotencyKey: string | null,
-  ): Promise<ChargeAnswer> {
+  async charge(request: PaymentRequest, idempotencyKey: string): Promise<ChargeAnswer> {
     this.chargeCalls += 1;
     await this.beforeCharge?.();
     const answer = await this.#provider().charge(request, idempotencyKey);
@@ -36,6 +33,22 @@ export class ControllableProvider implements PaymentProvider {
 
   chargesOf(orderId: string, idempotencyKey?: string) {
     return this.#provider().chargesOf(orderId, idempotencyKey);
+  }
+
+  chargeOfIntent(paymentIntentId: string) {
+    return this.#provider().chargeOfIntent(paymentIntentId);
+  }
+
+  cardOf(paymentMethodId: string) {
+    return this.#provider().cardOf(paymentMethodId);
+  }
+
+  /** The next charge is made at the provider, then its answer is lost, as if the shop died between the hops. */
+  strandNextCharge(): void {
+    this.afterCharge = async () => {
+      this.afterCharge = undefined;
+      throw new Error("the shop died between the hops");
+    };
   }
 
   #provider(): PaymentProvider {

@@ -40,6 +40,8 @@ export async function createTestApp(
     fingerprintSecret?: string;
     redriveCutoffMs?: number;
     completerMaxFailures?: number;
+    /** The provider's webhook signing secret: the app then takes webhooks. */
+    webhookSecret?: string;
   } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase());
@@ -55,6 +57,9 @@ export async function createTestApp(
     fingerprintSecret: opts.fingerprintSecret,
     redriveCutoffMs: opts.redriveCutoffMs,
     completerMaxFailures: opts.completerMaxFailures,
+    webhooks: opts.webhookSecret
+      ? { secret: opts.webhookSecret, keyTtlMs: 7 * 24 * 60 * 60 * 1000 }
+      : undefined,
   });
   await seedCatalog(services.db);
   return {

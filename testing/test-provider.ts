@@ -4,6 +4,7 @@ import { PROVIDER_DEFAULT_TIMEOUT_HOLD_MS } from "../provider/defaults";
 import type { ProviderDb } from "../provider/db/client";
 import { startProvider } from "../provider/server";
 import type { RunningProvider } from "../provider/server";
+import type { WebhookEndpoint } from "../provider/webhooks/deliverer";
 import { createTestDatabase } from "./test-database";
 import type { TestDatabase } from "./test-database";
 
@@ -28,7 +29,12 @@ export interface TestProvider {
  * as a process of its own), with its test lab on unless told.
  */
 export async function startTestProvider(
-  opts: { timeoutHoldMs?: number; lab?: boolean; settings?: Partial<RunOnceSettings> } = {},
+  opts: {
+    timeoutHoldMs?: number;
+    lab?: boolean;
+    settings?: Partial<RunOnceSettings>;
+    webhooks?: WebhookEndpoint;
+  } = {},
 ): Promise<TestProvider> {
   const database = await createTestDatabase("provider");
   const running = await startProvider({
@@ -37,6 +43,7 @@ export async function startTestProvider(
     lab: opts.lab ?? true,
     timeoutHoldMs: opts.timeoutHoldMs ?? PROVIDER_DEFAULT_TIMEOUT_HOLD_MS,
     settings: opts.settings,
+    webhooks: opts.webhooks,
   });
   const db = createProviderDb(database.url);
   return {

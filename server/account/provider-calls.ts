@@ -5,11 +5,10 @@ import type { ProviderCallObserver } from "../payment-provider/http-payment-prov
 import type { RequestRecord, RequestRecorder } from "./request-recorder";
 
 /** What a call to the provider is for, by its path: the provider lane's words. */
-export const PROVIDER_CALL_PURPOSES = ["save card", "charge", "look up"] as const;
+export const PROVIDER_CALL_PURPOSES = ["charge", "look up"] as const;
 
 function purposeOf(path: string): (typeof PROVIDER_CALL_PURPOSES)[number] {
-  if (path.startsWith("GET")) return "look up";
-  return path.endsWith("/payment_methods") ? "save card" : "charge";
+  return path.startsWith("GET") ? "look up" : "charge";
 }
 
 /** Where the account keeps the shop's calls to the provider: under their order (kept as long as it is), each under its provider key. */

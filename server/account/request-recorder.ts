@@ -32,7 +32,7 @@ export interface RequestRecord {
   /** Until when the key is retained (the answer's Idempotency-Key-Expires). */
   keyExpiresAt: Date | null;
   /** A client's request, the completer's run of a stranded payment, the shop's call to the provider, or the lab's naive client. */
-  sentBy: "client" | "completer" | "shop" | "naive client";
+  sentBy: "client" | "completer" | "webhook" | "shop" | "naive client";
 }
 
 /** What a request's ending adds to its record. */

@@ -96,6 +96,10 @@ async function launch(
       {
         ...env,
         PROVIDER_PORT: String(providerPort),
+        // With a webhook secret, the provider's events go to the first instance, which a test may kill.
+        ...(env.WEBHOOK_SECRET && !env.PROVIDER_WEBHOOK_URL
+          ? { PROVIDER_WEBHOOK_URL: `http://127.0.0.1:${ports[0]}/api/webhooks/stripe` }
+          : {}),
         PROVIDER_DATABASE_URL:
           opts.providerDatabaseUrl ?? process.env.PROVIDER_DATABASE_URL ?? PROVIDER_DEFAULT_DATABASE_URL,
       },

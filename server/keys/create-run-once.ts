@@ -13,6 +13,8 @@ export function createRunOnce(opts: {
   databaseUrl: string;
   db: Db;
   settings: Partial<RunOnceSettings>;
+  /** How long a webhook event's key is kept: past the provider's retry window (env.ts checks). */
+  webhookKeyTtlMs: number;
   /** Told how every request ended (logs, metrics). */
   observers: RunOnceObserver[];
   clock?: () => Date;
@@ -24,6 +26,15 @@ export function createRunOnce(opts: {
     finalErrors: trpcFinalErrors,
     settings: opts.settings,
     observer: { observe: (event) => opts.observers.forEach((observer) => observer.observe(event)) },
+    logger,
+    clock: opts.clock,
+  });
+  // The same store and final errors; only the keys' retention differs.
+  const webhookRunOnce = new RunOnce<Tx>({
+    store,
+    watcher,
+    finalErrors: trpcFinalErrors,
+    settings: { ...opts.settings, ttlMs: opts.webhookKeyTtlMs },
     logger,
     clock: opts.clock,
   });
@@ -40,6 +51,7 @@ export function createRunOnce(opts: {
   );
   return {
     runOnce,
+    webhookRunOnce,
     sweeper,
     journal,
     recorder,

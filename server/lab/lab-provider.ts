@@ -6,7 +6,7 @@ import { logger } from "service-kit/logger";
 import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
 import type { ProviderCallObserver } from "../payment-provider/http-payment-provider";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
-import type { CardKey, ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
+import type { ChargeAnswer, PaymentProvider, PaymentRequest } from "../payment-provider/payment-provider";
 import type { providerFaultsSchema } from "../trpc/schemas/lab";
 import { readSwitches, spend } from "./switches";
 
@@ -23,8 +23,7 @@ export const STALL_MS = 4_000;
  * faults are set through its test API (`/v1/test/faults`).
  */
 export class LabProvider implements PaymentProvider {
-  readonly #naive: HttpPaymentProvider;
-  /** The pitfall charge's provider: one attempt per call, so that a transient failure reaches the run-once core. */
+  /** One try per call: the pitfall charge's provider (a transient failure reaches the run-once core), and the naive calls'. */
   readonly pitfallProvider: PaymentProvider;
 
   constructor(
@@ -34,30 +33,20 @@ export class LabProvider implements PaymentProvider {
     /** Writes the server's account before a stall, so that the request killed in it is on record. */
     private readonly beforeStall: () => Promise<void> = async () => {},
   ) {
-    this.#naive = new HttpPaymentProvider({ ...endpoint, keyForAttempt: () => `naive_${randomUUID()}` });
     this.pitfallProvider = new HttpPaymentProvider({
       ...endpoint,
       retry: { ...PROVIDER_RETRY_SETTINGS, maxAttempts: 1 },
     });
   }
 
-  async saveCard(cardNumber: string, keyed?: CardKey) {
-    // Before anything reaches the provider, so that the retry may bring another card.
-    if (keyed && (await spend(this.db, keyed.orderId, "failuresBeforeCommit"))) {
-      throw new Error("Lab fault: the connection to the provider broke before the card was sent.");
+  async charge(request: PaymentRequest, idempotencyKey: string): Promise<ChargeAnswer> {
+    if (await spend(this.db, request.orderId, "failuresBeforeCommit")) {
+      throw new Error("Lab fault: the connection to the provider broke before the charge was sent.");
     }
-    return this.inner.saveCard(cardNumber, keyed);
-  }
-
-  async charge(
-    request: { amountCents: number; paymentMethodId: string; orderId: string },
-    idempotencyKey: string | null,
-  ): Promise<ChargeAnswer> {
     const switches = await readSwitches(this.db, request.orderId);
-    const answer = await (switches.naiveProviderCalls ? this.#naive : this.inner).charge(
-      request,
-      idempotencyKey,
-    );
+    const answer = switches.naiveProviderCalls
+      ? await this.#chargeWithAKeyPerTry(request)
+      : await this.inner.charge(request, idempotencyKey);
     if (await spend(this.db, request.orderId, "stallsBetweenHops")) {
       // The page names this process in its kill command (behind the demo's proxy it could be any instance).
       const where = { orderId: request.orderId };
@@ -76,8 +65,29 @@ export class LabProvider implements PaymentProvider {
     return answer;
   }
 
+  /** The counter-example: the shop's retries, each under a key of its own, so a lost reply's retry charges again. */
+  async #chargeWithAKeyPerTry(request: PaymentRequest): Promise<ChargeAnswer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.pitfallProvider.charge(request, `naive_${randomUUID()}`);
+      } catch (error) {
+        if (!(error instanceof ProviderUnavailableError) || attempt >= PROVIDER_RETRY_SETTINGS.maxAttempts)
+          throw error;
+        await sleep(PROVIDER_RETRY_SETTINGS.baseDelayMs);
+      }
+    }
+  }
+
   chargesOf(orderId: string, idempotencyKey?: string) {
     return this.inner.chargesOf(orderId, idempotencyKey);
+  }
+
+  chargeOfIntent(paymentIntentId: string) {
+    return this.inner.chargeOfIntent(paymentIntentId);
+  }
+
+  cardOf(paymentMethodId: string) {
+    return this.inner.cardOf(paymentMethodId);
   }
 
   async providerFaults(orderId: string): Promise<ProviderFaults> {

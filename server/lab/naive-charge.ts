@@ -6,7 +6,6 @@ import type { PaymentProvider } from "../payment-provider/payment-provider";
 import { toChargeView } from "../payments/charge-view";
 import type { ChargeView } from "../payments/charge-view";
 import { NAIVE_CHARGE_PATH } from "../payments/keyspace";
-import { maskedCharge } from "../payments/schemas";
 import type { RequestRecorder } from "../account/request-recorder";
 import type { HttpExchange } from "../trpc/context";
 import { toTrpcError } from "../trpc/error-mapping";
@@ -27,7 +26,7 @@ export async function naiveCharge(
     account: { recorder: RequestRecorder; instance: string };
     http: HttpExchange | null;
   },
-  input: { orderId: string; amountCents: number; attemptKey: string; cardNumber: string },
+  input: { orderId: string; amountCents: number; attemptKey: string; paymentMethodId: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
   // Recorded once the order is known to be the session's: the figure draws it beside the guarded requests.
@@ -36,7 +35,7 @@ export async function naiveCharge(
     scope: { caller: order.id, path: NAIVE_CHARGE_PATH, key: attemptKey },
     instance: deps.account.instance,
     fingerprint: "",
-    body: maskedCharge(body),
+    body,
     sentBy: "naive client",
   });
   if (deps.http && !deps.http.isBatch) deps.http.responseHeaders.set(REQUEST_RECORD_HEADER, record.id);
@@ -64,12 +63,11 @@ async function chargeNaively(
   deps: { db: Db; provider: PaymentProvider },
   orderId: string,
   madeBy: string,
-  input: { amountCents: number; attemptKey: string; cardNumber: string },
+  input: { amountCents: number; attemptKey: string; paymentMethodId: string },
 ): Promise<ChargeView> {
-  const card = await deps.provider.saveCard(input.cardNumber);
   const providerKey = `${input.attemptKey}/charge`;
   const answer = await deps.provider.charge(
-    { amountCents: input.amountCents, paymentMethodId: card.paymentMethodId, orderId },
+    { amountCents: input.amountCents, paymentMethodId: input.paymentMethodId, orderId },
     providerKey,
   );
   if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);

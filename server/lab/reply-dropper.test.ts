@@ -42,6 +42,7 @@ test("a lab switch is spent only by its own order's committed charge, never name
       orderId: attacker.order.id,
       amountCents: attacker.order.totalCents,
       idempotencyKey: attacker.order.paymentKey,
+      paymentMethodId: "pm_card_visa",
     },
     orderId: victim.order.id,
   });
@@ -52,6 +53,7 @@ test("a lab switch is spent only by its own order's committed charge, never name
     orderId: attacker.order.id,
     amountCents: attacker.order.totalCents,
     idempotencyKey: attacker.order.paymentKey,
+    paymentMethodId: "pm_card_visa",
     victim: victim.order.id,
   });
   expect(single.status).toBe(400);

@@ -40,13 +40,8 @@ async function setFaults(order: string, faults: Partial<Record<string, number | 
 }
 
 describe("paying through Stripe's client", () => {
-  test("a charge, and its replay under the same key: one charge at the provider", async () => {
-    const card = await client.saveCard("4242424242424242", {
-      orderId: "ord_a",
-      idempotencyKey: "pay_a/card",
-    });
-    expect(card.cardLast4).toBe("4242");
-    const request = { amountCents: 1200, paymentMethodId: card.paymentMethodId, orderId: "ord_a" };
+  test("a PaymentIntent, and its replay under the same key: one charge at the provider", async () => {
+    const request = { amountCents: 1200, paymentMethodId: "pm_card_visa", orderId: "ord_a" };
     const first = await client.charge(request, "pay_a/charge");
     const replay = await client.charge(request, "pay_a/charge");
 
@@ -57,11 +52,10 @@ describe("paying through Stripe's client", () => {
   });
 
   test("a decline is an answer, final for its key: replayed, never charged", async () => {
-    const card = await client.saveCard("4000000000000002");
-    const request = { amountCents: 900, paymentMethodId: card.paymentMethodId, orderId: "ord_d" };
+    const request = { amountCents: 900, paymentMethodId: "pm_card_chargeDeclined", orderId: "ord_d" };
     const answer = await client.charge(request, "pay_d/charge");
 
-    expect(answer).toEqual({ declined: { reason: "The card was declined." } });
+    expect(answer).toEqual({ declined: { reason: "Your card was declined.", cardLast4: "0002" } });
     expect(await client.charge(request, "pay_d/charge")).toEqual(answer);
     expect(await provider.executions()).toBe(1);
     expect(calls.map((call) => call.reply)).toEqual([
@@ -72,8 +66,7 @@ describe("paying through Stripe's client", () => {
   });
 
   test("a key reused with other parameters is refused at once, not retried as an unknown outcome", async () => {
-    const card = await client.saveCard("4242424242424242");
-    const request = { amountCents: 500, paymentMethodId: card.paymentMethodId, orderId: "ord_r" };
+    const request = { amountCents: 500, paymentMethodId: "pm_card_visa", orderId: "ord_r" };
     await client.charge(request, "pay_r/charge");
     const reused = client.charge({ ...request, amountCents: 600 }, "pay_r/charge");
 
@@ -84,9 +77,8 @@ describe("paying through Stripe's client", () => {
 
   test("a lost reply: the shop's retry sends the same key and gets the one charge back", async () => {
     await setFaults("ord_l", { dropReplies: 1 });
-    const card = await client.saveCard("4242424242424242");
     const answer = await client.charge(
-      { amountCents: 700, paymentMethodId: card.paymentMethodId, orderId: "ord_l" },
+      { amountCents: 700, paymentMethodId: "pm_card_visa", orderId: "ord_l" },
       "pay_l/charge",
     );
 
@@ -98,14 +90,14 @@ describe("paying through Stripe's client", () => {
     expect(calls).toEqual([
       {
         orderId: "ord_l",
-        path: "POST /v1/charges",
+        path: "POST /v1/payment_intents",
         key: "pay_l/charge",
         attempt: 1,
         reply: { status: null, decision: null },
       },
       {
         orderId: "ord_l",
-        path: "POST /v1/charges",
+        path: "POST /v1/payment_intents",
         key: "pay_l/charge",
         attempt: 2,
         reply: { status: 200, decision: "replayed" },
@@ -120,12 +112,8 @@ describe("paying through Stripe's client", () => {
       apiKey: provider.apiKey,
       retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 10, attemptTimeoutMs: 2_000, deadlineMs: 5_000 },
     });
-    const card = await quick.saveCard("4242424242424242");
     await expect(
-      quick.charge(
-        { amountCents: 300, paymentMethodId: card.paymentMethodId, orderId: "ord_u" },
-        "pay_u/charge",
-      ),
+      quick.charge({ amountCents: 300, paymentMethodId: "pm_card_visa", orderId: "ord_u" }, "pay_u/charge"),
     ).rejects.toThrow(ProviderUnavailableError);
   });
 });

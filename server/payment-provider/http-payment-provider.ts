@@ -5,7 +5,7 @@ import type { AttemptFailure, RetrySettings } from "retry-policy";
 import { IDEMPOTENCY_HEADERS } from "run-once/http";
 import { CardDeclinedError, failureOf } from "./stripe-errors";
 import { ProviderUnavailableError } from "./payment-provider";
-import type { CardKey, ChargeAnswer, PaymentProvider, ProviderCharge } from "./payment-provider";
+import type { ChargeAnswer, PaymentProvider, PaymentRequest, ProviderCharge } from "./payment-provider";
 
 /** One call to the provider under a key, as the shop sent it. */
 export interface ProviderCall {
@@ -45,8 +45,10 @@ export const PROVIDER_RETRY_SETTINGS: RetrySettings = {
 /**
  * The payment provider through Stripe's official client: provider/app.ts, or
  * Stripe itself with a real sk_test_ key (PAYMENT_PROVIDER_URL=https://api.stripe.com).
- * Unknown outcomes (no answer, a timeout, 409, 5xx) are retried with the same
- * key; a card error is a decline; anything else is a bug and thrown.
+ * A payment is a PaymentIntent confirmed on creation, as Stripe's server-side
+ * integrations make them. Unknown outcomes (no answer, a timeout, 409, 5xx)
+ * are retried with the same key; a card error is a decline; anything else is
+ * a bug and thrown.
  */
 export class HttpPaymentProvider implements PaymentProvider {
   readonly #stripe: Stripe;
@@ -56,11 +58,6 @@ export class HttpPaymentProvider implements PaymentProvider {
       url: string;
       apiKey: string;
       retry?: RetrySettings;
-      /**
-       * The key each attempt sends. The default sends the operation's key on
-       * every attempt; the lab's counter-example mints one per attempt.
-       */
-      keyForAttempt?: (key: string | null, attempt: number) => string | null;
       onCall?: ProviderCallObserver;
     },
   ) {
@@ -75,42 +72,27 @@ export class HttpPaymentProvider implements PaymentProvider {
     });
   }
 
-  async saveCard(cardNumber: string, keyed?: CardKey) {
-    const method = await this.#send(
-      (options) =>
-        this.#stripe.paymentMethods.create({ type: "card", card: { number: cardNumber } }, options),
-      {
-        idempotencyKey: keyed?.idempotencyKey ?? null,
-        retries: keyed !== undefined,
-        orderId: keyed?.orderId ?? "",
-      },
-      "POST /v1/payment_methods",
-    );
-    return { paymentMethodId: method.id, cardLast4: method.card?.last4 ?? "" };
-  }
-
-  async charge(
-    request: { amountCents: number; paymentMethodId: string; orderId: string },
-    idempotencyKey: string | null,
-  ): Promise<ChargeAnswer> {
-    const params = {
+  async charge(request: PaymentRequest, idempotencyKey: string): Promise<ChargeAnswer> {
+    const params: Stripe.PaymentIntentCreateParams = {
       amount: request.amountCents,
       currency: "usd",
-      source: request.paymentMethodId,
-      metadata: {
-        order: request.orderId,
-        ...(idempotencyKey === null ? {} : { idempotency_key: idempotencyKey }),
-      },
+      payment_method: request.paymentMethodId,
+      confirm: true,
+      // The key again as metadata: a late look-up finds what the key made once the provider has forgotten the key.
+      metadata: { order: request.orderId, idempotency_key: idempotencyKey },
+      expand: ["latest_charge"],
     };
     try {
-      const charge = await this.#send(
-        (options) => this.#stripe.charges.create(params, options),
-        { idempotencyKey, retries: true, orderId: request.orderId },
-        "POST /v1/charges",
+      const intent = await this.#send(
+        (options) => this.#stripe.paymentIntents.create(params, options),
+        { idempotencyKey, orderId: request.orderId },
+        "POST /v1/payment_intents",
       );
-      return { charged: toCharge(charge) };
+      return { charged: chargeOf(intent)! };
     } catch (error) {
-      if (error instanceof CardDeclinedError) return { declined: { reason: error.message } };
+      if (error instanceof CardDeclinedError) {
+        return { declined: { reason: error.message, cardLast4: error.cardLast4 } };
+      }
       throw error;
     }
   }
@@ -119,32 +101,56 @@ export class HttpPaymentProvider implements PaymentProvider {
     const byKey = idempotencyKey === undefined ? "" : ` AND metadata['idempotency_key']:'${idempotencyKey}'`;
     const query = `metadata['order']:'${orderId}'${byKey}`;
     const found = await this.#send(
-      (options) => this.#stripe.charges.search({ query, limit: 100 }, options),
-      { idempotencyKey: null, retries: false, orderId },
-      "GET /v1/charges/search",
+      (options) =>
+        this.#stripe.paymentIntents.search({ query, limit: 100, expand: ["data.latest_charge"] }, options),
+      { orderId },
+      "GET /v1/payment_intents/search",
     );
-    return found.data.map(toCharge);
+    return found.data.flatMap((intent) => chargeOf(intent) ?? []);
   }
 
+  async chargeOfIntent(paymentIntentId: string): Promise<ProviderCharge | null> {
+    const intent = await this.#send(
+      (options) =>
+        this.#stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge"] }, options),
+      { orderId: "" },
+      "GET /v1/payment_intents",
+    );
+    return chargeOf(intent);
+  }
+
+  async cardOf(paymentMethodId: string) {
+    const method = await this.#send(
+      (options) => this.#stripe.paymentMethods.retrieve(paymentMethodId, {}, options),
+      { orderId: "" },
+      "GET /v1/payment_methods",
+    );
+    return { last4: method.card?.last4 ?? "", fingerprint: method.card?.fingerprint ?? "" };
+  }
+
+  /**
+   * Sends one call under the retry policy: a POST under the shop's key on
+   * every try, a GET retried as it is (reads need no key).
+   */
   async #send<T>(
     call: (options: Stripe.RequestOptions) => Promise<Stripe.Response<T>>,
-    opts: { idempotencyKey: string | null; retries: boolean; orderId: string },
+    opts: { idempotencyKey?: string; orderId: string },
     path: string,
   ): Promise<T> {
     const settings = this.opts.retry ?? PROVIDER_RETRY_SETTINGS;
-    const keyForAttempt = this.opts.keyForAttempt ?? ((key) => key);
+    const key = opts.idempotencyKey;
     const startedAt = Date.now();
     for (let attempt = 1; ; attempt++) {
-      const key = keyForAttempt(opts.idempotencyKey, attempt);
+      // Keyed calls are the account's: a read changes nothing at the provider.
       const replied =
-        key === null ? undefined : this.opts.onCall?.({ orderId: opts.orderId, path, key, attempt });
+        key === undefined ? undefined : this.opts.onCall?.({ orderId: opts.orderId, path, key, attempt });
       let failure: AttemptFailure;
       try {
         // The key is the shop's, given on every call: the client's own key is made per call and dies with
         // it, while a retry, a restarted shop or the completer must send the payment's key again.
         const answer = await call({
           timeout: settings.attemptTimeoutMs,
-          ...(key === null ? {} : { idempotencyKey: key }),
+          ...(key === undefined ? {} : { idempotencyKey: key }),
         });
         replied?.(replyOf(answer.lastResponse));
         return answer;
@@ -154,9 +160,7 @@ export class HttpPaymentProvider implements PaymentProvider {
         );
         failure = failureOf(error);
       }
-      const decision = opts.retries
-        ? decideRetry(failure, attempt, Date.now() - startedAt, settings)
-        : { retry: false, delayMs: 0 };
+      const decision = decideRetry(failure, attempt, Date.now() - startedAt, settings);
       if (!decision.retry) throw new ProviderUnavailableError(describe(failure));
       await sleep(decision.delayMs);
     }
@@ -179,12 +183,15 @@ function describe(failure: AttemptFailure): string {
   return failure.kind === "http" ? `HTTP ${failure.status}` : failure.kind;
 }
 
-function toCharge(charge: Stripe.Charge): ProviderCharge {
+/** The charge a PaymentIntent made, from its expanded latest charge; none unless it succeeded. */
+function chargeOf(intent: Stripe.PaymentIntent): ProviderCharge | null {
+  const charge = intent.latest_charge;
+  if (intent.status !== "succeeded" || charge === null || typeof charge === "string") return null;
   return {
     id: charge.id,
     amountCents: charge.amount,
     cardLast4: charge.payment_method_details?.card?.last4 ?? "",
-    orderId: charge.metadata.order ?? null,
+    orderId: intent.metadata.order ?? null,
     createdAt: new Date(charge.created * 1000),
   };
 }

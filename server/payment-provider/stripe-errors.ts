@@ -8,6 +8,13 @@ const UNKNOWN_OUTCOME_STATUSES = [409, 502, 503, 504];
 /** The provider declined the card: a final answer for its key. */
 export class CardDeclinedError extends Error {
   override name = "CardDeclinedError";
+
+  constructor(
+    message: string,
+    readonly cardLast4: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -17,7 +24,9 @@ export class CardDeclinedError extends Error {
  * key reused with other parameters, a wrong API key) is a bug. Those two are thrown.
  */
 export function failureOf(error: unknown): AttemptFailure {
-  if (error instanceof Stripe.errors.StripeCardError) throw new CardDeclinedError(error.message);
+  if (error instanceof Stripe.errors.StripeCardError) {
+    throw new CardDeclinedError(error.message, error.payment_method?.card?.last4 ?? "");
+  }
   if (error instanceof Stripe.errors.StripeConnectionError) {
     return /timeout/i.test(error.message) ? { kind: "timeout" } : { kind: "network" };
   }

@@ -11,8 +11,13 @@ import type { ChargeView } from "./charge-view";
 import { newPaymentKey } from "./payment-key";
 
 /** The key the shop sends the provider for a payment attempt: derived from the attempt's own, so every retry sends it again. */
-function providerKeyOf(paymentKey: string): string {
+export function providerKeyOf(paymentKey: string): string {
   return `${paymentKey}/charge`;
+}
+
+/** The payment key a provider key was derived from; null for a key the shop did not derive (the lab's). */
+export function paymentKeyOf(providerKey: string): string | null {
+  return /^(.+)\/charge$/.exec(providerKey)?.[1] ?? null;
 }
 
 /** Refuses a charge whose key or amount is not its order's: a refusal writes nothing, so it is not stored. */
@@ -65,21 +70,21 @@ export async function chargeOrder(
     runOnce: Pick<RunOnce<Tx>, "settings">;
     requestId?: string;
   },
-  input: { orderId: string; amountCents: number; cardNumber: string },
+  input: { orderId: string; amountCents: number; paymentMethodId: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
   if (order.status !== "PENDING") {
     throw new DomainError("ORDER_NOT_PAYABLE", `Order ${order.id} is already ${order.status.toLowerCase()}.`);
   }
   refuseMismatch(order, deps.execution.key, input.amountCents);
-  const card = await recoveryPoint(deps, order, input.cardNumber);
+  const saved = await recoveryPoint(deps, order, input.paymentMethodId);
   try {
     return await finishPayment(deps, {
       madeBy: deps.requestId ?? null,
       orderId: order.id,
       paymentKey: order.paymentKey,
       amountCents: order.totalCents,
-      ...card,
+      ...saved,
     });
   } catch (error) {
     if (error instanceof DomainError || error instanceof RunOnceError) throw error;
@@ -94,10 +99,11 @@ export async function chargeOrder(
 
 /**
  * The attempt's recovery point, written before the provider is called: the
- * card saved at the provider (its token, never its number) and the request's
- * fingerprint. From then on the provider may have charged, and a retry or the
- * background completer re-drives it with the same key. A retry of the same
- * attempt finds the card saved already.
+ * PaymentMethod the browser created (an id, never a card number) and the
+ * request's fingerprint. From then on the provider may have charged, and a
+ * retry or the background completer re-drives it with the same key and the
+ * same PaymentMethod. A retry may bring another PaymentMethod of the same
+ * card (a second tab makes its own): the saved one is charged.
  */
 async function recoveryPoint(
   deps: {
@@ -106,35 +112,39 @@ async function recoveryPoint(
     execution: Execution<Tx>;
     runOnce: Pick<RunOnce<Tx>, "settings">;
   },
-  { id: orderId, paymentKey }: { id: string; paymentKey: string },
-  cardNumber: string,
-): Promise<{ paymentMethodId: string; cardLast4: string; providerCalledAt: Date }> {
+  { paymentKey }: { paymentKey: string },
+  paymentMethodId: string,
+): Promise<{ paymentMethodId: string; providerCalledAt: Date }> {
   const attempt = await deps.db.paymentAttempt.findUniqueOrThrow({ where: { key: paymentKey } });
   if (attempt.status === "NEEDS_REVIEW") throw needsReview();
-  if (attempt.paymentMethodId && attempt.cardLast4 && attempt.providerCalledAt) {
-    // The same card, or none charged: the fingerprint covers the card number (order and amount are checked above).
-    if (attempt.requestFingerprint !== deps.execution.fingerprint) {
-      throw new DomainError(
-        "CARD_IN_USE",
-        `This payment is already under way with the card •••• ${attempt.cardLast4}, and may have been charged to it. Pay again with that card to finish it; nothing was charged to the new one.`,
-      );
+  if (attempt.paymentMethodId && attempt.providerCalledAt) {
+    if (attempt.paymentMethodId !== paymentMethodId) {
+      await refuseAnotherCard(deps.provider, attempt.paymentMethodId, paymentMethodId);
     }
-    const { paymentMethodId, cardLast4, providerCalledAt } = attempt;
-    return { paymentMethodId, cardLast4, providerCalledAt };
+    return { paymentMethodId: attempt.paymentMethodId, providerCalledAt: attempt.providerCalledAt };
   }
-  const card = await deps.provider.saveCard(cardNumber, { orderId, idempotencyKey: `${paymentKey}/card` });
   const providerCalledAt = new Date();
   await deps.db.paymentAttempt.update({
     where: { key: paymentKey },
     data: {
-      ...card,
+      paymentMethodId,
       requestFingerprint: deps.execution.fingerprint,
       providerCalledAt,
       // The completer's first look, once a client that is still retrying would have finished.
       nextTryAt: new Date(providerCalledAt.getTime() + deps.runOnce.settings.leaseMs),
     },
   });
-  return { ...card, providerCalledAt };
+  return { paymentMethodId, providerCalledAt };
+}
+
+/** A payment under way may have charged its card: another card (by the provider's card fingerprint) is refused. */
+async function refuseAnotherCard(provider: PaymentProvider, savedMethod: string, offeredMethod: string) {
+  const [saved, offered] = await Promise.all([provider.cardOf(savedMethod), provider.cardOf(offeredMethod)]);
+  if (saved.fingerprint === offered.fingerprint) return;
+  throw new DomainError(
+    "CARD_IN_USE",
+    `This payment is already under way with the card •••• ${saved.last4}, and may have been charged to it. Pay again with that card to finish it; nothing was charged to the new one.`,
+  );
 }
 
 /** The attempt is with a person: neither a retry nor the completer may settle it. */
@@ -152,7 +162,6 @@ interface PaymentToFinish {
   paymentKey: string;
   amountCents: number;
   paymentMethodId: string;
-  cardLast4: string;
   providerCalledAt: Date;
 }
 
@@ -167,7 +176,7 @@ interface PaymentToFinish {
 export async function finishPayment(
   deps: RecoveryDeps,
   payment: PaymentToFinish,
-  settledBy: "client" | "completer" = "client",
+  settledBy: SettledBy = "client",
 ): Promise<ChargeView> {
   const providerKey = providerKeyOf(payment.paymentKey);
   const now = (deps.clock ?? (() => new Date()))();
@@ -182,6 +191,25 @@ export async function finishPayment(
         },
         providerKey,
       );
+  return recordAnswer(deps, payment, answer, settledBy);
+}
+
+/** Who settled an attempt: its client's request, the completer, or the provider's webhook. */
+export type SettledBy = "client" | "completer" | "webhook";
+
+/**
+ * Records the provider's answer and completes the payment's key in one
+ * transaction: the charge, the attempt settled, the order paid and its
+ * receipt's event; or a decline and the next attempt; or, with no answer
+ * past the cutoff, review.
+ */
+export function recordAnswer(
+  deps: Pick<RecoveryDeps, "execution" | "metrics" | "clock">,
+  payment: Pick<PaymentToFinish, "madeBy" | "orderId" | "paymentKey">,
+  answer: ChargeAnswer | null,
+  settledBy: SettledBy,
+): Promise<ChargeView> {
+  const now = (deps.clock ?? (() => new Date()))();
   return deps.execution.commit(async (tx) => {
     const current = { id: payment.orderId, paymentKey: payment.paymentKey };
     if (answer === null) {
@@ -194,7 +222,7 @@ export async function finishPayment(
     }
     if ("declined" in answer) {
       await openNextAttempt(tx, current, {
-        cardLast4: payment.cardLast4,
+        cardLast4: answer.declined.cardLast4,
         declineReason: answer.declined.reason,
         settledBy,
       });
@@ -206,14 +234,14 @@ export async function finishPayment(
         orderId: payment.orderId,
         amountCents: answer.charged.amountCents,
         idempotencyKey: payment.paymentKey,
-        providerKey,
+        providerKey: providerKeyOf(payment.paymentKey),
         cardLast4: answer.charged.cardLast4,
         madeBy: payment.madeBy,
       },
     });
     await settleAttempt(tx, payment.paymentKey, {
       status: "SUCCEEDED",
-      cardLast4: payment.cardLast4,
+      cardLast4: answer.charged.cardLast4,
       settledBy,
     });
     await updateCurrentOrder(tx, current, { status: "PAID" });

@@ -42,7 +42,12 @@ async function strandedPayment(app: TestApp, provider: ControllableProvider, whe
   };
   if (when === "after") provider.afterCharge = fail;
   else provider.beforeCharge = fail;
-  const request = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const request = {
+    orderId: order.id,
+    amountCents: order.totalCents,
+    idempotencyKey: order.paymentKey,
+    paymentMethodId: "pm_card_visa",
+  };
   const error = await app
     .caller(session)
     .payments.charge(request)

@@ -23,6 +23,7 @@ async function strandedPayment(app: TestApp, provider: ControllableProvider) {
       orderId: order.id,
       amountCents: order.totalCents,
       idempotencyKey: order.paymentKey,
+      paymentMethodId: "pm_card_visa",
     }),
   ).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
   provider.afterCharge = undefined;
@@ -69,6 +70,7 @@ describe("the background completer", { timeout: 60_000 }, () => {
         orderId: order.id,
         amountCents: order.totalCents,
         idempotencyKey: order.paymentKey,
+        paymentMethodId: "pm_card_visa",
       }),
     ).resolves.toMatchObject({ chargeId: recorded[0]!.id });
     expect(await app.services.completer.tick()).toBe(0);

@@ -1,6 +1,7 @@
 import { KeyInProgressError, RunOnceError } from "run-once";
 import type { RunOnce } from "run-once";
 import type { Logger } from "service-kit/logger";
+import { PeriodicJob } from "service-kit/periodic-job";
 import type { Db, Tx } from "../db/client";
 import type { AppMetrics } from "../observability/app-metrics";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
@@ -27,8 +28,7 @@ const MAX_BACKOFF_MS = 60 * 60 * 1000;
  * after `maxFailures` it goes to review.
  */
 export class PaymentCompleter {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<number> | undefined;
+  readonly #job = new PeriodicJob(() => this.#pass());
 
   constructor(
     private readonly deps: {
@@ -48,22 +48,16 @@ export class PaymentCompleter {
   ) {}
 
   start(intervalMs: number): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => void this.tick(), intervalMs);
-    this.#timer.unref();
+    this.#job.start(intervalMs);
   }
 
   stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#job.stop();
   }
 
-  /** One pass; overlapping ticks share the pass in progress. Resolves with how many payments it settled. */
+  /** One pass now (sharing one in progress). Resolves with how many payments it settled. */
   tick(): Promise<number> {
-    this.#running ??= this.#pass().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    return this.#job.tick();
   }
 
   async #pass(): Promise<number> {
@@ -76,8 +70,8 @@ export class PaymentCompleter {
     });
     let finished = 0;
     for (const attempt of due) {
-      const { paymentMethodId, cardLast4, requestFingerprint, providerCalledAt } = attempt;
-      if (!paymentMethodId || !cardLast4 || !requestFingerprint || !providerCalledAt) continue;
+      const { paymentMethodId, requestFingerprint, providerCalledAt } = attempt;
+      if (!paymentMethodId || !requestFingerprint || !providerCalledAt) continue;
       const scope = { caller: attempt.order.sessionId, path: PAYMENT_KEYSPACE, key: attempt.key };
       const run = this.deps.account.recorder.arrived({
         scope,
@@ -92,7 +86,6 @@ export class PaymentCompleter {
         paymentKey: attempt.key,
         amountCents: attempt.order.totalCents,
         paymentMethodId,
-        cardLast4,
         providerCalledAt,
       };
       const ended = { status: null, retryAfterSeconds: null, keyExpiresAt: null };

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency-key-schema";
-import { APPROVED_TEST_CARD } from "./test-cards";
 import { orderIdSchema } from "../orders/schemas";
 
 export const chargeInput = z.strictObject({
@@ -12,11 +11,21 @@ export const chargeInput = z.strictObject({
     .max(100_000_000, { message: "amountCents is at most 100000000" }),
   /** Must be the order's paymentKey: the server refuses keys made per attempt. */
   idempotencyKey: idempotencyKeySchema.optional(),
-  cardNumber: z
-    .string()
-    .regex(/^\d{12,19}$/, { message: "cardNumber is 12 to 19 digits, without spaces" })
-    .default(APPROVED_TEST_CARD),
+  /** The PaymentMethod the browser created at the provider (or a test one, pm_card_visa): never a card number. */
+  paymentMethodId: z.string().regex(/^pm_[A-Za-z0-9_]{1,100}$/, {
+    message:
+      "paymentMethodId is a PaymentMethod's id (pm_...), created in the browser at the payment provider",
+  }),
 });
+
+/**
+ * What payments.charge's fingerprint covers: not the PaymentMethod, since two tabs make two of one card;
+ * the recovery point compares cards by the provider's card fingerprint instead.
+ */
+export function chargeFingerprinted(payload: Record<string, unknown>) {
+  const { paymentMethodId: _compared_by_card, ...rest } = payload;
+  return rest;
+}
 
 export const chargeOutput = z.object({
   chargeId: z.string(),
@@ -26,12 +35,3 @@ export const chargeOutput = z.object({
   cardLast4: z.string(),
   createdAt: z.iso.datetime(),
 });
-
-/** What the server's account keeps of a charge's body: never the card number, only its last four digits. */
-export function maskedCharge(payload: Record<string, unknown>) {
-  const { cardNumber, ...rest } = payload as Omit<z.infer<typeof chargeInput>, "idempotencyKey">;
-  return { ...rest, cardNumber: `${MASKED_CARD_PREFIX}${cardNumber.slice(-4)}` };
-}
-
-/** A masked card number: the account's copy-as-curl asks for the real one in its place. */
-const MASKED_CARD_PREFIX = "•••• ";

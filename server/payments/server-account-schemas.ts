@@ -32,7 +32,7 @@ export const serverAttemptSchema = z.object({
   retryAfterSeconds: z.number().int().nullable(),
   keyExpiresAt: z.iso.datetime().nullable(),
   /** A client's request, the background completer's run of a stranded payment, or the lab's naive client's (no run-once). */
-  sentBy: z.enum(["client", "completer", "naive client"]),
+  sentBy: z.enum(["client", "completer", "webhook", "naive client"]),
 });
 
 /** A call from the shop to the payment provider under a key derived from the payment's. */

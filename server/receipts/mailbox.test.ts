@@ -28,7 +28,7 @@ test("the mailbox knows which paid orders have a payment event: on its way, dead
       orderId: naive.id,
       amountCents: naive.totalCents,
       attemptKey: "naive_1",
-      cardNumber: "4242424242424242",
+      paymentMethodId: "pm_card_visa",
     },
   );
   // A charge written without its event, as the lab's pitfall charges write theirs.

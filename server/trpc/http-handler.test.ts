@@ -40,7 +40,7 @@ const errorOf = async (response: Response) =>
 describe("the Idempotency-Key header and the key field", () => {
   test("accepts the key as a header, bare or as an RFC 8941 string, with the same result", async () => {
     const order = await placeOrder();
-    const body = { orderId: order.id, amountCents: 1200 };
+    const body = { orderId: order.id, amountCents: 1200, paymentMethodId: "pm_card_visa" };
     const bare = await post("payments.charge", body, { "Idempotency-Key": order.paymentKey });
     const quoted = await post("payments.charge", body, { "Idempotency-Key": `"${order.paymentKey}"` });
 
@@ -52,7 +52,12 @@ describe("the Idempotency-Key header and the key field", () => {
 
   test("replays byte-identical bodies, marks replays, and tells until when the key is kept", async () => {
     const order = await placeOrder();
-    const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
+    const body = {
+      orderId: order.id,
+      amountCents: 1200,
+      idempotencyKey: order.paymentKey,
+      paymentMethodId: "pm_card_visa",
+    };
     const first = await post("payments.charge", body);
     const replay = await post("payments.charge", body);
 
@@ -79,8 +84,13 @@ describe("the Idempotency-Key header and the key field", () => {
     const order = await placeOrder();
     const body =
       reason === "IDEMPOTENCY_KEY_CONFLICTING_SOURCES"
-        ? { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey }
-        : { orderId: order.id, amountCents: 1200 };
+        ? {
+            orderId: order.id,
+            amountCents: 1200,
+            idempotencyKey: order.paymentKey,
+            paymentMethodId: "pm_card_visa",
+          }
+        : { orderId: order.id, amountCents: 1200, paymentMethodId: "pm_card_visa" };
     const response = await post("payments.charge", body, headers);
     expect(response.status).toBe(400);
     const error = await errorOf(response);
@@ -133,7 +143,12 @@ describe("keys in progress", () => {
     const order = await placeOrder();
     const held = gate();
     provider.beforeCharge = () => held.opened;
-    const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
+    const body = {
+      orderId: order.id,
+      amountCents: 1200,
+      idempotencyKey: order.paymentKey,
+      paymentMethodId: "pm_card_visa",
+    };
     const first = post("payments.charge", body);
     await new Promise((resolve) => setTimeout(resolve, 30));
 
@@ -158,7 +173,12 @@ describe("keys in progress", () => {
     // A request that has entered run() while the first executes has joined it: run() shares the
     // execution in flight before its first await.
     const runs = vi.spyOn(app.services.runOnce, "run");
-    const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
+    const body = {
+      orderId: order.id,
+      amountCents: 1200,
+      idempotencyKey: order.paymentKey,
+      paymentMethodId: "pm_card_visa",
+    };
     const first = post("payments.charge", body);
     await charging.opened;
     const duplicate = post("payments.charge", body);
@@ -178,7 +198,12 @@ describe("keys in progress", () => {
     provider.afterCharge = async () => {
       if (failures-- > 0) throw new Error("connection reset after the provider answered");
     };
-    const body = { orderId: order.id, amountCents: 1200, idempotencyKey: order.paymentKey };
+    const body = {
+      orderId: order.id,
+      amountCents: 1200,
+      idempotencyKey: order.paymentKey,
+      paymentMethodId: "pm_card_visa",
+    };
 
     const failed = await post("payments.charge", body);
     expect(failed.status).toBe(503);

@@ -31,7 +31,7 @@ export interface ProviderRow {
   call: ProviderCall;
   reply: Reply;
   /** What the provider did under this call, from its reply or a later reply under the same key. */
-  mark: "charge" | "decline" | "card" | null;
+  mark: "charge" | "decline" | null;
   caption: string;
 }
 
@@ -116,8 +116,11 @@ function tookOver(attempt: ServerAttempt): boolean {
   );
 }
 
+/** A run the server started itself (the completer), or the provider's webhook: no client waits for its reply. */
+const noClient = (attempt: ServerAttempt) => attempt.sentBy === "completer" || attempt.sentBy === "webhook";
+
 function replyOf(attempt: ServerAttempt): Reply {
-  if (attempt.sentBy === "completer" || attempt.decision === null) return "none";
+  if (noClient(attempt) || attempt.decision === null) return "none";
   if (attempt.decision === "abandoned" || attempt.status === CLIENT_GONE) return "none";
   return attempt.replyLost ? "lost" : "received";
 }
@@ -137,19 +140,19 @@ function requestRow(attempts: readonly ServerAttempt[], i: number, charges: stri
         ? "decline"
         : waited || (attempt.decision === "abandoned" && attempt.generation === null)
           ? "wait"
-          : attempt.sentBy === "completer"
+          : noClient(attempt)
             ? "ran"
             : "";
   return {
     n: i + 1,
     attempt,
-    crossesNetwork: attempt.sentBy !== "completer",
+    crossesNetwork: !noClient(attempt),
     reply: replyOf(attempt),
     charges,
     work,
     caption:
       caption(attempts, i, charges.length, takenOverBy) +
-      (attempt.replyLost && attempt.sentBy !== "completer" ? ", and its reply was lost" : ""),
+      (attempt.replyLost && !noClient(attempt) ? ", and its reply was lost" : ""),
     takenOverBy,
   };
 }
@@ -235,6 +238,7 @@ function caption(
 /** How "What happened" names request #n. */
 function nameOf(row: RequestRow): string {
   if (row.attempt.sentBy === "completer") return `#${row.n} (the background completer)`;
+  if (row.attempt.sentBy === "webhook") return `#${row.n} (the provider's webhook)`;
   return row.attempt.sentBy === "naive client" ? `#${row.n} (naive, a key of its own)` : `#${row.n}`;
 }
 
@@ -245,12 +249,14 @@ const TOLD = 6;
 function whatHappened(rows: readonly RequestRow[], charges: readonly LedgerCharge[]): string {
   const keys = new Set(rows.map((row) => row.attempt.key)).size;
   const sent = rows.filter((row) => row.crossesNetwork).length;
-  const runs = rows.length - sent;
+  const runsOf = (sentBy: string) => rows.filter((row) => row.attempt.sentBy === sentBy).length;
+  const [runs, webhooks] = [runsOf("completer"), runsOf("webhook")];
   const requests =
     (sent === 0
       ? "No request reached the server"
       : `${plural(sent, "request")} reached the server${keys > 1 ? ` under ${keys} keys` : ""}`) +
-    (runs > 0 ? `, and the background completer ran ${timesInWords(runs)}` : "");
+    (runs > 0 ? `, and the background completer ran ${timesInWords(runs)}` : "") +
+    (webhooks > 0 ? `, and the provider's webhook recorded the payment` : "");
   const told = rows.slice(0, TOLD).map((row) => ` ${nameOf(row)} ${row.caption}.`);
   const rest = rows.length - told.length;
   return `${requests}; ${plural(charges.length, "charge")}.${told.join("")}${rest > 0 ? ` And ${rest} more.` : ""}`;
@@ -283,15 +289,7 @@ function providerRows(calls: readonly ProviderCall[]): ProviderRow[] {
   const rows = calls.map((call, i): ProviderRow => {
     const reply: Reply = call.noReply || call.status === null ? (call.noReply ? "lost" : "none") : "received";
     const ran = reply === "received" && call.decision !== null && PROVIDER_RAN.has(call.decision);
-    const mark = !ran
-      ? null
-      : call.status === DECLINED
-        ? "decline"
-        : call.status !== 200
-          ? null
-          : call.purpose === "charge"
-            ? "charge"
-            : "card";
+    const mark = !ran ? null : call.status === DECLINED ? "decline" : call.status === 200 ? "charge" : null;
     return { n: i + 1, call, reply, mark, caption: "" };
   });
   // A replay or shared answer under a key no answered call ran: the provider ran it under an earlier call whose reply never came.
@@ -300,15 +298,7 @@ function providerRows(calls: readonly ProviderCall[]): ProviderRow[] {
     if (row.reply !== "received" || (decision !== "replayed" && decision !== "coalesced")) continue;
     if (rows.some((r) => r.call.key === key && r.mark !== null)) continue;
     const maker = rows.find((r) => r.n < row.n && r.call.key === key && r.reply !== "received");
-    if (maker)
-      maker.mark =
-        status === DECLINED
-          ? "decline"
-          : status !== 200
-            ? null
-            : maker.call.purpose === "charge"
-              ? "charge"
-              : "card";
+    if (maker) maker.mark = status === DECLINED ? "decline" : status === 200 ? "charge" : null;
   }
   for (const row of rows) row.caption = providerCaption(row, rows);
   return rows;
@@ -317,7 +307,6 @@ function providerRows(calls: readonly ProviderCall[]): ProviderRow[] {
 const DID: Record<NonNullable<ProviderRow["mark"]>, string> = {
   charge: "charged the card",
   decline: "declined the card",
-  card: "saved the card",
 };
 
 function providerCaption(row: ProviderRow, rows: readonly ProviderRow[]): string {

@@ -39,11 +39,10 @@ export async function pitfallCharge(
     brokenRule: BrokenRule | null;
     requestId: string;
   },
-  input: { orderId: string; amountCents: number; cardNumber: string },
+  input: { orderId: string; amountCents: number; paymentMethodId: string },
 ): Promise<ChargeView> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
   refuseMismatch(order, deps.execution.key, input.amountCents);
-  const card = await deps.provider.saveCard(input.cardNumber);
   if (await spend(deps.db, order.id, "stuckExecutions")) {
     logger.warn({ orderId: order.id }, `lab: a pitfall-mode execution is stuck for ${STUCK_MS / 1000} s`);
     await sleep(STUCK_MS);
@@ -51,7 +50,7 @@ export async function pitfallCharge(
   const record = async (tx: Tx): Promise<ChargeView> => {
     const providerKey = `pitfall_${randomUUID()}`;
     const answer = await deps.provider.charge(
-      { amountCents: order.totalCents, paymentMethodId: card.paymentMethodId, orderId: order.id },
+      { amountCents: order.totalCents, paymentMethodId: input.paymentMethodId, orderId: order.id },
       providerKey,
     );
     if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);

@@ -16,8 +16,8 @@ export interface RunOnceOptions {
   keyField?: string;
   /** The name keys are stored under (default: the path); their readers name the same constant. */
   keyspace?: string;
-  /** The body the account of attempts keeps (the parsed input unless given): mask what must not be stored. */
-  keptBody?: (payload: Record<string, unknown>) => Json;
+  /** The part of the input the fingerprint covers (all of it but the key unless given). */
+  fingerprinted?: (payload: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** Runs a mutation at most once per (session, keyspace, key); after `.input()` and `.output()`. */
@@ -30,7 +30,11 @@ export function runOnce(options: RunOnceOptions = {}) {
     const keyspace = options.keyspace ?? path;
 
     const scope = { caller: ctx.sessionId, path: keyspace, key };
-    const requestFingerprint = fingerprint(keyspace, payload, await ctx.fingerprintSecret());
+    const requestFingerprint = fingerprint(
+      keyspace,
+      options.fingerprinted ? options.fingerprinted(payload) : payload,
+      await ctx.fingerprintSecret(),
+    );
     // Set when this request claims the key and runs the handler: what a failure then says of the key.
     let claimed: Pick<Execution<Tx>, "decision" | "generation"> | undefined;
     // The server's account of this request, in flight now and completed once answered, written in later
@@ -39,7 +43,7 @@ export function runOnce(options: RunOnceOptions = {}) {
       scope,
       instance: ctx.account.instance,
       fingerprint: requestFingerprint.slice(0, 12),
-      body: options.keptBody ? options.keptBody(payload) : (payload as Json),
+      body: payload as Json,
       sentBy: "client",
     });
     if (ctx.http && !ctx.http.isBatch) ctx.http.responseHeaders.set(REQUEST_RECORD_HEADER, attempt.id);

@@ -7,7 +7,7 @@ import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
 import { runOnce } from "../idempotency/middleware";
-import { chargeInput, chargeOutput, maskedCharge } from "../../payments/schemas";
+import { chargeInput, chargeOutput, chargeFingerprinted } from "../../payments/schemas";
 
 /** A recorder whose batches are dropped: everything of the record but its writes. */
 const recorderWithoutWrites = new RequestRecorder(
@@ -38,6 +38,6 @@ export const benchRouter = router({
     .use(({ ctx, next }) => next({ ctx: { account: { ...ctx.account, recorder: recorderWithoutWrites } } }))
     .input(chargeInput)
     .output(chargeOutput)
-    .use(runOnce({ keyspace: PAYMENT_KEYSPACE, keptBody: maskedCharge }))
+    .use(runOnce({ keyspace: PAYMENT_KEYSPACE, fingerprinted: chargeFingerprinted }))
     .mutation(({ ctx, input }) => chargeOrder(ctx, input)),
 });

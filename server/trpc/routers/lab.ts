@@ -17,7 +17,7 @@ import {
   naiveChargeInput,
   setLabSwitchesInput,
 } from "../schemas/lab";
-import { chargeInput, chargeOutput, maskedCharge } from "../../payments/schemas";
+import { chargeInput, chargeOutput, chargeFingerprinted } from "../../payments/schemas";
 
 /** The fault lab's procedures, served only where the lab is on; AppRouter does not contain them. */
 export const labRouter = router({
@@ -69,7 +69,7 @@ export const labRouter = router({
     .input(chargeInput)
     .output(chargeOutput)
     .use(withPitfallCore)
-    .use(runOnce({ keyspace: PAYMENT_KEYSPACE, keptBody: maskedCharge }))
+    .use(runOnce({ keyspace: PAYMENT_KEYSPACE, fingerprinted: chargeFingerprinted }))
     .mutation(({ ctx, input }) =>
       pitfallCharge({ ...ctx, provider: labProviderOf(ctx.provider).pitfallProvider }, input),
     ),

@@ -10,7 +10,7 @@ import { FakeClock } from "~/testing/fake-clock";
 import { test } from "~/testing/fixtures";
 import type { TestApp } from "~/testing/test-app";
 
-const DECLINED_CARD = "4000000000000002";
+const DECLINED_CARD = "pm_card_chargeDeclined";
 
 function chargeCount(app: TestApp, orderId: string) {
   return app.services.db.charge.count({ where: { orderId } });
@@ -102,7 +102,7 @@ describe("payments.charge", () => {
     startApp,
   }) => {
     const { provider, app, session, order } = await appWithOrder(startApp);
-    const declinedRequest = { ...chargeBody(order), cardNumber: DECLINED_CARD };
+    const declinedRequest = { ...chargeBody(order), paymentMethodId: DECLINED_CARD };
 
     const declined = { code: "PAYMENT_REQUIRED", reason: "CARD_DECLINED" };
     await expect(app.caller(session).payments.charge(declinedRequest)).rejects.toMatchObject(declined);
@@ -120,13 +120,13 @@ describe("payments.charge", () => {
     ]);
     expect(afterDecline.attempts[0]).toMatchObject({
       cardLast4: "0002",
-      declineReason: "The card was declined.",
+      declineReason: "Your card was declined.",
     });
 
-    // Another card under the declined key is another request: 422, not a charge.
+    // Another card under the declined key is the same payment (the card is not fingerprinted): its decline again.
     await expect(
-      app.caller(session).payments.charge({ ...declinedRequest, cardNumber: "4242424242424242" }),
-    ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+      app.caller(session).payments.charge({ ...declinedRequest, paymentMethodId: "pm_card_visa" }),
+    ).rejects.toMatchObject(declined);
     // The new attempt's key, twice at once: one charge.
     const retry = chargeBody(order, afterDecline.paymentKey);
     const [a, b] = await Promise.all([
@@ -213,19 +213,18 @@ describe("payments.charge refusals leave no key behind", () => {
 });
 
 describe("what the key table keeps", () => {
-  test("a request's fingerprint is keyed by the server's secret: the stored one cannot test guesses of the card", async ({
+  test("a request's fingerprint is keyed by the server's secret: the stored one cannot test guesses of the request", async ({
     startApp,
   }) => {
     const app = await startApp();
     const { session, order } = await placedOrder(app);
-    const cardNumber = "4242424242424242";
-    await app.caller(session).payments.charge({ ...chargeBody(order), cardNumber });
+    await app.caller(session).payments.charge(chargeBody(order));
 
     const stored = await app.services.db.idempotencyKey.findFirstOrThrow({
       where: { key: order.paymentKey },
     });
-    const request = { orderId: order.id, amountCents: order.totalCents, cardNumber };
-    // Guessing the card and hashing the request, as someone reading the table would, finds nothing...
+    const request = { orderId: order.id, amountCents: order.totalCents };
+    // Guessing the order and amount and hashing them, as someone reading the table would, finds nothing...
     expect(stored.fingerprint).not.toBe(fingerprint(PAYMENT_KEYSPACE, request));
     // ...without the server's key, which is what it takes.
     expect(stored.fingerprint).toBe(

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { APPROVED_TEST_CARD } from "../../payments/test-cards";
 import { idempotencyKeySchema } from "../../idempotency-key-schema";
 import { orderIdSchema } from "../../orders/schemas";
 import { chargeInput } from "../../payments/schemas";
@@ -66,7 +65,7 @@ export const naiveChargeInput = z.strictObject({
   amountCents: chargeInput.shape.amountCents,
   /** The naive client's mistake: a key made afresh for every attempt. */
   attemptKey: idempotencyKeySchema,
-  cardNumber: chargeInput.shape.cardNumber.default(APPROVED_TEST_CARD),
+  paymentMethodId: chargeInput.shape.paymentMethodId,
 });
 
 export const ageKeyOutput = z.object({ key: z.string(), expiresAt: z.iso.datetime() });

@@ -1,0 +1,88 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+import { describe, expect, onTestFinished, test } from "vitest";
+import { startTestProvider } from "~/testing/test-provider";
+
+const SECRET = "whsec_deliverer_test_secret_01";
+
+/** A merchant's endpoint that answers with the statuses given in turn (the last one thereafter), keeping what it got. */
+async function endpoint(statuses: number[]) {
+  const received: { body: string; signature: string }[] = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    request.on("end", () => {
+      received.push({ body, signature: String(request.headers["stripe-signature"]) });
+      response.statusCode = statuses[Math.min(received.length, statuses.length) - 1]!;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+}
+
+async function providerDeliveringTo(url: string, retryWindowMs = 60_000) {
+  const provider = await startTestProvider({
+    webhooks: { url, secret: SECRET, retryWindowMs, retryBaseMs: 100, duplicateRate: 0 },
+  });
+  onTestFinished(() => provider.close());
+  const pay = (paymentMethod: string) =>
+    fetch(`${provider.url}/v1/payment_intents`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${provider.apiKey}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        amount: "1200",
+        currency: "usd",
+        payment_method: paymentMethod,
+        confirm: "true",
+      }),
+    });
+  return { provider, pay };
+}
+
+describe("webhook delivery, at least once", () => {
+  test("retried until answered 2xx, each try signed as Stripe signs, the same bytes every time", async () => {
+    const merchant = await endpoint([500, 503, 200]);
+    const { provider, pay } = await providerDeliveringTo(merchant.url);
+    expect((await pay("pm_card_visa")).status).toBe(200);
+
+    await expect.poll(() => merchant.received.length, { timeout: 10_000 }).toBe(3);
+    const event = await provider.db.webhookEvent.findFirstOrThrow();
+    expect(event).toMatchObject({
+      type: "payment_intent.succeeded",
+      attempts: 3,
+      deliveredAt: expect.any(Date),
+    });
+    for (const { body, signature } of merchant.received) {
+      expect(body).toBe(event.payload);
+      expect(Stripe.webhooks.constructEvent(body, signature, SECRET)).toMatchObject({ id: event.id });
+    }
+  });
+
+  test("a decline sends payment_intent.payment_failed; an endpoint that never answers 2xx is given up past the window", async () => {
+    const merchant = await endpoint([500]);
+    const { provider, pay } = await providerDeliveringTo(merchant.url, 400);
+    expect((await pay("pm_card_chargeDeclined")).status).toBe(402);
+
+    await expect
+      .poll(() => provider.db.webhookEvent.findFirst({ select: { gaveUpAt: true } }), { timeout: 10_000 })
+      .toMatchObject({ gaveUpAt: expect.any(Date) });
+    const tries = merchant.received.length;
+    expect(tries).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(merchant.received[0]!.body)).toMatchObject({ type: "payment_intent.payment_failed" });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(merchant.received).toHaveLength(tries);
+  });
+
+  test("an event is written only with what it tells: a refused request writes none", async () => {
+    const merchant = await endpoint([200]);
+    const { provider, pay } = await providerDeliveringTo(merchant.url);
+    expect((await pay("pm_does_not_exist")).status).toBe(400);
+    expect(await provider.db.webhookEvent.count()).toBe(0);
+  });
+});

@@ -1,0 +1,136 @@
+import Stripe from "stripe";
+import type { Logger } from "service-kit/logger";
+import { PeriodicJob } from "service-kit/periodic-job";
+import type { ProviderDb } from "../db/client";
+
+/** Where events go, how they are signed, and how long an undelivered one is retried. */
+export interface WebhookEndpoint {
+  url: string;
+  /** The endpoint's signing secret (whsec_...), which the merchant verifies deliveries with. */
+  secret: string;
+  /** How long an event is retried before the provider gives up on it: three days at Stripe. */
+  retryWindowMs: number;
+  /** The first retry's delay; each next one doubles, up to an hour. */
+  retryBaseMs: number;
+  /** The share of events delivered a second time after a first success, as at-least-once delivery may. */
+  duplicateRate: number;
+}
+
+/** Events sent per tick: the loop is bounded, the next tick takes the rest. */
+const BATCH = 20;
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** How long a delivery waits for the endpoint's answer (Stripe waits up to a few seconds too). */
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * Sends the events written in the provider's transactions to the merchant's
+ * webhook endpoint, at least once: each is signed as Stripe signs
+ * (`Stripe-Signature: t=...,v1=HMAC-SHA256`, with the official client's own
+ * signer), and any delivery not answered 2xx is retried with exponential
+ * backoff and jitter until the retry window closes. An event's next try is
+ * booked before it is sent, so a provider that dies mid-send sends it again
+ * later; some are sent twice on purpose; retries reorder events.
+ */
+export class WebhookDeliverer {
+  readonly #job = new PeriodicJob(() => this.#pass());
+
+  constructor(
+    private readonly deps: {
+      db: ProviderDb;
+      endpoint: WebhookEndpoint;
+      logger: Pick<Logger, "info" | "warn">;
+      clock?: () => Date;
+      random?: () => number;
+    },
+  ) {}
+
+  start(intervalMs: number): void {
+    this.#job.start(intervalMs);
+  }
+
+  stop(): void {
+    this.#job.stop();
+  }
+
+  async #pass(): Promise<number> {
+    const now = this.#now();
+    const due = await this.deps.db.webhookEvent.findMany({
+      where: { deliveredAt: null, gaveUpAt: null, nextAttemptAt: { lte: now } },
+      orderBy: { nextAttemptAt: "asc" },
+      take: BATCH,
+    });
+    const answered = await Promise.all(due.map((event) => this.#deliver(event)));
+    return answered.filter(Boolean).length;
+  }
+
+  async #deliver(event: {
+    id: string;
+    payload: string;
+    attempts: number;
+    createdAt: Date;
+  }): Promise<boolean> {
+    const attempts = event.attempts + 1;
+    const now = this.#now();
+    // Booked before the send, and only by one deliverer: a crash mid-send leaves the next try in place.
+    const { count } = await this.deps.db.webhookEvent.updateMany({
+      where: { id: event.id, attempts: event.attempts, deliveredAt: null },
+      data: { attempts, nextAttemptAt: this.#backedOff(now, attempts) },
+    });
+    if (count === 0) return false;
+    const status = await this.#send(event.payload, now);
+    const ok = status !== null && status >= 200 && status < 300;
+    if (ok) {
+      // A first success is sometimes followed by a second delivery, at the next booked try.
+      const again = attempts === 1 && (this.deps.random ?? Math.random)() < this.deps.endpoint.duplicateRate;
+      if (!again)
+        await this.deps.db.webhookEvent.update({ where: { id: event.id }, data: { deliveredAt: now } });
+      return true;
+    }
+    const windowClosed = now.getTime() - event.createdAt.getTime() >= this.deps.endpoint.retryWindowMs;
+    if (windowClosed)
+      await this.deps.db.webhookEvent.update({ where: { id: event.id }, data: { gaveUpAt: now } });
+    this.deps.logger.warn(
+      { event: event.id, status, attempts },
+      windowClosed
+        ? "webhook: gave up on an event past the retry window"
+        : "webhook: delivery failed; retrying later",
+    );
+    return false;
+  }
+
+  /** The endpoint's status, or null when it did not answer. */
+  async #send(payload: string, now: Date): Promise<number | null> {
+    const signature = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: this.deps.endpoint.secret,
+      timestamp: Math.floor(now.getTime() / 1000),
+    });
+    try {
+      const response = await fetch(this.deps.endpoint.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json; charset=utf-8",
+          "stripe-signature": signature,
+          "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+        },
+        body: payload,
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      });
+      await response.body?.cancel();
+      return response.status;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Exponential backoff from the base, with equal jitter so that a recovering endpoint is not stampeded. */
+  #backedOff(now: Date, attempts: number): Date {
+    const ceiling = Math.min(MAX_BACKOFF_MS, this.deps.endpoint.retryBaseMs * 2 ** (attempts - 1));
+    const jitter = (this.deps.random ?? Math.random)() * (ceiling / 2);
+    return new Date(now.getTime() + ceiling / 2 + jitter);
+  }
+
+  #now(): Date {
+    return (this.deps.clock ?? (() => new Date()))();
+  }
+}

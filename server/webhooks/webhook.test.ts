@@ -1,0 +1,220 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import Stripe from "stripe";
+import { describe, expect, onTestFinished } from "vitest";
+import { ControllableProvider } from "~/testing/controllable-provider";
+import { test } from "~/testing/fixtures";
+import { chargeBody } from "~/testing/lab-orders";
+import { placedOrder } from "~/testing/placed-order";
+import type { createTestApp } from "~/testing/test-app";
+import { startTestProvider } from "~/testing/test-provider";
+import type { TestApp } from "~/testing/test-app";
+import { webhookRetentionProblem } from "../env";
+import { WEBHOOK_KEYSPACE, serveWebhook } from "./serve-webhook";
+import { WEBHOOK_BODY_LIMIT_BYTES } from "./verified-event";
+
+const SECRET = "whsec_test_endpoint_secret_0123";
+
+/** A real HTTP endpoint in front of the app's webhook, on a free port, for the provider to deliver to. */
+async function webhookEndpoint(app: () => TestApp | undefined) {
+  const server = serve({
+    fetch: (request) => serveWebhook(app()!.services, request),
+    port: 0,
+    hostname: "127.0.0.1",
+  });
+  await new Promise((resolve) => server.once("listening", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/stripe`;
+}
+
+/** An app whose provider delivers its events to it, signed with SECRET, retried quickly. */
+async function appWithWebhooks(
+  startApp: (opts?: Parameters<typeof createTestApp>[0]) => Promise<TestApp>,
+  opts: { provider?: ControllableProvider; duplicateRate?: number } = {},
+) {
+  const started: { app?: TestApp } = {};
+  const url = await webhookEndpoint(() => started.app);
+  const paymentProvider = await startTestProvider({
+    webhooks: {
+      url,
+      secret: SECRET,
+      retryWindowMs: 60_000,
+      retryBaseMs: 200,
+      duplicateRate: opts.duplicateRate ?? 0,
+    },
+  });
+  onTestFinished(() => paymentProvider.close());
+  started.app = await startApp({ paymentProvider, provider: opts.provider, webhookSecret: SECRET });
+  return started.app;
+}
+
+function delivery(payload: string, headers: Record<string, string> = {}) {
+  return new Request("http://shop/api/webhooks/stripe", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: payload,
+  });
+}
+
+const signed = (payload: string, opts: { secret?: string; timestamp?: number } = {}) => ({
+  "stripe-signature": Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: opts.secret ?? SECRET,
+    timestamp: opts.timestamp,
+  }),
+});
+
+const eventPayload = (type: string) =>
+  JSON.stringify({
+    id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
+    object: "event",
+    type,
+    data: { object: {} },
+  });
+
+async function webhookKeys(app: TestApp) {
+  return app.services.db.idempotencyKey.count({ where: { path: WEBHOOK_KEYSPACE } });
+}
+
+describe("the webhook refuses what is not the provider's, and records nothing", () => {
+  test.for([
+    ["no signature", () => delivery(eventPayload("payment_intent.succeeded")), 400, /no Stripe-Signature/],
+    [
+      "a forged signature (another secret)",
+      () => {
+        const payload = eventPayload("payment_intent.succeeded");
+        return delivery(payload, signed(payload, { secret: "whsec_someone_else_entirely_00" }));
+      },
+      400,
+      /No signatures found matching/,
+    ],
+    [
+      "a timestamp outside the tolerance (a replay from 10 minutes ago)",
+      () => {
+        const payload = eventPayload("payment_intent.succeeded");
+        return delivery(payload, signed(payload, { timestamp: Math.floor(Date.now() / 1000) - 600 }));
+      },
+      400,
+      /outside the tolerance zone/,
+    ],
+    [
+      "an event type it does not handle",
+      () => {
+        const payload = eventPayload("charge.refunded");
+        return delivery(payload, signed(payload));
+      },
+      400,
+      /charge\.refunded is not one this endpoint handles/,
+    ],
+    ["a malformed body", () => delivery("{not json", signed("{not json")), 400, /refused/],
+    [
+      "a body over the limit",
+      () => {
+        const payload = `{"pad":"${"x".repeat(WEBHOOK_BODY_LIMIT_BYTES)}"}`;
+        return delivery(payload, signed(payload));
+      },
+      413,
+      /over 65536 bytes/,
+    ],
+  ] as const)("%s: %i", async ([, request, status, message], { startApp }) => {
+    const app = await startApp({ webhookSecret: SECRET });
+    const answer = await serveWebhook(app.services, request());
+    expect(answer.status).toBe(status);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(message);
+    expect(await webhookKeys(app)).toBe(0);
+  });
+
+  test("without a signing secret the endpoint is not there: 404", async ({ startApp }) => {
+    const app = await startApp();
+    const payload = eventPayload("payment_intent.succeeded");
+    expect((await serveWebhook(app.services, delivery(payload, signed(payload)))).status).toBe(404);
+  });
+});
+
+describe("events, delivered at least once, record each payment once", () => {
+  test("a delivery repeated gets the stored answer; the payment is recorded once", async ({ startApp }) => {
+    const app = await appWithWebhooks(startApp, { duplicateRate: 1 });
+    const { session, order } = await placedOrder(app);
+    await app.caller(session).payments.charge(chargeBody(order));
+    // The provider sends the event twice: both answered 2xx, the second from the event's stored answer.
+    await expect
+      .poll(
+        () =>
+          app.paymentProvider.db.webhookEvent.findFirst({ select: { attempts: true, deliveredAt: true } }),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toMatchObject({ attempts: 2, deliveredAt: expect.any(Date) });
+    expect(await webhookKeys(app)).toBe(1);
+    expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
+  });
+
+  test("the shop dies after the provider charged: the webhook records the charge once, and the retry replays it", async ({
+    startApp,
+  }) => {
+    const provider = new ControllableProvider();
+    const app = await appWithWebhooks(startApp, { provider });
+    const { session, order } = await placedOrder(app);
+    provider.strandNextCharge();
+    await expect(app.caller(session).payments.charge(chargeBody(order))).rejects.toMatchObject({
+      message: expect.stringContaining("may have gone through"),
+    });
+
+    await expect
+      .poll(() => app.services.db.charge.count({ where: { orderId: order.id } }), { timeout: 10_000 })
+      .toBe(1);
+    const [charge] = await app.services.db.charge.findMany({ where: { orderId: order.id } });
+    await app.services.account.recorder.flush();
+    const account = await app.caller(session).orders.serverAccount({ orderId: order.id });
+    const maker = account.attempts.find((attempt) => attempt.id === charge!.madeBy);
+    expect(maker).toMatchObject({ sentBy: "webhook", decision: "executed" });
+
+    // The customer's retry and the completer find it recorded: still one charge, one at the provider.
+    await expect(app.caller(session).payments.charge(chargeBody(order))).resolves.toMatchObject({
+      chargeId: charge!.id,
+    });
+    await app.services.completer.tick();
+    expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
+    expect(await app.paymentProvider.executions()).toBe(1);
+  });
+});
+
+describe("one event, delivered many times, is handled once", () => {
+  test("5 deliveries at once and 5 one after another: one record, every answer the same", async ({
+    startApp,
+  }) => {
+    const provider = new ControllableProvider();
+    const app = await appWithWebhooks(startApp, { provider });
+    const { session, order } = await placedOrder(app);
+    provider.strandNextCharge();
+    await app
+      .caller(session)
+      .payments.charge(chargeBody(order))
+      .catch(() => null);
+    // The provider's own event, as it was sent, re-signed for each delivery.
+    const event = await app.paymentProvider.db.webhookEvent.findFirstOrThrow();
+    const deliver = () => serveWebhook(app.services, delivery(event.payload, signed(event.payload)));
+    const concurrent = await Promise.all(Array.from({ length: 5 }, deliver));
+    const sequential = [];
+    for (let i = 0; i < 5; i++) sequential.push(await deliver());
+    const answers = await Promise.all([...concurrent, ...sequential].map((answer) => answer.json()));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(answers[0]).toMatchObject({ received: true, event: event.id });
+    expect([...concurrent, ...sequential].map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
+    expect(await webhookKeys(app)).toBe(1);
+  });
+});
+
+describe("the key outlives the provider's retries", () => {
+  test("a key TTL shorter than the retry window is refused with one sentence", () => {
+    const day = 24 * 60 * 60 * 1000;
+    expect(webhookRetentionProblem({ WEBHOOK_KEY_TTL_MS: day, WEBHOOK_RETRY_WINDOW_MS: 3 * day })).toMatch(
+      /^WEBHOOK_KEY_TTL_MS \(86400000 ms\) is shorter than the provider's webhook retry window/,
+    );
+    expect(
+      webhookRetentionProblem({ WEBHOOK_KEY_TTL_MS: 7 * day, WEBHOOK_RETRY_WINDOW_MS: 3 * day }),
+    ).toBeNull();
+  });
+});
