@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { idempotencyKeySchema } from "../idempotency-key-schema";
-import { APPROVED_TEST_CARD } from "./test-cards";
 import { orderIdSchema } from "../orders/schemas";
 
 export const chargeInput = z.strictObject({
@@ -12,10 +11,8 @@ export const chargeInput = z.strictObject({
     .max(100_000_000, { message: "amountCents is at most 100000000" }),
   /** Must be the order's paymentKey: the server refuses keys made per attempt. */
   idempotencyKey: idempotencyKeySchema.optional(),
-  cardNumber: z
-    .string()
-    .regex(/^\d{12,19}$/, { message: "cardNumber is 12 to 19 digits, without spaces" })
-    .default(APPROVED_TEST_CARD),
+  /** A payment method the browser created at the provider (or a documented test one): never a card number. */
+  paymentMethodId: z.string().regex(/^pm_[A-Za-z0-9_]{1,100}$/),
 });
 
 export const chargeOutput = z.object({
