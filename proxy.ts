@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
 import { createDb } from "~/server/db/client";
 import { resolveDatabaseUrl } from "service-kit/db/database-url";
+import { paymentProviderEndpoint } from "~/app/_lib/payment-provider-endpoint";
 import { env } from "~/server/env";
 import {
   SESSION_COOKIE,
@@ -24,12 +25,43 @@ const sessionSecret = secretLoader(async () => {
 });
 
 /**
+ * What a page may load and who may frame it. Everything the shop loads comes
+ * from its own origin, and the browser sends cards to the payment provider,
+ * whose origin is known only at run time (hence here, not in next.config.ts).
+ * Scripts and styles also need 'unsafe-inline': the pages are prerendered, and
+ * Next's inline bootstrap scripts could only carry a per-request nonce on pages
+ * rendered per request. In development React also evaluates code for its error
+ * overlay ('unsafe-eval').
+ * @see https://nextjs.org/docs/app/guides/content-security-policy#without-nonces
+ */
+const contentSecurityPolicy = [
+  "default-src 'self'",
+  `script-src 'self' 'unsafe-inline'${process.env.NODE_ENV === "development" ? " 'unsafe-eval'" : ""}`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  `connect-src 'self' ${new URL(paymentProviderEndpoint().url).origin}`,
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  // No other site may frame the shop and trick a click on Pay (clickjacking).
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Every answer carries the policy, the proxy's own refusals included. */
+export async function proxy(request: NextRequest) {
+  const response = await withSession(request);
+  response.headers.set("Content-Security-Policy", contentSecurityPolicy);
+  return response;
+}
+
+/**
  * Gives every visitor an anonymous session on the first request, or when its
  * cookie is not one the server signed. The new id goes into the request too,
  * so that this very request (a curl call without a cookie jar, say) already
  * has a session.
  */
-export async function proxy(request: NextRequest) {
+async function withSession(request: NextRequest): Promise<NextResponse> {
   // Next answers a path it cannot decode with a bare 500; it is the client's mistake.
   if (!isDecodable(request.nextUrl.pathname)) {
     return new NextResponse("Bad request: the path is not valid percent-encoded UTF-8.\n", { status: 400 });

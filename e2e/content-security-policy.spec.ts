@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 /**
- * The pages work under the Content-Security-Policy of next.config.ts: the
+ * The pages work under the Content-Security-Policy of proxy.ts: the
  * browser reports no violation while a customer goes through every page,
  * places an order and pays it.
  */

@@ -37,7 +37,12 @@ test("a declined card leaves the order payable: another card pays it, once, unde
 
   // The declined request, sent again, still gets its decline.
   const replay = await page.request.post("/api/trpc/payments.charge", {
-    data: { orderId, amountCents: 1200, idempotencyKey: declinedKey, cardNumber: "4000000000000002" },
+    data: {
+      orderId,
+      amountCents: 1200,
+      idempotencyKey: declinedKey,
+      paymentMethodId: "pm_card_chargeDeclined",
+    },
   });
   expect(replay.status()).toBe(402);
   expect(replay.headers()["idempotent-replayed"]).toBe("true");
@@ -68,7 +73,7 @@ test("a decline is final for its key: it is replayed, never retried into a charg
 
   // Paying again with that attempt's key replays the stored decline.
   const replay = await page.request.post("/api/trpc/payments.charge", {
-    data: { orderId, amountCents: 1800, idempotencyKey: paymentKey },
+    data: { orderId, amountCents: 1800, idempotencyKey: paymentKey, paymentMethodId: "pm_card_visa" },
   });
   expect(replay.status()).toBe(402);
   expect(replay.headers()["idempotent-replayed"]).toBe("true");

@@ -106,12 +106,12 @@ test("paying says once what happened, with a spinner while it works; the card fi
 
   await expect(shop.status()).toHaveText("Paid. Charged $18.00 to •••• 4444, once.");
   await expect(page.getByText(/Charged/)).toHaveCount(1);
-  // Only the number leaves the browser: the expiry and the code are the card form's alone.
+  // The shop gets a payment method, nothing of the card: the card went to the provider.
   expect(Object.keys(JSON.parse(charges[0] ?? "{}")).sort()).toEqual([
     "amountCents",
-    "cardNumber",
     "idempotencyKey",
     "orderId",
+    "paymentMethodId",
   ]);
 });
 

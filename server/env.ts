@@ -40,6 +40,13 @@ const envSchema = z.object({
   WEBHOOK_RETRY_WINDOW_MS: milliseconds(WEBHOOK_RETRY_WINDOW_DEFAULT_MS),
   /** How long a webhook event's run-once key is kept: it must outlive the retry window (checked at start). */
   WEBHOOK_KEY_TTL_MS: milliseconds(7 * 24 * 60 * 60 * 1000),
+  /** What the browser calls to create payment methods (Stripe.js calls api.stripe.com); unset, PAYMENT_PROVIDER_URL. */
+  PAYMENT_PROVIDER_PUBLIC_URL: z.url().optional(),
+  /** The shop's publishable key at the provider: the browser sends it with the card. */
+  PAYMENT_PROVIDER_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_test_\w{4,100}$/)
+    .default("pk_test_idempotent_checkout"),
   /** How often the background completer looks for payments left between the provider's charge and the record. */
   PAYMENT_COMPLETER_INTERVAL_MS: milliseconds(5_000),
   /**

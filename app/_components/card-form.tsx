@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { ReactNode } from "react";
 import {
   cardBrand,
+  cardDetailsOf,
   digitsOf,
   formatCardNumber,
   formatExpiry,
@@ -11,13 +12,21 @@ import {
   validateCard,
 } from "~/app/_lib/card";
 import type { CardErrors, CardFields } from "~/app/_lib/card";
+import type { CardDetails } from "~/app/_lib/provider-payment-method";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import type { PaymentProgress } from "~/app/_lib/use-payment";
 
-/** The test card that is approved, with a date and code that pass; the form starts with it, for the demo. */
-const TEST_CARD: CardFields = { number: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123" };
+/** The provider's test cards, a click each; the form starts with the approved one, for the demo. */
+const TEST_CARDS = [
+  { outcome: "Approved", number: "4242 4242 4242 4242" },
+  { outcome: "Declined", number: "4000 0000 0000 0002" },
+  { outcome: "Insufficient funds", number: "4000 0000 0000 9995" },
+] as const;
 
-/** Card number, expiry and code, checked before sending; only the number goes to the (mock) server. */
+/** Any future date and code pass with a test card. */
+const testCard = (number: string): CardFields => ({ number, expiry: "12 / 34", cvc: "123" });
+
+/** Card number, expiry and code, checked before they go to the payment provider (never to the shop). */
 export function CardForm({
   label,
   progress,
@@ -27,13 +36,13 @@ export function CardForm({
 }: {
   label: string;
   progress: PaymentProgress;
-  onPay: (cardNumber: string) => void;
+  onPay: (card: CardDetails) => void;
   /** Pay stays enabled while a payment is out, so a second click sends a second request. */
   unguarded: boolean;
   note: ReactNode;
 }) {
   const hydrated = useHydrated();
-  const [card, setCard] = useState<CardFields>(TEST_CARD);
+  const [card, setCard] = useState<CardFields>(testCard(TEST_CARDS[0].number));
   const [errors, setErrors] = useState<CardErrors>({});
   const processing = progress.phase === "processing";
   const waiting = progress.phase === "waiting_for_connection";
@@ -84,7 +93,7 @@ export function CardForm({
         event.preventDefault();
         const problems = validateCard(card);
         setErrors(problems);
-        if (Object.keys(problems).length === 0) onPay(digitsOf(card.number));
+        if (Object.keys(problems).length === 0) onPay(cardDetailsOf(card));
       }}
     >
       <div className="field card-number">
@@ -115,10 +124,33 @@ export function CardForm({
         {field("expiry", "Expiry", "cc-exp", formatExpiry, "MM / YY")}
         {field("cvc", code.name, "cc-csc", (value) => digitsOf(value).slice(0, code.size))}
       </div>
+      <div className="test-cards" role="group" aria-labelledby="test-cards-label">
+        <span id="test-cards-label" className="muted small">
+          Test cards:
+        </span>
+        {TEST_CARDS.map(({ outcome, number }) => (
+          <button
+            key={number}
+            type="button"
+            className="secondary small"
+            onClick={() => {
+              setCard(testCard(number));
+              setErrors({});
+            }}
+            disabled={busy}
+          >
+            {outcome} ({number.slice(-4)})
+          </button>
+        ))}
+      </div>
       <p id="card-help" className="muted small">
-        Test cards: 4242 4242 4242 4242 is approved; 4000 0000 0000 0002 is declined. Any future date and
-        code.
+        Card details go to the payment provider, never to this shop. Test cards take any future date and code.
       </p>
+      {progress.phase === "no_payment_method" && (
+        <p role="alert" className="field-error" data-testid="card-error">
+          {progress.message}
+        </p>
+      )}
       <button
         className="primary pay-button"
         type="submit"

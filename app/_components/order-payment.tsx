@@ -5,6 +5,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { usePayment } from "~/app/_lib/use-payment";
 import type { SendCharge } from "~/app/_lib/use-payment";
+import type { PaymentProviderEndpoint } from "~/app/_lib/provider-payment-method";
 import { useTRPC } from "~/app/_trpc/provider";
 import { untilReachable } from "~/app/_trpc/query-client";
 import { isNotFound, isServerUnreachable } from "~/app/_trpc/server-unreachable";
@@ -28,6 +29,8 @@ export interface PaymentView {
 
 interface OrderPaymentProps {
   orderId: string;
+  /** Where the card goes: the provider's public URL and publishable key, read by the server at run time. */
+  paymentProvider: PaymentProviderEndpoint;
   /** How charges are sent: the production client unless the lab swaps in another. */
   send?: SendCharge;
   /** The Pay button's verb. */
@@ -78,12 +81,13 @@ export function OrderPayment({ orderId, ...view }: OrderPaymentProps) {
 
 function OrderView({
   order,
+  paymentProvider,
   send,
   payVerb = "Pay",
   unguarded = false,
   aside,
 }: Omit<OrderPaymentProps, "orderId"> & { order: Order }) {
-  const payment = usePayment(order, send);
+  const payment = usePayment(order, paymentProvider, send);
   const paying =
     payment.progress.phase === "processing" || payment.progress.phase === "waiting_for_connection";
   return (

@@ -3,15 +3,19 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { PaymentView } from "~/app/_components/order-payment";
+import { TEST_PAYMENT_METHOD } from "~/app/_lib/provider-payment-method";
 import { useHydrated } from "~/app/_lib/use-hydrated";
-import { useLabTRPC, useLabTRPCClient, useTRPC } from "~/app/_trpc/provider";
+import { useLabTRPC, useLabTRPCClient, useTRPC, useTRPCClient } from "~/app/_trpc/provider";
 import { lastUsedKey } from "./last-used-key";
 import { SLOW_PROVIDER_MS } from "./slow-provider";
 
-/** The card the "same payload" sends: the test card the card form starts with. */
-const SAME_CARD = "4242424242424242";
-/** Another card the provider approves: a different body under the same key. */
-const OTHER_CARD = "5555555555554444";
+type Payload = "same" | "different";
+
+/** The different payload's extra cents: the amount is part of the request's fingerprint (the payment method is not). */
+const OTHER_AMOUNT_EXTRA_CENTS = 100;
+
+/** How often the in-progress presets look whether the first request holds the key yet. */
+const KEY_POLL_MS = 100;
 
 /** A request sent as curl would send it: once, with no retry, so that each lands in exactly one cell. */
 async function sendOnce(body: Record<string, unknown>): Promise<string> {
@@ -29,6 +33,7 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
   const trpc = useTRPC();
   const labTrpc = useLabTRPC();
   const labClient = useLabTRPCClient();
+  const client = useTRPCClient();
   const queryClient = useQueryClient();
   // A click before React runs would be lost: the buttons wait for it.
   const hydrated = useHydrated();
@@ -41,24 +46,41 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
       queryClient.invalidateQueries({ queryKey: trpc.orders.serverAccount.queryKey({ orderId: order.id }) }),
     ]);
   const send = useMutation({
-    mutationFn: (card: string) =>
-      sendOnce({ orderId: order.id, amountCents: order.totalCents, idempotencyKey: key, cardNumber: card }),
-    onSettled: (answer, error, card) => {
+    mutationFn: (payload: Payload) =>
+      sendOnce({
+        orderId: order.id,
+        amountCents: order.totalCents + (payload === "same" ? 0 : OTHER_AMOUNT_EXTRA_CENTS),
+        idempotencyKey: key,
+        paymentMethodId: TEST_PAYMENT_METHOD,
+      }),
+    onSettled: (answer, error, payload) => {
       const said = answer ?? `no answer: ${error?.message ?? "the request failed"}`;
-      setAnswers((earlier) => [...earlier, `${card === SAME_CARD ? "Same" : "Different"} payload: ${said}`]);
+      setAnswers((earlier) => [...earlier, `${payload === "same" ? "Same" : "Different"} payload: ${said}`]);
       void refresh();
     },
   });
-  // The in-progress row in one click: both requests leave at once, and the slow provider holds whichever
-  // the server takes first for 3 s, so the other finds the key in progress (its body the same, or not).
+  // Resolves once the server holds the order's key: the first request's claim, before its slow provider call.
+  const keyInProgress = async () => {
+    for (const deadline = Date.now() + SLOW_PROVIDER_MS; Date.now() < deadline;) {
+      const { paymentKeyState } = await client.orders.get.query({ orderId: order.id });
+      if (paymentKeyState === "in_progress") return;
+      await new Promise((resolve) => setTimeout(resolve, KEY_POLL_MS));
+    }
+    throw new Error("the first request did not hold the key in time");
+  };
+  // The in-progress row in one click: the slow provider holds the first request for 3 s, and the second,
+  // sent once the key is held, finds it in progress (its body the same, or not). Sent first, a different
+  // amount would be refused before the key is held.
   const inProgress = useMutation({
-    mutationFn: async (secondCard: string) => {
+    mutationFn: async (second: Payload) => {
       const switches = await labClient.lab.setSwitches.mutate({
         orderId: order.id,
         provider: { delayMs: SLOW_PROVIDER_MS },
       });
       queryClient.setQueryData(labTrpc.lab.switches.queryKey({ orderId: order.id }), switches);
-      await Promise.allSettled([send.mutateAsync(SAME_CARD), send.mutateAsync(secondCard)]);
+      const first = send.mutateAsync("same");
+      await keyInProgress();
+      await Promise.allSettled([first, send.mutateAsync(second)]);
     },
     onError: (error) => setAnswers((earlier) => [...earlier, `Slow provider not set: ${error.message}`]),
   });
@@ -81,22 +103,23 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
     <div className="grid-controls-panel" data-testid="grid-controls">
       <h3>Reach any cell of the grid</h3>
       <p className="muted small">
-        Sends the key once, as curl would, no retry. Same payload: card 4242 4242 4242 4242; different: card
-        5555 5555 5555 4444. In progress: the two &ldquo;In progress&rdquo; buttons turn on the slow provider
-        and send two requests at once, the same body twice or both cards: the server holds the first it takes
-        for 3 s, and the other finds the key in progress (on an order whose key is still unused). Expired: age
-        the key, then send. Absent with a different payload: fail before commit, send, then send the other
-        card.
+        Sends the key once, as curl would, no retry, with Stripe&apos;s test payment method pm_card_visa. Same
+        payload: the order&apos;s amount; different: $1.00 more (the amount is in the request&apos;s
+        fingerprint, the payment method is not). In progress: the two &ldquo;In progress&rdquo; buttons turn
+        on the slow provider, send the same payload, and once the server holds the key (3 s) send the same or
+        the different one, which finds the key in progress (on an order whose key is still unused). Expired:
+        age the key, then send. Absent with a different payload: send the different one (refused: not the
+        order&apos;s amount, and the key is freed), then the same.
       </p>
       <div className="grid-controls">
         {/* Not disabled while a request is out: the in-progress row needs a second request during the first. */}
-        {button("Send the same payload", true, () => send.mutate(SAME_CARD))}
-        {button("Send a different payload", true, () => send.mutate(OTHER_CARD))}
+        {button("Send the same payload", true, () => send.mutate("same"))}
+        {button("Send a different payload", true, () => send.mutate("different"))}
         {button("In progress × same payload", freshKey && !inProgress.isPending, () =>
-          inProgress.mutate(SAME_CARD),
+          inProgress.mutate("same"),
         )}
         {button("In progress × different payload", freshKey && !inProgress.isPending, () =>
-          inProgress.mutate(OTHER_CARD),
+          inProgress.mutate("different"),
         )}
         {button("Age the key past its retention", !age.isPending, () => age.mutate({ orderId: order.id }))}
       </div>

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useEffect, useState } from "react";
 import { useHydrated } from "~/app/_lib/use-hydrated";
+import { TEST_PAYMENT_METHOD } from "~/app/_lib/provider-payment-method";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
 import type { Attempt } from "~/app/_trpc/attempt-log";
@@ -199,6 +200,7 @@ function KeyReuse({
         orderId: order.id,
         amountCents: order.totalCents + 100,
         idempotencyKey,
+        paymentMethodId: TEST_PAYMENT_METHOD,
       }),
     onSuccess: () => setAnswer("The server accepted it. That would be a bug."),
     onError: (error) => {

@@ -20,7 +20,7 @@ export const naiveSender =
             orderId: request.orderId,
             amountCents: request.amountCents,
             attemptKey,
-            cardNumber: request.cardNumber,
+            paymentMethodId: request.paymentMethodId,
           },
           { context: { attempts: run.recorder(attemptKey), retries: false } },
         );

@@ -74,7 +74,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "decline-then-card",
     title: "Decline, then another card",
     switches: {},
-    toDo: "Enter 4000 0000 0000 0002 and press Pay: it is declined. Then enter 4242 4242 4242 4242 and press Pay with another card.",
+    toDo: "Pick the test card Declined (4000 0000 0000 0002) and press Pay: it is declined. Then pick Approved (4242 4242 4242 4242) and press Pay with another card.",
     shouldHappen:
       "The decline is final for its key and charges nothing; the order stays payable under a new key, and the other card charges once.",
   },

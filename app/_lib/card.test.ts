@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardBrand, formatCardNumber, formatExpiry, securityCode, validateCard } from "./card";
+import { cardBrand, cardDetailsOf, formatCardNumber, formatExpiry, securityCode, validateCard } from "./card";
 
 const valid = { number: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123" };
 
@@ -35,5 +35,15 @@ describe("the card form", () => {
     expect(validateCard({ number: "3782 822463 10005", expiry: "12 / 34", cvc: "123" }).cvc).toContain(
       "4-digit",
     );
+  });
+
+  it("hands the provider digits, the month and the four-digit year", () => {
+    expect(cardDetailsOf(valid)).toEqual({
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: 2034,
+      cvc: "123",
+    });
+    expect(cardDetailsOf({ ...valid, expiry: "03 / 2031" })).toMatchObject({ expMonth: 3, expYear: 2031 });
   });
 });

@@ -1,6 +1,7 @@
 import cardValidator from "card-validator";
+import type { CardDetails } from "./provider-payment-method";
 
-/** What the card form holds. Only the number goes to the server: the mock ledger needs nothing else. */
+/** What the card form holds: it goes to the payment provider, never to the shop. */
 export interface CardFields {
   number: string;
   expiry: string;
@@ -46,6 +47,18 @@ export function validateCard(fields: CardFields): CardErrors {
     errors.cvc = `Enter the ${code.size}-digit ${code.name} from the back of the card.`;
   }
   return errors;
+}
+
+/** A valid card as the provider takes it: digits only, the expiry's month and four-digit year. */
+export function cardDetailsOf(fields: CardFields): CardDetails {
+  const { month, year } = cardValidator.expirationDate(fields.expiry.replace(/\s/g, ""));
+  return {
+    number: digitsOf(fields.number),
+    expMonth: Number(month),
+    // card-validator reads a two-digit year in this century, as the form's MM / YY means it.
+    expYear: year && year.length === 2 ? 2000 + Number(year) : Number(year),
+    cvc: digitsOf(fields.cvc),
+  };
 }
 
 export function digitsOf(value: string): string {

@@ -25,28 +25,17 @@ export function responseHeadersOf(attempt: ServerAttempt): Array<[name: string, 
   return headers;
 }
 
-/** The body that was sent, with its key, as the server kept it (a card number masked). */
+/** The body that was sent, with its key, as the server kept it. */
 export function requestBodyOf(attempt: ServerAttempt): Record<string, unknown> {
   return { ...attempt.body, idempotencyKey: attempt.key };
 }
 
-/** A masked card number in a kept body: `•••• 4242`. */
-const MASKED_CARD = /^•••• (\d{4})$/;
-
-/** The demo's test cards by their last four digits: a copied command pays with the number itself. */
-const TEST_CARDS: Record<string, string> = { "4242": "4242424242424242", "0002": "4000000000000002" };
-
 const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
-/** The request again as curl: the session's cookie when given, the test card the server masked. */
+/** The request again as curl, the body as sent (a payment method id, not secret): the session's cookie when given. */
 export function curlOf(attempt: ServerAttempt, origin: string, sessionCookie: string | null): string {
   const body = requestBodyOf(attempt);
-  const last4 = typeof body.cardNumber === "string" ? MASKED_CARD.exec(body.cardNumber)?.[1] : undefined;
-  if (last4) body.cardNumber = TEST_CARDS[last4] ?? "CARD_NUMBER";
   return [
-    ...(last4 && !TEST_CARDS[last4]
-      ? [`# CARD_NUMBER: the card ending in ${last4} (the server keeps only its last four digits)`]
-      : []),
     ...(sessionCookie
       ? []
       : [

@@ -10,6 +10,8 @@ import { describeFailure } from "~/app/_trpc/links";
 import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
 import { DEFAULT_RETRY_SETTINGS, isRetryable } from "retry-policy";
 import type { AppRouter } from "~/server/trpc/routers/_app";
+import { PaymentMethodError, createPaymentMethod } from "./provider-payment-method";
+import type { CardDetails, PaymentProviderEndpoint } from "./provider-payment-method";
 import { tabAttemptLog } from "./tab-attempt-log";
 
 interface PayableOrder {
@@ -22,7 +24,8 @@ export interface ChargeRequest {
   orderId: string;
   amountCents: number;
   idempotencyKey: string;
-  cardNumber: string;
+  /** Made at the provider by the browser: the shop never sees the card. */
+  paymentMethodId: string;
 }
 
 export type Charge = inferRouterOutputs<AppRouter>["payments"]["charge"];
@@ -41,6 +44,8 @@ const sendCharge: SendCharge = (client, request, run) =>
 /** What this tab's payment is doing; what the server holds is the order's to say. */
 export type PaymentProgress =
   | { phase: "idle" }
+  /** The provider made no payment method of the card (refused it, or did not answer): nothing was sent to the shop. */
+  | { phase: "no_payment_method"; message: string }
   | { phase: "waiting_for_connection"; since: number }
   | {
       phase: "processing";
@@ -68,8 +73,15 @@ const UNKNOWN_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set<AttemptOutcome>([
 
 const NO_ATTEMPTS: readonly Attempt[] = [];
 
-/** Pays an order with its persisted key, the same on every click, retry and reload; offline, it waits. */
-export function usePayment(order: PayableOrder, send: SendCharge = sendCharge) {
+/**
+ * Pays an order with its persisted key, the same on every click, retry and reload; offline, it waits.
+ * Each Pay first turns the card into a payment method at the provider, from the browser.
+ */
+export function usePayment(
+  order: PayableOrder,
+  provider: PaymentProviderEndpoint,
+  send: SendCharge = sendCharge,
+) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
@@ -81,12 +93,20 @@ export function usePayment(order: PayableOrder, send: SendCharge = sendCharge) {
   );
 
   const mutation = useMutation({
-    mutationFn: (cardNumber: string) =>
-      send(
+    mutationFn: async (card: CardDetails) => {
+      // Made once per Pay, before the charge: every retry of this charge sends the same payment method.
+      const paymentMethodId = await createPaymentMethod(provider, card);
+      return send(
         client,
-        { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey, cardNumber },
+        {
+          orderId: order.id,
+          amountCents: order.totalCents,
+          idempotencyKey: order.paymentKey,
+          paymentMethodId,
+        },
         tabAttemptLog(order.id).startRun(),
-      ),
+      );
+    },
     // Settled only once the order is read again, so the page shows the server's account of it.
     onSettled: () =>
       Promise.all([
@@ -98,7 +118,7 @@ export function usePayment(order: PayableOrder, send: SendCharge = sendCharge) {
   return {
     progress: progressOf(mutation, attempts),
     attempts,
-    pay: (cardNumber: string) => mutation.mutate(cardNumber),
+    pay: (card: CardDetails) => mutation.mutate(card),
     /** The tab's last attempt never learned its outcome (a reload, a lost answer, no connection). */
     outcomeUnknown: !mutation.isPending && outcomeUnknown(attempts.at(-1)),
   };
@@ -140,6 +160,7 @@ function progressOf(
   if (mutation.status === "success" && mutation.data) return { phase: "charged", charge: mutation.data };
   if (mutation.status === "error") {
     const error = mutation.error;
+    if (error instanceof PaymentMethodError) return { phase: "no_payment_method", message: error.message };
     if (!(error instanceof TRPCClientError)) return { phase: "no_answer" };
     if ((error.data as { code?: string } | undefined)?.code === "PAYMENT_REQUIRED") {
       return { phase: "declined", reason: error.message };

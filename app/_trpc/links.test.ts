@@ -20,7 +20,12 @@ const settings: RetrySettings = {
   deadlineMs: 5_000,
 };
 
-const charge = { orderId: "ord_1", amountCents: 100, idempotencyKey: "pay_1" };
+const charge = {
+  orderId: "ord_1",
+  amountCents: 100,
+  idempotencyKey: "pay_1",
+  paymentMethodId: "pm_card_visa",
+};
 const success = { chargeId: "ch_1", orderId: "ord_1", amountCents: 100, status: "captured" };
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Step {
