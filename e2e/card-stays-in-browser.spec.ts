@@ -72,7 +72,7 @@ test("a declined test card, a click away, is declined by the provider through th
   await expect(page.getByLabel("Card number")).toHaveValue("4000 0000 0000 0002");
   await shop.payButton().click();
   await expect(shop.status()).toContainText(
-    "Declined: The card was declined. No charge was made to the card ending 0002.",
+    "Declined: Your card was declined. No charge was made to the card ending 0002.",
   );
   await shop.expectLedger(orderId, 0);
 });

@@ -13,7 +13,7 @@ test("a declined card leaves the order payable: another card pays it, once, unde
 
   await page.getByLabel("Card number").fill(DECLINING_CARD);
   await shop.payButton().click();
-  const declined = "Declined: The card was declined. No charge was made to the card ending 0002.";
+  const declined = "Declined: Your card was declined. No charge was made to the card ending 0002.";
   await expect(shop.status()).toContainText(declined);
   await expect(shop.attempts().first()).toContainText("HTTP 402, declined: a final answer");
   await shop.capture("declined");
@@ -32,7 +32,7 @@ test("a declined card leaves the order payable: another card pays it, once, unde
   await expect(attempts.nth(0)).toHaveAttribute("data-attempt-status", "DECLINED");
   await expect(attempts.nth(0).locator(`[data-value="${declinedKey}"]`)).toBeVisible();
   await expect(attempts.nth(0)).toContainText("•••• 0002");
-  await expect(attempts.nth(0)).toContainText("The card was declined.");
+  await expect(attempts.nth(0)).toContainText("Your card was declined.");
   await expect(attempts.nth(1)).toHaveAttribute("data-attempt-status", "OPEN");
 
   // The declined request, sent again, still gets its decline.

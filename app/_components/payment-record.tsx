@@ -29,6 +29,11 @@ export function PaymentRecord({ order }: { order: Order }) {
                 finished by the background completer
               </span>
             )}
+            {attempt.settledBy === "webhook" && (
+              <span className="badge" data-testid="settled-by-webhook">
+                recorded from the provider&apos;s webhook
+              </span>
+            )}
           </li>
         ))}
       </ol>

@@ -66,6 +66,9 @@ function serverName(instances: readonly string[], i: number): string {
   return instances.length === 1 ? `Server ${instances[0]}` : `Server ${String.fromCharCode(65 + i)}`;
 }
 
+/** Who ran a row no client sent. */
+const BY_SERVER = { completer: "the background completer", webhook: "the provider's webhook" } as const;
+
 const WORK_WORDS: Record<RequestRow["work"], string> = {
   charge: "charge",
   decline: "decline",
@@ -133,7 +136,7 @@ function LanesRow({
               data-mark={row.work || undefined}
               style={{ left: `${serverX}%` }}
             >
-              {WORK_WORDS[row.work]}
+              {row.work === "ran" && attempt.sentBy === "webhook" ? "webhook" : WORK_WORDS[row.work]}
             </span>
             {row.reply !== "none" && (
               <span
@@ -145,7 +148,9 @@ function LanesRow({
           </span>
           <span className="lanes-caption">
             <strong>#{row.n}</strong> +{formatDuration(sinceFirstMs)}
-            {row.crossesNetwork ? "" : " · the background completer"}
+            {row.crossesNetwork
+              ? ""
+              : ` · ${BY_SERVER[attempt.sentBy === "webhook" ? "webhook" : "completer"]}`}
             {attempt.status !== null && row.crossesNetwork ? ` · HTTP ${attempt.status}` : ""} ·{" "}
             <span data-testid="server-decision">{row.caption}</span>
             {row.work === "wait" && ` (${formatDuration(attempt.durationMs)})`}
@@ -169,7 +174,7 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
       () => setCopied("copied"),
       () => setCopied("failed"),
     );
-  const fromClient = attempt.sentBy !== "completer";
+  const fromClient = attempt.sentBy !== "completer" && attempt.sentBy !== "webhook";
   const naive = attempt.sentBy === "naive client";
   return (
     <div className="attempt-details">
@@ -195,6 +200,12 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
             </pre>
           </div>
         </>
+      ) : attempt.sentBy === "webhook" ? (
+        <p>
+          The payment provider&apos;s webhook told the shop of this payment (
+          <code>{String(attempt.body.type)}</code>, event <code>{String(attempt.body.event)}</code>), and the
+          shop recorded it under the payment&apos;s own key, as a retry or the completer would have.
+        </p>
       ) : (
         <p>
           The background completer found this payment stranded past its recovery point and ran it again,

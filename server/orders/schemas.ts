@@ -71,7 +71,7 @@ export const paymentAttemptSchema = z.object({
   createdAt: z.iso.datetime(),
   settledAt: z.iso.datetime().nullable(),
   /** Who recorded the outcome: the customer's own request, or the background completer after it went away. */
-  settledBy: z.enum(["client", "completer"]).nullable(),
+  settledBy: z.enum(["client", "completer", "webhook"]).nullable(),
 });
 
 export const getOrderOutput = orderSummarySchema.extend({

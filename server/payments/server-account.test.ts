@@ -76,7 +76,9 @@ describe("the server's account, cell by cell of the key state grid", () => {
     expect(charges.map((charge) => charge.madeBy)).toEqual([executed!.id]);
   });
 
-  test("absent, different payload: a released key runs the new body, which the order refuses", async ({ startApp }) => {
+  test("absent, different payload: a released key runs the new body, which the order refuses", async ({
+    startApp,
+  }) => {
     const provider = new ControllableProvider();
     const app = await startApp({ provider });
     const c = await customer(app);
