@@ -79,12 +79,23 @@ test(`${ROUNDS} rounds of kill -9, between the hops and at the provider: 0 doubl
 
   let double = 0;
   let lost = 0;
+  // Which road recorded each charge: the account's record its charge names.
+  const byRoad: Record<string, number> = {};
   for (const order of orders) {
     const atProvider = await providerDb.charge.findMany({
       where: { orderRef: order.id },
       select: { id: true },
     });
-    const recorded = await db.charge.findMany({ where: { orderId: order.id }, select: { id: true } });
+    const recorded = await db.charge.findMany({
+      where: { orderId: order.id },
+      select: { id: true, madeBy: true },
+    });
+    for (const { madeBy } of recorded) {
+      const maker =
+        madeBy && (await db.requestRecord.findUnique({ where: { id: madeBy }, select: { sentBy: true } }));
+      const road = maker ? maker.sentBy : "not on record";
+      byRoad[road] = (byRoad[road] ?? 0) + 1;
+    }
     if (atProvider.length > 1 || recorded.length > 1) double += 1;
     if (atProvider.some((charge) => !recorded.some((mine) => mine.id === charge.id))) lost += 1;
   }
@@ -92,7 +103,7 @@ test(`${ROUNDS} rounds of kill -9, between the hops and at the provider: 0 doubl
     where: { orderRef: { in: orders.map((o) => o.id) } },
   });
   console.log(
-    JSON.stringify({ rounds: ROUNDS, kills, orders: orders.length, providerCharges, double, lost }),
+    JSON.stringify({ rounds: ROUNDS, kills, orders: orders.length, providerCharges, double, lost, byRoad }),
   );
   expect({ double, lost, providerCharges }).toEqual({ double: 0, lost: 0, providerCharges: orders.length });
 }, 900_000);
