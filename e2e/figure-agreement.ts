@@ -12,10 +12,10 @@ async function readOrder<T>(page: Page, procedure: "serverAccount" | "get", orde
   return ((await response.json()) as { result: { data: T } }).result.data;
 }
 
-/** Whether the record says a reply reached the client: answered, not lost, its client still there. */
+/** Whether the record says a reply reached the client: a client's (the completer and the webhook have none), answered, not lost, its client still there. */
 function replyReached(a: ServerAccount["attempts"][number]): boolean {
   return (
-    a.sentBy !== "completer" &&
+    (a.sentBy === "client" || a.sentBy === "naive client") &&
     a.decision !== null &&
     a.decision !== "abandoned" &&
     a.status !== 499 &&

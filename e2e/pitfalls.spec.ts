@@ -175,7 +175,12 @@ test.describe("timeouts shorter than execution", () => {
       `/api/trpc/orders.get?input=${encodeURIComponent(JSON.stringify({ orderId }))}`,
     );
     const { totalCents } = ((await order.json()) as { result: { data: { totalCents: number } } }).result.data;
-    const body = { orderId, amountCents: totalCents, idempotencyKey: paymentKey };
+    const body = {
+      orderId,
+      amountCents: totalCents,
+      idempotencyKey: paymentKey,
+      paymentMethodId: "pm_card_visa",
+    };
     const stuck = shop.page.request.post("/api/trpc/lab.pitfallCharge", { data: body, timeout: 60_000 });
     await shop.expectKeyInProgress(paymentKey);
     const startedAt = Date.now();
