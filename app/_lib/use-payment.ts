@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import type { TRPCClient } from "@trpc/client";
 import type { inferRouterOutputs } from "@trpc/server";
-import { useCallback, useSyncExternalStore } from "react";
+import { useCallback, useReducer, useSyncExternalStore } from "react";
 import type { Attempt, AttemptOutcome, AttemptRun } from "~/app/_trpc/attempt-log";
 import { describeFailure } from "~/app/_trpc/links";
 import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
@@ -92,6 +92,9 @@ export function usePayment(
     () => NO_ATTEMPTS,
   );
 
+  // React Query tells its observers a tick later: a render of our own shows a Pay as pending at once,
+  // so the button is disabled before a double-click's second click, while the payment method is made.
+  const [, renderPending] = useReducer((renders: number) => renders + 1, 0);
   const mutation = useMutation({
     mutationFn: async (card: CardDetails) => {
       // Made once per Pay, before the charge: every retry of this charge sends the same payment method.
@@ -118,7 +121,10 @@ export function usePayment(
   return {
     progress: progressOf(mutation, attempts),
     attempts,
-    pay: (card: CardDetails) => mutation.mutate(card),
+    pay: (card: CardDetails) => {
+      mutation.mutate(card);
+      renderPending();
+    },
     /** The tab's last attempt never learned its outcome (a reload, a lost answer, no connection). */
     outcomeUnknown: !mutation.isPending && outcomeUnknown(attempts.at(-1)),
   };
