@@ -133,6 +133,7 @@ const chargeInput = (order: BenchOrder) => ({
   orderId: order.id,
   amountCents: order.totalCents,
   idempotencyKey: order.paymentKey,
+  paymentMethodId: "pm_card_visa",
 });
 const chargeBody = (order: BenchOrder) => JSON.stringify(chargeInput(order));
 

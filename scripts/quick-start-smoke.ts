@@ -44,7 +44,12 @@ const order = (
 ).data as { id: string; totalCents: number; paymentKey: string };
 check(order.paymentKey.startsWith("pay_"), `order ${order.id} placed with its payment key`);
 
-const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+const charge = {
+  orderId: order.id,
+  amountCents: order.totalCents,
+  idempotencyKey: order.paymentKey,
+  paymentMethodId: "pm_card_visa",
+};
 const first = await call("POST", "payments.charge", charge);
 const second = await call("POST", "payments.charge", charge);
 check(first.response.headers.get("Idempotent-Replayed") === null, "the first payment executed");
