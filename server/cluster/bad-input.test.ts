@@ -41,6 +41,7 @@ const charge = (overrides: Record<string, unknown> = {}) => ({
   orderId: order.id,
   amountCents: order.totalCents,
   idempotencyKey: order.paymentKey,
+  paymentMethodId: "pm_card_visa",
   ...overrides,
 });
 

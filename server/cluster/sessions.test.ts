@@ -54,7 +54,12 @@ describe("caches", () => {
       api.get("orders.get", { orderId }),
       api.get("ledger.entries"),
       api.get("orders.get", { orderId: "ord_unknown" }),
-      api.post("payments.charge", { orderId, amountCents: 1, idempotencyKey: "k" }),
+      api.post("payments.charge", {
+        orderId,
+        amountCents: 1,
+        idempotencyKey: "k",
+        paymentMethodId: "pm_card_visa",
+      }),
     ]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 404, 400]);
     for (const answer of answers) {

@@ -53,7 +53,12 @@ async function paidOrder() {
       address,
     ),
   );
-  const charge = { orderId: order.id, amountCents: order.totalCents, idempotencyKey: order.paymentKey };
+  const charge = {
+    orderId: order.id,
+    amountCents: order.totalCents,
+    idempotencyKey: order.paymentKey,
+    paymentMethodId: "pm_card_visa",
+  };
   expect((await client.post("payments.charge", charge, address)).status).toBe(200);
   return {
     storm: (size: number) =>
