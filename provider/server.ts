@@ -74,7 +74,7 @@ export async function startProvider(opts: {
     metrics,
     async close() {
       sweeper.stop();
-      deliverer?.stop();
+      await deliverer?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await closeStore();
       await db.$disconnect();

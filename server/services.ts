@@ -98,7 +98,7 @@ export function createServices(opts: {
     webhooks: opts.webhooks ? { secret: opts.webhooks.secret, runOnce: webhookRunOnce } : null,
     async close() {
       sweeper.stop();
-      completer.stop();
+      await completer.stop();
       throttle?.close();
       await shopRunOnce.close();
       await db.$disconnect();

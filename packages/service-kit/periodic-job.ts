@@ -1,23 +1,29 @@
 /**
  * A background job's timer: a pass every interval (unref'd, so it never keeps
  * a process alive), and `tick()` for a pass now; overlapping ticks share the
- * pass in progress, so one job never runs two passes at once.
+ * pass in progress, so one job never runs two passes at once. A pass that
+ * fails on the timer is reported, never left an unhandled rejection.
  */
 export class PeriodicJob<T> {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<T> | undefined;
 
-  constructor(private readonly pass: () => Promise<T>) {}
+  constructor(
+    private readonly pass: () => Promise<T>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
 
   start(intervalMs: number): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => void this.tick(), intervalMs);
+    this.#timer = setInterval(() => void this.tick().catch(this.onError), intervalMs);
     this.#timer.unref();
   }
 
-  stop(): void {
+  /** Stops the timer; resolves once a pass in progress has ended, so that what it uses can be closed. */
+  async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    await this.#running?.catch(() => undefined);
   }
 
   tick(): Promise<T> {

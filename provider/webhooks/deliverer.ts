@@ -32,7 +32,10 @@ const DELIVERY_TIMEOUT_MS = 10_000;
  * later; some are sent twice on purpose; retries reorder events.
  */
 export class WebhookDeliverer {
-  readonly #job = new PeriodicJob(() => this.#pass());
+  readonly #job = new PeriodicJob(
+    () => this.#pass(),
+    (error) => this.deps.logger.warn({ err: error }, "webhook: a delivery pass failed; the next one retries"),
+  );
 
   constructor(
     private readonly deps: {
@@ -48,8 +51,8 @@ export class WebhookDeliverer {
     this.#job.start(intervalMs);
   }
 
-  stop(): void {
-    this.#job.stop();
+  stop(): Promise<void> {
+    return this.#job.stop();
   }
 
   async #pass(): Promise<number> {

@@ -28,7 +28,10 @@ const MAX_BACKOFF_MS = 60 * 60 * 1000;
  * after `maxFailures` it goes to review.
  */
 export class PaymentCompleter {
-  readonly #job = new PeriodicJob(() => this.#pass());
+  readonly #job = new PeriodicJob(
+    () => this.#pass(),
+    (error) => this.deps.logger.warn({ err: error }, "the completer's pass failed; the next one retries"),
+  );
 
   constructor(
     private readonly deps: {
@@ -51,8 +54,8 @@ export class PaymentCompleter {
     this.#job.start(intervalMs);
   }
 
-  stop(): void {
-    this.#job.stop();
+  stop(): Promise<void> {
+    return this.#job.stop();
   }
 
   /** One pass now (sharing one in progress). Resolves with how many payments it settled. */
