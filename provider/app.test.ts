@@ -198,7 +198,15 @@ describe("the test lab's faults", () => {
   test("belong to the account that set them: another account's switches never touch this one's order", async () => {
     provider = await startTestProvider();
     const other = "sk_test_another_merchant";
-    const faults = { dropReplies: 0, unavailable: 1, timeouts: 0, delayMs: 0, decline: true };
+    const faults = {
+      dropReplies: 0,
+      unavailable: 1,
+      timeouts: 0,
+      delayMs: 0,
+      decline: true,
+      webhookTwice: false,
+      holdReplyMs: 0,
+    };
     const set = await send("/v1/test/faults/ord_shared", {
       body: JSON.stringify(faults),
       type: "application/json",

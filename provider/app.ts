@@ -18,6 +18,8 @@ const faultsRequest = z.strictObject({
   timeouts: z.number().int().min(0).max(5),
   delayMs: z.number().int().min(0).max(10_000),
   decline: z.boolean(),
+  webhookTwice: z.boolean(),
+  holdReplyMs: z.number().int().min(0).max(10_000),
 });
 
 /**

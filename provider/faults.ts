@@ -7,9 +7,19 @@ export interface Faults {
   timeouts: number;
   delayMs: number;
   decline: boolean;
+  webhookTwice: boolean;
+  holdReplyMs: number;
 }
 
-const NO_FAULTS: Faults = { dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false };
+const NO_FAULTS: Faults = {
+  dropReplies: 0,
+  unavailable: 0,
+  timeouts: 0,
+  delayMs: 0,
+  decline: false,
+  webhookTwice: false,
+  holdReplyMs: 0,
+};
 
 /** One account's faults for one of its orders: another account's switches never touch them. */
 export class OrderFaults {

@@ -57,6 +57,9 @@ export function paymentIntentRoutes(deps: ProviderDeps) {
     const reply = await idempotent(c, deps, "POST /v1/payment_intents", request, (commit, key) =>
       confirm(deps, { account, key, faults }, request, commit),
     );
+    // The lab's "webhook first": a succeeded charge's reply (a replay's too) waits, and its event goes out meanwhile.
+    const holdReplyMs = (await faults?.read())?.holdReplyMs;
+    if (holdReplyMs) await sleep(holdReplyMs);
     return reply.ok && (await faults?.spend("dropReplies")) ? lostReply(await reply.text(), reply) : reply;
   });
 
@@ -179,7 +182,13 @@ async function confirm(
     const json = paymentIntentJson(intent, request.expand ? chargeJson(charge, method.card) : null);
     if (deps.webhooks) {
       const type = error ? "payment_intent.payment_failed" : "payment_intent.succeeded";
-      await recordEvent(tx, { account, type, object: paymentIntentJson(intent), idempotencyKey: key });
+      await recordEvent(tx, {
+        account,
+        type,
+        object: paymentIntentJson(intent),
+        idempotencyKey: key,
+        deliverTwice: lab?.webhookTwice ?? false,
+      });
     }
     if (error) {
       const { decline_code, charge: chargeId, payment_method } = error;

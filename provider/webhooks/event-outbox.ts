@@ -9,7 +9,14 @@ import { eventJson } from "../stripe-objects";
  */
 export async function recordEvent(
   tx: ProviderTx,
-  event: { account: string; type: string; object: unknown; idempotencyKey: string | null },
+  event: {
+    account: string;
+    type: string;
+    object: unknown;
+    idempotencyKey: string | null;
+    /** The lab's "delivered twice": the deliverer sends it again after its first 2xx. */
+    deliverTwice: boolean;
+  },
 ): Promise<void> {
   const id = `evt_${randomBytes(12).toString("hex")}`;
   const createdAt = new Date();
@@ -19,6 +26,7 @@ export async function recordEvent(
       account: event.account,
       type: event.type,
       payload: JSON.stringify(eventJson({ id, ...event, createdAt })),
+      deliverTwice: event.deliverTwice,
       createdAt,
       nextAttemptAt: createdAt,
     },
