@@ -1,5 +1,5 @@
 import { QUEUE_TOGGLES } from "./queue-switches";
-import { SLOW_PROVIDER_MS } from "./slow-provider";
+import { SLOW_PROVIDER_MS, WEBHOOK_FIRST_HOLD_MS } from "./slow-provider";
 import { oneShotToggle } from "./switches";
 import type { Toggle } from "./switches";
 
@@ -54,6 +54,20 @@ export const FAULT_TOGGLES: ReadonlyArray<Toggle & { help: string }> = [
     help: "The provider declines (a final answer): retries replay the decline, and nothing is charged.",
     isOn: (s) => s.provider.decline,
     turn: (on) => ({ provider: { decline: on } }),
+  },
+  {
+    id: "webhook-twice",
+    label: "Webhook delivered twice",
+    help: "The provider delivers the payment's event to the shop's webhook a second time, seconds after the first was answered: the shop answers it from the event's stored key and records nothing more.",
+    isOn: (s) => s.provider.webhookTwice,
+    turn: (on) => ({ provider: { webhookTwice: on } }),
+  },
+  {
+    id: "webhook-first",
+    label: "Provider replies after its webhook (3 s)",
+    help: "The provider charges, sends its webhook, and holds its reply to the shop for 3 s: the webhook finds the payment's key held by the request in flight, waits, and shares its record.",
+    isOn: (s) => s.provider.holdReplyMs > 0,
+    turn: (on) => ({ provider: { holdReplyMs: on ? WEBHOOK_FIRST_HOLD_MS : 0 } }),
   },
   {
     id: "naive-client",

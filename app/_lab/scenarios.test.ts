@@ -25,7 +25,26 @@ const allOn = {
     naiveConsumer: true,
     aSwitchAddedLater: true,
   },
-  provider: { dropReplies: 1, unavailable: 1, timeouts: 1, delayMs: 3_000, decline: true },
+  provider: {
+    dropReplies: 1,
+    unavailable: 1,
+    timeouts: 1,
+    delayMs: 3_000,
+    decline: true,
+    webhookTwice: true,
+    holdReplyMs: 3_000,
+  },
+};
+
+/** Every provider fault off. */
+const PROVIDER_OFF = {
+  dropReplies: 0,
+  unavailable: 0,
+  timeouts: 0,
+  delayMs: 0,
+  decline: false,
+  webhookTwice: false,
+  holdReplyMs: 0,
 };
 
 it("sets a scenario's switches and turns every other one off, even one added after it", () => {
@@ -46,7 +65,7 @@ it("sets a scenario's switches and turns every other one off, even one added aft
       naiveConsumer: false,
       aSwitchAddedLater: false,
     },
-    provider: { dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false },
+    provider: PROVIDER_OFF,
   });
 });
 
@@ -66,6 +85,6 @@ it("turns every switch off when the picker is cleared, one added later too", () 
   expect(Object.values(off.shop).every((value) => value === false || value === 0 || value === null)).toBe(
     true,
   );
-  expect(off.provider).toEqual({ dropReplies: 0, unavailable: 0, timeouts: 0, delayMs: 0, decline: false });
+  expect(off.provider).toEqual(PROVIDER_OFF);
   expect(off.shop).toMatchObject({ pitfallMode: false, brokenRule: null, aSwitchAddedLater: false });
 });

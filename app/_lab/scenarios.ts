@@ -1,5 +1,5 @@
 import { NAIVE_CLIENT_SETTING, breakingRule } from "./pitfall-faults";
-import { SLOW_PROVIDER_MS } from "./slow-provider";
+import { SLOW_PROVIDER_MS, WEBHOOK_FIRST_HOLD_MS } from "./slow-provider";
 import type { SwitchChange, Switches } from "./switches";
 
 type SwitchSide = Record<string, number | boolean | string | null>;
@@ -60,7 +60,7 @@ export const SCENARIOS: readonly Scenario[] = [
     toDo: "Press Pay, then kill the server within 4 s, while it holds the provider's charge unrecorded.",
     help: "stall-guide",
     shouldHappen:
-      "Once the server is back, the page's retry (or Finish payment) takes the dead owner's key over, asks the provider again with the same key and records its one charge; left alone, the background completer does. One charge either way.",
+      "Once the server is back, the page's retry (or Finish payment) takes the dead owner's key over, asks the provider again with the same key and records its one charge; left alone, the provider's webhook or the background completer does. One charge either way.",
   },
   {
     id: "slow-card",
@@ -69,6 +69,22 @@ export const SCENARIOS: readonly Scenario[] = [
     toDo: "Press Pay and wait: the card network answers after 9 s, past the shop's timeout and the browser's (8 s each).",
     shouldHappen:
       "The shop's call to the provider times out and is sent again with the same provider key. The browser's request times out too, and its retry with the order's key waits for the one in flight (or replays it). The provider charges once.",
+  },
+  {
+    id: "webhook-twice",
+    title: "A webhook delivered twice",
+    switches: { provider: { webhookTwice: true } },
+    toDo: "Press Pay, then watch What the provider's webhook told the shop: the payment's event arrives again a few seconds later.",
+    shouldHappen:
+      "The shop records the payment from the provider's reply. The event's first delivery runs once under the event's id and finds it recorded; the second gets that stored answer. One charge, recorded once.",
+  },
+  {
+    id: "webhook-first",
+    title: "The webhook before the shop's reply",
+    switches: { provider: { holdReplyMs: WEBHOOK_FIRST_HOLD_MS } },
+    toDo: "Press Pay: the provider charges and holds its reply to the shop for 3 s, and its webhook arrives first.",
+    shouldHappen:
+      "The webhook finds the payment's key held by the request still waiting for the provider, waits for it and shares its record; the request records the charge. One charge, recorded once.",
   },
   {
     id: "decline-then-card",

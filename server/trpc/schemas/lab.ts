@@ -49,6 +49,10 @@ export const providerFaultsSchema = z.object({
   /** Latency the provider adds to every charge. */
   delayMs: z.number().int().min(0).max(10_000),
   decline: z.boolean(),
+  /** The provider delivers the order's events to the shop's webhook twice, the second seconds after the first's 2xx. */
+  webhookTwice: z.boolean(),
+  /** How long the provider holds a succeeded charge's reply, so that its webhook reaches the shop first. */
+  holdReplyMs: z.number().int().min(0).max(10_000),
 });
 
 export const labSwitchesSchema = z.object({ shop: shopSwitchesSchema, provider: providerFaultsSchema });
