@@ -109,7 +109,7 @@ function upsert(db: Db, rows: RequestRecord[]): Promise<number> {
       "keyState", "fingerprint", "body", "status", "durationMs", "replyLost", "retryAfterSeconds",
       "keyExpiresAt", "sentBy")
     VALUES ${Prisma.join(values)}
-    ON CONFLICT ("id") DO UPDATE SET "generation" = excluded."generation", "decision" = excluded."decision",
+    ON CONFLICT ("id") DO UPDATE SET "body" = excluded."body", "generation" = excluded."generation", "decision" = excluded."decision",
       "keyState" = excluded."keyState", "status" = excluded."status", "durationMs" = excluded."durationMs",
       "replyLost" = excluded."replyLost", "retryAfterSeconds" = excluded."retryAfterSeconds",
       "keyExpiresAt" = excluded."keyExpiresAt"`;

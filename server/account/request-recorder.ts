@@ -106,7 +106,8 @@ export class RequestRecorder {
 
   /**
    * Records a request on its arrival, in flight. `claimed` adds the key's generation and the state it found
-   * once it runs (even after its client went away), `end` how it ended: each updates the same row.
+   * once it runs (even after its client went away), `end` how it ended (and, where the ending adds to
+   * what was sent, the body as it then stands): each updates the same row.
    */
   arrived(request: Omit<RequestRecord, keyof RequestEnding | "id" | "at" | "durationMs" | "replyLost">) {
     let current: RequestRecord = {
@@ -126,9 +127,10 @@ export class RequestRecorder {
     return {
       id: current.id,
       claimed: (claim: Pick<RequestRecord, "generation" | "keyState">) => put(claim),
-      end: (ending: RequestEnding) =>
+      end: (ending: RequestEnding, body?: Json) =>
         put({
           ...ending,
+          ...(body === undefined ? {} : { body }),
           ...(current.generation ? { generation: current.generation, keyState: current.keyState } : {}),
           durationMs: performance.now() - startedAt,
         }),

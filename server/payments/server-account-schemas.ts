@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RUN_ONCE_OUTCOMES } from "run-once";
 import { orderIdSchema } from "../orders/schemas";
 import { PROVIDER_CALL_PURPOSES } from "../account/provider-calls";
+import { DELIVERY_OUTCOMES } from "../account/webhook-deliveries";
 
 export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
 
@@ -55,6 +56,24 @@ export const providerCallSchema = z.object({
   noReply: z.boolean(),
 });
 
+/** A delivery of the provider's webhook for the order's payment, as the shop answered it. */
+export const webhookDeliverySchema = z.object({
+  id: z.string(),
+  at: z.iso.datetime(),
+  /** The shop's instance that answered it. */
+  instance: z.string(),
+  event: z.string(),
+  type: z.string(),
+  /** The payment's key, which the event's handling records under. */
+  paymentKey: z.string(),
+  /** How the event's key answered this delivery; null while it is handled. */
+  decision: attemptDecisionSchema.nullable(),
+  status: z.number().int().nullable(),
+  /** What it came to for the payment (the stored answer, for a replay); null in flight or refused before it ran. */
+  outcome: z.enum(DELIVERY_OUTCOMES).nullable(),
+  durationMs: z.number().int(),
+});
+
 /** A key of the order, where it stands in its lifecycle now. */
 export const keyLifecycleSchema = z.object({
   key: z.string(),
@@ -72,5 +91,7 @@ export const serverAccountOutput = z.object({
   attempts: z.array(serverAttemptSchema),
   /** Oldest first, every keyed call the shop made to the provider for the order. */
   providerCalls: z.array(providerCallSchema),
+  /** Oldest first, every delivery of the provider's webhook for the order's payments. */
+  webhookDeliveries: z.array(webhookDeliverySchema),
   keys: z.array(keyLifecycleSchema),
 });

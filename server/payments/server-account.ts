@@ -7,6 +7,7 @@ import type { Services } from "../services-types";
 import { findSessionOrder } from "../orders/order-view";
 import type { keyLifecycleSchema, serverAccountOutput, serverAttemptSchema } from "./server-account-schemas";
 import { PROVIDER_CALLS_PATH, providerCallOf } from "../account/provider-calls";
+import { WEBHOOK_DELIVERIES_PATH, webhookDeliveryOf } from "../account/webhook-deliveries";
 import { NAIVE_CHARGE_PATH, PAYMENT_KEYSPACE } from "./keyspace";
 
 type ServerAttempt = z.infer<typeof serverAttemptSchema>;
@@ -14,7 +15,8 @@ type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
 
 /**
  * Every request that reached payments.charge with the session's order's keys (and the lab's naive client's,
- * under keys of its own), the shop's calls to the provider, and where each key stands: the session's order only.
+ * under keys of its own), the shop's calls to the provider, the provider's webhook deliveries, and where each
+ * key stands: the session's order only.
  */
 export async function serverAccountOf(
   ctx: Pick<Services, "db" | "account"> & { sessionId: string },
@@ -30,17 +32,19 @@ export async function serverAccountOf(
   const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
   // This instance's pending records first, so that a request in flight here is in the account it reads.
   await ctx.account.recorder.flush();
-  const [guarded, naive, views, providerCalls] = await Promise.all([
+  const [guarded, naive, views, providerCalls, deliveries] = await Promise.all([
     ctx.account.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
     ctx.account.journal.list(order.id, NAIVE_CHARGE_PATH),
     viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys }, { includeExpired: true }),
     ctx.account.journal.list(order.id, PROVIDER_CALLS_PATH),
+    ctx.account.journal.list(order.id, WEBHOOK_DELIVERIES_PATH),
   ]);
   const records = [...guarded, ...naive].sort((a, b) => a.at.getTime() - b.at.getTime());
   return {
     now: now.toISOString(),
     attempts: withPayloadColumn(records),
     providerCalls: providerCalls.map(providerCallOf),
+    webhookDeliveries: deliveries.map(webhookDeliveryOf),
     keys: keys.map((key) =>
       lifecycleOf(
         key,

@@ -148,6 +148,15 @@ describe("events, delivered at least once, record each payment once", () => {
       .toMatchObject({ attempts: 2, deliveredAt: expect.any(Date) });
     expect(await webhookKeys(app)).toBe(1);
     expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
+    // The order's account holds both deliveries: the first ran and found the payment recorded, the second replayed it.
+    await app.services.account.recorder.flush();
+    const account = await app.caller(session).orders.serverAccount({ orderId: order.id });
+    expect(
+      account.webhookDeliveries.map(({ decision, status, outcome }) => ({ decision, status, outcome })),
+    ).toEqual([
+      { decision: "executed", status: 200, outcome: "already recorded" },
+      { decision: "replayed", status: 200, outcome: "already recorded" },
+    ]);
   });
 
   test("the shop dies after the provider charged: the webhook records the charge once, and the retry replays it", async ({
@@ -204,6 +213,14 @@ describe("one event, delivered many times, is handled once", () => {
     expect([...concurrent, ...sequential].map((answer) => answer.status)).toEqual(Array(10).fill(200));
     expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
     expect(await webhookKeys(app)).toBe(1);
+    // The account: every delivery (the provider's own too), one of them ran and recorded, as the charge's maker says.
+    await app.services.account.recorder.flush();
+    const account = await app.caller(session).orders.serverAccount({ orderId: order.id });
+    const [charge] = await app.services.db.charge.findMany({ where: { orderId: order.id } });
+    const maker = account.attempts.find((attempt) => attempt.id === charge!.madeBy);
+    const ran = account.webhookDeliveries.filter((d) => d.decision === "executed");
+    expect(account.webhookDeliveries.length).toBeGreaterThanOrEqual(10);
+    expect(ran).toEqual([expect.objectContaining({ outcome: "recorded", id: maker!.body.delivery })]);
   });
 });
 
