@@ -10,6 +10,7 @@ import { KeyStateGrid } from "./key-state-grid";
 import { ProviderLane } from "./provider-lane";
 import { QueueLane } from "./queue-lane";
 import { ServerLanes } from "./server-lanes";
+import { WebhookLane } from "./webhook-lane";
 
 /** How often the account is read: it is written in batches, and other tabs and instances add to it. */
 const READ_EVERY_MS = 1_500;
@@ -40,6 +41,7 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
     <div className="server-account-view">
       <ServerLanes story={story} />
       <ProviderLane story={story} />
+      <WebhookLane story={story} />
       <QueueLane orderId={order.id} />
       {lifecycle && (
         <KeyLifecycle

@@ -6,6 +6,7 @@ export type ServerAccount = inferRouterOutputs<AppRouter>["orders"]["serverAccou
 export type ServerAttempt = ServerAccount["attempts"][number];
 export type KeyStage = ServerAccount["keys"][number]["state"];
 export type ProviderCall = ServerAccount["providerCalls"][number];
+export type WebhookDelivery = ServerAccount["webhookDeliveries"][number];
 
 /** The decisions that answered with an outcome: they say so in Idempotency-Decision. */
 const DECIDED = new Set(["executed", "replayed", "coalesced", "taken_over", "expired"]);

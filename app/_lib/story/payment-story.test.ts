@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ProviderCall, ServerAccount, ServerAttempt } from "../server-account";
+import type { ProviderCall, ServerAccount, ServerAttempt, WebhookDelivery } from "../server-account";
 import { holdsKey, keyInProgress, paymentStory } from "./payment-story";
 import type { LedgerCharge } from "./payment-story";
 
@@ -120,19 +120,59 @@ const providerCall = fc.record({
   ),
 });
 
+/** How the shop answered a delivery of the provider's webhook, as its record keeps it. */
+const webhookDelivery = fc.record({
+  event: fc.constantFrom("evt_1", "evt_2"),
+  answer: fc.constantFrom(
+    { decision: "executed", status: 200, outcome: "recorded" },
+    { decision: "executed", status: 200, outcome: "already recorded" },
+    { decision: "executed", status: 200, outcome: "shared" },
+    { decision: "replayed", status: 200, outcome: "already recorded" },
+    { decision: "coalesced", status: 200, outcome: "recorded" },
+    { decision: "conflict", status: 409, outcome: null },
+    { decision: "released", status: 409, outcome: "payment key held" },
+    { decision: "released", status: 503, outcome: "failed" },
+    { decision: null, status: null, outcome: null },
+  ),
+});
+
 /** A world of requests, provider calls and the ledger they left, each charge written with the record that made it. */
 const world = fc
   .record({
     kinds: fc.array(fc.record({ kind: fc.constantFrom(...requestKinds), key: fc.nat(1) }), { maxLength: 12 }),
     calls: fc.array(providerCall, { maxLength: 8 }),
+    deliveries: fc.array(webhookDelivery, { maxLength: 5 }),
     unrecordedCharges: fc.nat(1),
     keyStates: fc.tuple(
       fc.constantFrom("absent" as const, "in_progress" as const, "completed" as const),
       fc.constantFrom("absent" as const, "in_progress" as const, "completed" as const),
     ),
   })
-  .map(({ kinds, calls, unrecordedCharges, keyStates }) => {
+  .map(({ kinds, calls, deliveries, unrecordedCharges, keyStates }) => {
     const attempts = kinds.map(({ kind, key }, i) => record(i + 1, kind, `pay_${key + 1}`, `g${key}`));
+    const webhookDeliveries: WebhookDelivery[] = deliveries.map((delivery, i) => ({
+      id: `d${i + 1}`,
+      at: new Date(Date.UTC(2026, 11, 6, 10, 2, i)).toISOString(),
+      instance: "host:3000",
+      event: delivery.event,
+      type: "payment_intent.succeeded",
+      paymentKey: "pay_1",
+      decision: delivery.answer.decision as WebhookDelivery["decision"],
+      status: delivery.answer.status,
+      outcome: delivery.answer.outcome as WebhookDelivery["outcome"],
+      durationMs: 4,
+    }));
+    // A webhook's run under the payment's key names the delivery that ran it: the first that recorded.
+    const recording = webhookDeliveries.find((d) => d.decision === "executed" && d.outcome === "recorded");
+    attempts.forEach((attempt, i) => {
+      if (recording && kinds[i]!.kind === "completer charged" && i % 2 === 0) {
+        attempts[i] = {
+          ...attempt,
+          sentBy: "webhook",
+          body: { event: recording.event, delivery: recording.id },
+        };
+      }
+    });
     const charges: LedgerCharge[] = kinds.flatMap(({ kind }, i) =>
       CHARGING.has(kind)
         ? [
@@ -167,7 +207,13 @@ const world = fc
       lockedUntil: state === "in_progress" ? "2026-12-06T10:05:00.000Z" : null,
       expiresAt: state === "completed" ? "2026-12-07T10:00:00.000Z" : null,
     }));
-    const account: ServerAccount = { now: new Date().toISOString(), attempts, providerCalls, keys };
+    const account: ServerAccount = {
+      now: new Date().toISOString(),
+      attempts,
+      providerCalls,
+      webhookDeliveries,
+      keys,
+    };
     return { account, charges };
   });
 
@@ -202,6 +248,7 @@ describe("the payment's story, for any sequence of requests, calls and charges",
             decision !== null &&
             decision !== "abandoned" &&
             sentBy !== "completer" &&
+            sentBy !== "webhook" &&
             status !== 499 &&
             !replyLost;
           expect(row.reply === "received").toBe(received);
@@ -271,6 +318,36 @@ describe("the payment's story, for any sequence of requests, calls and charges",
     );
   });
 
+  it("draws the webhook lane from its deliveries alone: a box only where the event's key answered, 'recorded' only where a run says so", () => {
+    fc.assert(
+      fc.property(world, ({ account, charges }) => {
+        const story = paymentStory(account, charges);
+        expect(story.webhookDeliveries.map((row) => row.delivery)).toEqual(account.webhookDeliveries);
+        for (const row of story.webhookDeliveries) {
+          const { decision, outcome } = row.delivery;
+          expect(row.work === "").toBe(
+            decision === null || decision === "mismatch" || decision === "refused",
+          );
+          expect(row.work === "replay").toBe(decision === "replayed");
+          const run = story.requests.find(
+            (r) => r.attempt.sentBy === "webhook" && r.attempt.body.delivery === row.delivery.id,
+          );
+          expect(row.recordedAs).toBe(run?.n ?? null);
+          expect(/ and recorded the payment/.test(row.caption)).toBe(
+            outcome === "recorded" && decision === "executed",
+          );
+          if (decision !== "executed") expect(row.caption).toMatch(/recorded nothing|in flight/);
+        }
+        const texts = [story.webhookSentence, ...story.webhookDeliveries.map((row) => row.caption)];
+        for (const n of texts.flatMap(requestNumbers)) expect(n).toBeLessThanOrEqual(story.requests.length);
+        for (const n of texts.flatMap((text) =>
+          [...text.matchAll(/delivery (\d+)/gi)].map((m) => Number(m[1])),
+        ))
+          expect(n).toBeLessThanOrEqual(story.webhookDeliveries.length);
+      }),
+    );
+  });
+
   it("tells an overcharge only when the ledger holds two charges or more, naming requests that made one", () => {
     fc.assert(
       fc.property(world, ({ account, charges }) => {
@@ -290,6 +367,7 @@ describe("the payment's story, scenario by scenario", () => {
       now: at(0),
       attempts: kinds.map((kind, i) => record(i + 1, kind, keys[i] ?? "pay_1", "g1")),
       providerCalls: [],
+      webhookDeliveries: [],
       keys: [],
     }) satisfies ServerAccount;
   const charge = (madeBy: string, idempotencyKey = "pay_1"): LedgerCharge => ({
@@ -337,5 +415,64 @@ describe("the payment's story, scenario by scenario", () => {
     const story = paymentStory(account(["charged", "waited, client gone"]), [charge("r1")]);
     expect(story.requests[1]!.caption).toBe("waited; its client had left");
     expect(story.requests[1]!.reply).toBe("none");
+  });
+
+  const delivery = (n: number, change: Partial<WebhookDelivery>): WebhookDelivery => ({
+    id: `d${n}`,
+    at: at(10 + n),
+    instance: "host:3000",
+    event: "evt_1",
+    type: "payment_intent.succeeded",
+    paymentKey: "pay_1",
+    decision: "executed",
+    status: 200,
+    outcome: "already recorded",
+    durationMs: 4,
+    ...change,
+  });
+
+  it("a webhook delivered twice: the first finds the payment recorded by #1, the second replays that answer", () => {
+    const story = paymentStory(
+      {
+        ...account(["charged"]),
+        webhookDeliveries: [delivery(1, {}), delivery(2, { decision: "replayed" })],
+      },
+      [charge("r1")],
+    );
+    expect(story.webhookSentence).toBe(
+      "2 deliveries of 1 event." +
+        " Delivery 1 (payment_intent.succeeded) ran under the event's id and found the payment already recorded by #1: recorded nothing." +
+        ' Delivery 2 (payment_intent.succeeded) replayed the stored answer of delivery 1 ("already recorded"): recorded nothing.',
+    );
+    expect(story.webhookDeliveries.map((row) => row.work)).toEqual(["ran", "replay"]);
+  });
+
+  it("the webhook before the shop's reply: it waits for #1, which holds the payment's key, and shares its record", () => {
+    const story = paymentStory(
+      { ...account(["charged"]), webhookDeliveries: [delivery(1, { outcome: "shared" })] },
+      [charge("r1")],
+    );
+    expect(story.webhookDeliveries[0]!.caption).toBe(
+      "ran under the event's id, found the payment's key held by #1, waited, and shared its record: recorded nothing itself",
+    );
+  });
+
+  it("a crash, recorded by the webhook: its run is #2 in the request lane, named by its delivery", () => {
+    const attempts = account(["in flight", "took over and charged"]).attempts;
+    attempts[1] = { ...attempts[1]!, sentBy: "webhook", body: { event: "evt_1", delivery: "d1" } };
+    const story = paymentStory(
+      {
+        ...account([]),
+        attempts,
+        webhookDeliveries: [delivery(1, { outcome: "recorded" })],
+      },
+      [charge("r2")],
+    );
+    expect(story.webhookDeliveries[0]!.caption).toBe(
+      "ran under the event's id and recorded the payment, as #2",
+    );
+    expect(story.whatHappened).toContain(
+      "#2 (the provider's webhook, delivery 1) took over a dead owner's key and ran: charged the card.",
+    );
   });
 });

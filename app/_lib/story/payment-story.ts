@@ -1,5 +1,5 @@
 import type { Order } from "../order";
-import type { ProviderCall, ServerAccount, ServerAttempt } from "../server-account";
+import type { ProviderCall, ServerAccount, ServerAttempt, WebhookDelivery } from "../server-account";
 
 /** What the story needs of a charge in the shop's ledger: its key, and the record of the request that made it. */
 export type LedgerCharge = Pick<Order["charges"][number], "id" | "idempotencyKey" | "naive" | "madeBy">;
@@ -35,12 +35,26 @@ export interface ProviderRow {
   caption: string;
 }
 
+/** One delivery of the provider's webhook, as the webhook lane and its sentence tell it. */
+export interface WebhookRow {
+  /** The one numbering of the webhook lane: "delivery n" in the figure and every sentence. */
+  n: number;
+  delivery: WebhookDelivery;
+  /** The box at the shop: the event's key ran the handling, replayed its stored answer, or waited; none if refused first. */
+  work: "ran" | "replay" | "wait" | "";
+  /** The request lane's number of the run this delivery recorded the payment with, if it did. */
+  recordedAs: number | null;
+  caption: string;
+}
+
 export interface PaymentStory {
   requests: RequestRow[];
   /** "3 requests reached the server; 1 charge. #1 …". */
   whatHappened: string;
   providerCalls: ProviderRow[];
   providerSentence: string;
+  webhookDeliveries: WebhookRow[];
+  webhookSentence: string;
   /** Ledger charges that no recorded request or run made (a record swept, or never written). */
   unrecordedCharges: string[];
   /** Set when the order was charged more than once: why, from the records that made each charge. */
@@ -66,11 +80,14 @@ export function paymentStory(account: ServerAccount, charges: readonly LedgerCha
   const requests = attempts.map((attempt, i) => requestRow(attempts, i, madeBy.get(attempt.id) ?? []));
   const drawn = new Set(requests.flatMap((row) => row.charges));
   const providerCalls = providerRows(account.providerCalls);
+  const webhookDeliveries = webhookRows(account.webhookDeliveries, requests);
   return {
     requests,
-    whatHappened: whatHappened(requests, charges),
+    whatHappened: whatHappened(requests, charges, webhookDeliveries),
     providerCalls,
     providerSentence: providerSentence(providerCalls),
+    webhookDeliveries,
+    webhookSentence: webhookSentence(webhookDeliveries),
     unrecordedCharges: charges.filter((charge) => !drawn.has(charge.id)).map((charge) => charge.id),
     overcharge: overchargeCause(requests, charges),
     keyNotInStore: keyNotInStore(account, requests),
@@ -235,10 +252,13 @@ function caption(
   }
 }
 
-/** How "What happened" names request #n. */
-function nameOf(row: RequestRow): string {
+/** How "What happened" names request #n; a webhook's run by the delivery that ran it. */
+function nameOf(row: RequestRow, deliveries: readonly WebhookRow[]): string {
   if (row.attempt.sentBy === "completer") return `#${row.n} (the background completer)`;
-  if (row.attempt.sentBy === "webhook") return `#${row.n} (the provider's webhook)`;
+  if (row.attempt.sentBy === "webhook") {
+    const delivery = deliveries.find((d) => d.recordedAs === row.n);
+    return `#${row.n} (the provider's webhook${delivery ? `, delivery ${delivery.n}` : ""})`;
+  }
   return row.attempt.sentBy === "naive client" ? `#${row.n} (naive, a key of its own)` : `#${row.n}`;
 }
 
@@ -246,7 +266,11 @@ function nameOf(row: RequestRow): string {
 const TOLD = 6;
 
 /** What happened, a sentence a request: the same numbering and captions as the figure. */
-function whatHappened(rows: readonly RequestRow[], charges: readonly LedgerCharge[]): string {
+function whatHappened(
+  rows: readonly RequestRow[],
+  charges: readonly LedgerCharge[],
+  deliveries: readonly WebhookRow[],
+): string {
   const keys = new Set(rows.map((row) => row.attempt.key)).size;
   const sent = rows.filter((row) => row.crossesNetwork).length;
   const runsOf = (sentBy: string) => rows.filter((row) => row.attempt.sentBy === sentBy).length;
@@ -257,7 +281,7 @@ function whatHappened(rows: readonly RequestRow[], charges: readonly LedgerCharg
       : `${plural(sent, "request")} reached the server${keys > 1 ? ` under ${keys} keys` : ""}`) +
     (runs > 0 ? `, and the background completer ran ${timesInWords(runs)}` : "") +
     (webhooks > 0 ? `, and the provider's webhook recorded the payment` : "");
-  const told = rows.slice(0, TOLD).map((row) => ` ${nameOf(row)} ${row.caption}.`);
+  const told = rows.slice(0, TOLD).map((row) => ` ${nameOf(row, deliveries)} ${row.caption}.`);
   const rest = rows.length - told.length;
   return `${requests}; ${plural(charges.length, "charge")}.${told.join("")}${rest > 0 ? ` And ${rest} more.` : ""}`;
 }
@@ -343,4 +367,89 @@ function providerSentence(rows: readonly ProviderRow[]): string {
   const made = rows.filter((row) => row.mark === "charge").length;
   const told = rows.map((row) => ` Call ${row.n} (${row.call.purpose}) ${row.caption}.`).join("");
   return `${plural(rows.length, "call")} under ${plural(keys, "key")}; ${plural(made, "charge")} made.${told}`;
+}
+
+/** The run under the payment's key that a delivery's handling made, by the delivery it names. */
+const runOf = (delivery: WebhookDelivery, requests: readonly RequestRow[]) =>
+  requests.find((row) => row.attempt.sentBy === "webhook" && row.attempt.body.delivery === delivery.id);
+
+function webhookRows(deliveries: readonly WebhookDelivery[], requests: readonly RequestRow[]): WebhookRow[] {
+  const rows = deliveries.map((delivery, i): WebhookRow => {
+    const { decision } = delivery;
+    const work =
+      decision !== null && RAN.has(decision)
+        ? "ran"
+        : decision === "replayed"
+          ? "replay"
+          : decision === "coalesced" || decision === "conflict"
+            ? "wait"
+            : decision === "released"
+              ? "ran"
+              : "";
+    return { n: i + 1, delivery, work, recordedAs: runOf(delivery, requests)?.n ?? null, caption: "" };
+  });
+  for (const row of rows) row.caption = webhookCaption(row, rows, requests);
+  return rows;
+}
+
+/** The request that ran under the payment's key, which a delivery found recorded, or waited for. */
+function recorderOf(paymentKey: string, requests: readonly RequestRow[]): RequestRow | undefined {
+  return requests.find(
+    (row) => row.attempt.key === paymentKey && (RAN.has(row.attempt.decision) || holdsKey(row.attempt)),
+  );
+}
+
+function webhookCaption(
+  row: WebhookRow,
+  rows: readonly WebhookRow[],
+  requests: readonly RequestRow[],
+): string {
+  const { delivery } = row;
+  const recorder = recorderOf(delivery.paymentKey, requests);
+  const by = recorder && recorder.n !== row.recordedAs ? ` by #${recorder.n}` : "";
+  const ranEarlier = rows.find(
+    (r) =>
+      r.n < row.n && r.delivery.event === delivery.event && r.work === "ran" && r.delivery.status === 200,
+  );
+  const earlier = ranEarlier ? `delivery ${ranEarlier.n}` : "an earlier delivery";
+  const retried = "; the provider delivers it again";
+  switch (delivery.decision) {
+    case null:
+      return "in flight: being handled";
+    case "executed":
+    case "taken_over":
+    case "expired":
+      if (delivery.outcome === "recorded") {
+        return row.recordedAs === null
+          ? "ran under the event's id and recorded the payment"
+          : `ran under the event's id and recorded the payment, as #${row.recordedAs}`;
+      }
+      if (delivery.outcome === "shared") {
+        return `ran under the event's id, found the payment's key held${by}, waited, and shared its record: recorded nothing itself`;
+      }
+      return `ran under the event's id and found the payment already recorded${by}: recorded nothing`;
+    case "replayed":
+      return `replayed the stored answer of ${earlier} ("${delivery.outcome}"): recorded nothing`;
+    case "coalesced":
+      return delivery.status === 200
+        ? `waited for ${earlier}, in flight, and shared its answer: recorded nothing`
+        : `waited for a delivery in flight, which failed (HTTP ${delivery.status}): recorded nothing${retried}`;
+    case "conflict":
+      return `found the event's key held by another delivery past the wait bound: told 409, recorded nothing${retried}`;
+    case "released":
+      return delivery.outcome === "payment key held"
+        ? `ran, but the payment's key stayed held${by} past the wait bound: told 409, recorded nothing${retried}`
+        : `ran and failed before the event's key was completed: told HTTP ${delivery.status}, recorded nothing${retried}`;
+    default:
+      return `HTTP ${delivery.status}: recorded nothing`;
+  }
+}
+
+/** The webhook lane in words, numbered as its figure: "2 deliveries of 1 event. Delivery 1 …". */
+function webhookSentence(rows: readonly WebhookRow[]): string {
+  if (rows.length === 0) return "The provider's webhook has not told the shop of this payment yet.";
+  const events = new Set(rows.map((row) => row.delivery.event)).size;
+  const deliveries = rows.length === 1 ? "1 delivery" : `${rows.length} deliveries`;
+  const told = rows.map((row) => ` Delivery ${row.n} (${row.delivery.type}) ${row.caption}.`).join("");
+  return `${deliveries} of ${plural(events, "event")}.${told}`;
 }

@@ -1,0 +1,84 @@
+import { formatDuration } from "~/app/_lib/duration";
+import type { PaymentStory } from "~/app/_lib/story/payment-story";
+import { LanesFigure, lanePositions } from "./lanes-figure";
+import { shortId } from "~/app/_lib/short-id";
+
+const WORK_WORDS = { ran: "ran", replay: "replay", wait: "wait", "": "" } as const;
+
+/**
+ * The webhook's lane, from the payment's story: every delivery of the
+ * provider's events for this order that reached the shop, each handled once
+ * per event id, with the shop's answer. A box stands where the event's key
+ * ran, replayed or waited; the run that recorded the payment is the request
+ * lane's, named in the caption.
+ */
+export function WebhookLane({ story }: { story: PaymentStory }) {
+  const rows = story.webhookDeliveries;
+  if (rows.length === 0) return null;
+  const { sender, between, receivers } = lanePositions(1);
+  const shop = receivers[0]!;
+  const heads = [
+    { name: "Provider", x: sender },
+    { name: "Network", x: between },
+    { name: "Shop", x: shop },
+  ];
+  const first = Date.parse(rows[0]!.delivery.at);
+  return (
+    <section className="card server-account" aria-labelledby="webhook-heading" data-testid="webhook-lane">
+      <h2 id="webhook-heading">What the provider&apos;s webhook told the shop</h2>
+      <p className="muted small">
+        Each delivery of the provider&apos;s events that reached the shop, from the shop&apos;s own record. An
+        event may come more than once, or before the provider&apos;s reply: it is handled once per event id,
+        and records the payment under the payment&apos;s own key.
+      </p>
+      <p className="account-summary" data-testid="webhook-summary">
+        {story.webhookSentence}
+      </p>
+      <LanesFigure heads={heads}>
+        {rows.map(({ n, delivery, work, recordedAs, caption }) => (
+          <li
+            key={delivery.id}
+            className="lanes-row"
+            data-webhook-delivery={n}
+            data-delivery-id={delivery.id}
+            data-event={delivery.event}
+            data-decision={delivery.decision ?? "in_flight"}
+            data-status={delivery.status ?? "none"}
+            data-recorded-as={recordedAs ?? undefined}
+          >
+            <span className="lanes-arrows" aria-hidden="true">
+              {heads.map((head) => (
+                <span key={head.x} className="lanes-line" style={{ left: `${head.x}%` }} />
+              ))}
+              <span
+                className="lanes-arrow request"
+                style={{ left: `${sender}%`, width: `${shop - sender}%` }}
+              />
+              <span
+                className={`lanes-work work-${work || "none"} decision-${delivery.decision ?? "in-flight"}`}
+                data-mark={work || undefined}
+                style={{ left: `${shop}%` }}
+              >
+                {WORK_WORDS[work]}
+              </span>
+              {delivery.status !== null && (
+                <span
+                  className={`lanes-arrow reply${delivery.status >= 400 ? " failed" : ""}`}
+                  data-reply-arrow="answered"
+                  style={{ left: `${sender}%`, width: `${shop - sender}%` }}
+                />
+              )}
+            </span>
+            <span className="lanes-caption">
+              <strong>Delivery {n}</strong> +{formatDuration(Date.parse(delivery.at) - first)} ·{" "}
+              <code title={delivery.event}>{shortId(delivery.event)}</code>
+              {delivery.status === null ? "" : ` · HTTP ${delivery.status}`} ·{" "}
+              <span data-testid="webhook-decision">{caption}</span>
+              {delivery.status !== null && ` (${formatDuration(delivery.durationMs)})`}
+            </span>
+          </li>
+        ))}
+      </LanesFigure>
+    </section>
+  );
+}
