@@ -63,7 +63,7 @@ function drawnRows(page: Page, figure: string, row: string, attributes: string[]
 /**
  * The figure, the status line and the server's account agree request by
  * request: who sent each (a client or the background completer), how the
- * server decided, what it answered, and each call to the provider; and the status line says a payment is in
+ * server decided, what it answered, each call to the provider and each delivery of its webhook; and the status line says a payment is in
  * progress exactly when the account has its key in progress, naming the
  * request that holds it; and its marks agree with the ledger. Returns the account they agree on.
  */
@@ -89,6 +89,24 @@ export async function expectFigureAgrees(page: Page, orderId: string): Promise<S
     ]);
     expect(drawnCalls).toEqual(
       account.providerCalls.map((c) => [c.path, String(c.status ?? "none"), String(c.noReply)]),
+    );
+    // The webhook lane: every delivery as the account has it, and "recorded as #n" only where that run names it.
+    const drawnDeliveries = await drawnRows(page, "webhook-lane", "data-webhook-delivery", [
+      "data-event",
+      "data-decision",
+      "data-status",
+      "data-recorded-as",
+    ]);
+    expect(drawnDeliveries).toEqual(
+      account.webhookDeliveries.map((d) => {
+        const run = account.attempts.findIndex((a) => a.sentBy === "webhook" && a.body.delivery === d.id);
+        return [
+          d.event,
+          d.decision ?? "in_flight",
+          String(d.status ?? "none"),
+          run === -1 ? null : String(run + 1),
+        ];
+      }),
     );
     // The request that holds a key in progress: in flight, or its client gone while its execution went on.
     const held = account.keys.filter((key) => key.state === "in_progress").map((key) => key.key);

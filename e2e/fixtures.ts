@@ -2,8 +2,10 @@ import { test as base, expect } from "@playwright/test";
 import type { BrowserContext, Page, Request, TestInfo } from "@playwright/test";
 import { createDb } from "../server/db/client";
 import type { Db } from "../server/db/client";
+import { createProviderDb } from "../provider/db/client";
+import type { ProviderDb } from "../provider/db/client";
 import { resolveDatabaseUrl } from "service-kit/db/database-url";
-import { DESKTOP, PHONE } from "./environment";
+import { DESKTOP, E2E_SERVERS, PHONE } from "./environment";
 
 /** The lab's switches, by the label a person clicks. */
 export const LAB = {
@@ -17,6 +19,8 @@ export const LAB = {
   naiveProviderCalls: "Naive provider calls (counter-example)",
   decline: "Decline the card",
   naiveClient: "Naive client (counter-example)",
+  webhookTwice: "Webhook delivered twice",
+  webhookFirst: "Provider replies after its webhook (3 s)",
 } as const;
 
 function slug(text: string): string {
@@ -270,7 +274,7 @@ export class ConsoleErrors {
 
 export const test = base.extend<
   { shop: Shop; consoleErrors: ConsoleErrors },
-  { databaseUrl: string; db: Db }
+  { databaseUrl: string; db: Db; providerDb: ProviderDb }
 >({
   shop: async ({ page, context, db }, use, testInfo) => {
     await use(new Shop(page, db, testInfo, new ServerAnswers(context)));
@@ -290,6 +294,16 @@ export const test = base.extend<
       const db = createDb(resolveDatabaseUrl(databaseUrl));
       await use(db);
       await db.$disconnect();
+    },
+    { scope: "worker" },
+  ],
+  // The provider's own records, beside the shop's: the other side of what the page draws.
+  providerDb: [
+    async ({ databaseUrl }, use) => {
+      const server = Object.values(E2E_SERVERS).find((s) => s.databaseUrl === databaseUrl)!;
+      const providerDb = createProviderDb(resolveDatabaseUrl(server.providerDatabaseUrl));
+      await use(providerDb);
+      await providerDb.$disconnect();
     },
     { scope: "worker" },
   ],

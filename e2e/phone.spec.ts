@@ -84,7 +84,7 @@ test("on a phone every scenario's lesson comes first: its steps above Pay, a pan
   shop,
   page,
 }) => {
-  // Thirteen scenarios, each chosen and measured.
+  // Every scenario, each chosen and measured.
   test.slow();
   await shop.placeOrder({ notebook: 1 });
   for (const scenario of SCENARIOS) {

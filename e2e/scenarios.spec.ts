@@ -6,6 +6,7 @@ import { DESKTOP, PHONE } from "./environment";
 import { expectFigureAgrees } from "./figure-agreement";
 import { LAB, expect, serverHtmlOf, test } from "./fixtures";
 import type { Shop } from "./fixtures";
+import type { ProviderDb } from "../provider/db/client";
 
 /**
  * The lab's guided scenarios, each driven as its "Do:" line says: the picker
@@ -48,14 +49,20 @@ function scenarioTest(
     happened?: string | RegExp;
     charges?: number;
   },
-  body: (run: { shop: Shop; page: Page; orderId: string; key: string }) => Promise<void>,
+  body: (run: {
+    shop: Shop;
+    page: Page;
+    orderId: string;
+    key: string;
+    providerDb: ProviderDb;
+  }) => Promise<void>,
 ) {
-  test(title, async ({ shop, page, consoleErrors }) => {
+  test(title, async ({ shop, page, consoleErrors, providerDb }) => {
     if (setup.refusals) consoleErrors.expect(setup.refusals);
     const orderId = await shop.placeOrder(setup.items ?? { notebook: 1 });
     const key = await shop.paymentKey();
     await choose(page, setup.scenario);
-    await body({ shop, page, orderId, key });
+    await body({ shop, page, orderId, key, providerDb });
     if (setup.happened !== undefined) await expect(happened(page)).toHaveText(setup.happened);
     await expectFigureAgrees(page, orderId);
     if (setup.charges === undefined) return;
@@ -266,6 +273,81 @@ test("slow card: the shop's and the browser's requests time out, and their retri
   // The reconciliation proves the provider charged once for the shop's two calls.
   await shop.expectLedger(orderId, 1);
 });
+
+/** The provider's own record of the events it sent for an order: each sent how many times, and whether one was answered 2xx. */
+function eventsSentFor(providerDb: ProviderDb, orderId: string) {
+  return providerDb.webhookEvent.findMany({
+    where: { payload: { contains: `"order":"${orderId}"` } },
+    select: { id: true, type: true, attempts: true, deliveredAt: true },
+  });
+}
+
+/** The webhook lane's deliveries as drawn: each one's event and the shop's answer. */
+function drawnDeliveries(page: Page) {
+  return page
+    .getByTestId("webhook-lane")
+    .locator("[data-webhook-delivery]")
+    .evaluateAll((rows) =>
+      rows.map((row) => [row.getAttribute("data-event"), row.getAttribute("data-status")]),
+    );
+}
+
+scenarioTest(
+  "a webhook delivered twice: the first delivery finds the payment recorded, the second gets the event's stored answer",
+  {
+    scenario: "webhook-twice",
+    happened:
+      /^What happened: 1 request reached the server; 1 charge\. #1 executed: charged the card\. Then the provider's webhook: 2 deliveries of 1 event\. Delivery 1 .* Delivery 2 .*: recorded nothing\.$/,
+    charges: 1,
+  },
+  async ({ shop, page, orderId, providerDb }) => {
+    await expect(page.getByLabel(LAB.webhookTwice)).toBeChecked();
+    await shop.payButton().click();
+    await shop.expectCharged();
+    // Delivery 1 comes a moment after the provider's reply: it finds the payment recorded (or, a moment sooner, #1 holding its key).
+    await expect(page.getByTestId("webhook-summary")).toHaveText(
+      /^2 deliveries of 1 event\. Delivery 1 \(payment_intent\.succeeded\) ran under the event's id(?: and found the payment already recorded by #1: recorded nothing|, found the payment's key held by #1, waited, and shared its record: recorded nothing itself)\. Delivery 2 \(payment_intent\.succeeded\) replayed the stored answer of delivery 1 \("(already recorded|shared)"\): recorded nothing\.$/,
+      { timeout: 20_000 },
+    );
+    // Each drawn delivery is one the provider sent: its one event, sent twice, both answered 2xx.
+    const [event, ...more] = await eventsSentFor(providerDb, orderId);
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({
+      type: "payment_intent.succeeded",
+      attempts: 2,
+      deliveredAt: expect.any(Date),
+    });
+    expect(await drawnDeliveries(page)).toEqual([
+      [event!.id, "200"],
+      [event!.id, "200"],
+    ]);
+  },
+);
+
+scenarioTest(
+  "the webhook before the shop's reply: it finds the payment's key held by the request, waits, and shares its record",
+  {
+    scenario: "webhook-first",
+    happened:
+      /^What happened: 1 request reached the server; 1 charge\. #1 executed: charged the card\. Then the provider's webhook: (1 delivery|2 deliveries) of 1 event\. Delivery 1 .*shared its record: recorded nothing itself\./,
+    charges: 1,
+  },
+  async ({ shop, page, orderId, providerDb }) => {
+    await expect(page.getByLabel(LAB.webhookFirst)).toBeChecked();
+    await shop.payButton().click();
+    await shop.expectCharged();
+    await expect(page.getByTestId("webhook-summary")).toHaveText(
+      /^(1 delivery|2 deliveries) of 1 event\. Delivery 1 \(payment_intent\.succeeded\) ran under the event's id, found the payment's key held by #1, waited, and shared its record: recorded nothing itself\./,
+    );
+    // The records say it came first: the delivery reached the shop while #1 still waited for the provider's reply.
+    const account = await expectFigureAgrees(page, orderId);
+    const [request] = account.attempts;
+    const [delivery] = account.webhookDeliveries;
+    expect(Date.parse(delivery!.at)).toBeLessThan(Date.parse(request!.at) + request!.durationMs);
+    const [event] = await eventsSentFor(providerDb, orderId);
+    expect(delivery!.event).toBe(event!.id);
+  },
+);
 
 scenarioTest(
   "decline, then another card: nothing charged for the decline, one charge under the new key",

@@ -43,6 +43,8 @@ export function ScenarioPicker({
     enabled: scenario?.queue === true,
   });
   const queueTold = scenario?.queue && queue.data ? queueStory(queue.data) : null;
+  const story = account.data ? paymentStory(account.data, order.charges) : null;
+  const webhookTold = scenario?.webhook && story?.webhookDeliveries.length ? story.webhookSentence : null;
   // Requests before the choice, counted when it is made here (a reload starts counting afresh).
   const [earlierRequests, setEarlierRequests] = useState(0);
   const requests = account.data?.attempts ?? [];
@@ -101,8 +103,8 @@ export function ScenarioPicker({
           </p>
           {somethingHappened && (
             <p className="scenario-happened" role="status" data-testid="scenario-happened">
-              <strong>What happened:</strong>{" "}
-              {account.data && paymentStory(account.data, order.charges).whatHappened}
+              <strong>What happened:</strong> {story?.whatHappened}
+              {webhookTold ? ` Then the provider's webhook: ${webhookTold}` : ""}
               {queueTold?.rows.length ? ` Then the queue: ${queueTold.sentence}` : ""}
             </p>
           )}

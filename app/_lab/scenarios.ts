@@ -23,6 +23,8 @@ export interface Scenario {
   shouldHappen: string;
   /** Its lesson is the queue's: "What happened" also tells the receipt worker's account. */
   queue?: true;
+  /** Its lesson is the webhook's: "What happened" also tells its deliveries. */
+  webhook?: true;
 }
 
 /** Adding a scenario is adding an entry here. */
@@ -75,6 +77,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: "A webhook delivered twice",
     switches: { provider: { webhookTwice: true } },
     toDo: "Press Pay, then watch What the provider's webhook told the shop: the payment's event arrives again a few seconds later.",
+    webhook: true,
     shouldHappen:
       "The shop records the payment from the provider's reply. The event's first delivery runs once under the event's id and finds it recorded; the second gets that stored answer. One charge, recorded once.",
   },
@@ -83,6 +86,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: "The webhook before the shop's reply",
     switches: { provider: { holdReplyMs: WEBHOOK_FIRST_HOLD_MS } },
     toDo: "Press Pay: the provider charges and holds its reply to the shop for 3 s, and its webhook arrives first.",
+    webhook: true,
     shouldHappen:
       "The webhook finds the payment's key held by the request still waiting for the provider, waits for it and shares its record; the request records the charge. One charge, recorded once.",
   },
