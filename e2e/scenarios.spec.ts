@@ -359,7 +359,9 @@ scenarioTest(
     charges: 1,
   },
   async ({ shop, page }) => {
-    await page.getByLabel("Card number").fill(DECLINING_CARD);
+    // "Pick the test card Declined": one click fills its number.
+    await page.getByRole("button", { name: "Declined", exact: true }).click();
+    await expect(page.getByLabel("Card number")).toHaveValue(DECLINING_CARD);
     await shop.payButton().click();
     await expect(shop.status()).toContainText("Declined");
     await expect(happened(page)).toHaveText(
@@ -367,7 +369,8 @@ scenarioTest(
     );
 
     const nextKey = await shop.paymentKey();
-    await page.getByLabel("Card number").fill(APPROVED_CARD);
+    await page.getByRole("button", { name: "Approved", exact: true }).click();
+    await expect(page.getByLabel("Card number")).toHaveValue(APPROVED_CARD);
     await shop.submitPaymentTwice();
     await shop.expectCharged();
     await shop.expectServerAnswered(nextKey, 2);

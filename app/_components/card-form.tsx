@@ -16,8 +16,12 @@ import type { CardDetails } from "~/app/_lib/provider-payment-method";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import type { PaymentProgress } from "~/app/_lib/use-payment";
 
-/** The provider's approved test card, with a date and code that pass; the form starts with it, for the demo. */
-const TEST_CARD: CardFields = { number: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123" };
+/** The provider's test cards (Stripe's numbers), one click each; the form starts with the approved one. */
+const TEST_CARDS = [
+  { name: "Approved", number: "4242 4242 4242 4242" },
+  { name: "Declined", number: "4000 0000 0000 0002" },
+] as const;
+const TEST_CARD: CardFields = { number: TEST_CARDS[0].number, expiry: "12 / 34", cvc: "123" };
 
 /** Card number, expiry and code, checked before they go to the payment provider (never to the shop). */
 export function CardForm({
@@ -119,8 +123,25 @@ export function CardForm({
         {field("cvc", code.name, "cc-csc", (value) => digitsOf(value).slice(0, code.size))}
       </div>
       <p id="card-help" className="muted small">
-        Test cards: 4242 4242 4242 4242 approved, 4000 0000 0000 0002 declined; any future date and code. The
-        card goes to the payment provider, never to this shop.
+        Test cards:{" "}
+        {TEST_CARDS.map((test, i) => (
+          <span key={test.name}>
+            {i > 0 && ", "}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setCard({ ...TEST_CARD, number: test.number });
+                setErrors({});
+              }}
+              disabled={busy}
+            >
+              {test.name}
+            </button>{" "}
+            {test.number}
+          </span>
+        ))}
+        ; any future date and code. The card goes to the payment provider, never to this shop.
       </p>
       {progress.phase === "no_payment_method" && (
         <p role="alert" className="field-error" data-testid="card-error">

@@ -70,7 +70,7 @@ export function KeyLifecycle({
   return (
     <section className="card key-lifecycle" aria-labelledby="lifecycle-heading" data-testid="key-lifecycle">
       <h2 id="lifecycle-heading">
-        The key on the server <ShortId value={lifecycle.key} name="idempotency key" />
+        The key on the server <ShortId value={lifecycle.key} name="idempotency key" copyable={false} />
       </h2>
       <ol className="lifecycle-stages">
         {STAGES.map(({ stage, name, then }) => (

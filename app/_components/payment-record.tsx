@@ -18,7 +18,8 @@ export function PaymentRecord({ order }: { order: Order }) {
       <ol className="record-list" data-testid="payment-attempts">
         {order.attempts.map((attempt) => (
           <li key={attempt.key} data-attempt-status={attempt.status}>
-            <ShortId value={attempt.key} name="attempt's key" />
+            {/* The order's current key has its copy button in the line above. */}
+            <ShortId value={attempt.key} name="attempt's key" copyable={attempt.key !== order.paymentKey} />
             <span className={`badge attempt-${attempt.status.toLowerCase()}`}>
               {ATTEMPT_LABELS[attempt.status]}
             </span>

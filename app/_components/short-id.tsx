@@ -3,14 +3,31 @@
 import { useState } from "react";
 import { shortId } from "~/app/_lib/short-id";
 
-/** An id's short form (`ord_…9kX2`), the whole id in `data-value` and its tooltip, with a copy button. */
-export function ShortId({ value, name, testId }: { value: string; name: string; testId?: string }) {
+/**
+ * An id's short form (`ord_…9kX2`), the whole id in `data-value` and its tooltip, with a copy button
+ * unless the same id is copyable nearby (`copyable={false}`).
+ */
+export function ShortId({
+  value,
+  name,
+  testId,
+  copyable = true,
+}: {
+  value: string;
+  name: string;
+  testId?: string;
+  copyable?: boolean;
+}) {
   const [copied, setCopied] = useState(false);
+  const code = (
+    <code title={value} data-value={value} data-testid={testId}>
+      {shortId(value)}
+    </code>
+  );
+  if (!copyable) return <span className="short-id">{code}</span>;
   return (
     <span className="short-id">
-      <code title={value} data-value={value} data-testid={testId}>
-        {shortId(value)}
-      </code>
+      {code}
       <button
         type="button"
         className="copy-button"
