@@ -12,12 +12,14 @@ export const E2E_SERVERS = {
     databaseUrl: "file:./.tmp/e2e.db",
     providerPort: basePort + 10,
     providerDatabaseUrl: "file:./.tmp/e2e-provider.db",
+    serverLog: ".tmp/e2e-sqlite-server.log",
   },
   postgresql: {
     port: basePort + 1,
     databaseUrl: postgresUrl,
     providerPort: basePort + 11,
     providerDatabaseUrl: `${postgresUrl}_provider`,
+    serverLog: ".tmp/e2e-postgresql-server.log",
   },
 } as const;
 

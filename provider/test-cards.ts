@@ -13,6 +13,9 @@ const TEST_CARDS: readonly TestCard[] = [
   { number: "4000000000009995", brand: "visa", declineCode: "insufficient_funds" },
 ];
 
+/** Every test card's number: what a search for card numbers where none may be looks for. */
+export const TEST_CARD_NUMBERS = TEST_CARDS.map((card) => card.number);
+
 /** Stripe's test PaymentMethods: usable by id in every account, with no card number sent. */
 export const TEST_PAYMENT_METHODS: Readonly<Record<string, TestCard>> = {
   pm_card_visa: TEST_CARDS[0]!,
