@@ -179,13 +179,14 @@ async function confirm(
         idempotencyKey: key,
       },
     });
-    const json = paymentIntentJson(intent, request.expand ? chargeJson(charge, method.card) : null);
+    // Unexpanded, as the event and a decline carry it; the answer expands its charge when asked to.
+    const unexpanded = paymentIntentJson(intent);
     if (deps.webhooks) {
       const type = error ? "payment_intent.payment_failed" : "payment_intent.succeeded";
       await recordEvent(tx, {
         account,
         type,
-        object: paymentIntentJson(intent),
+        object: unexpanded,
         idempotencyKey: key,
         deliverTwice: lab?.webhookTwice ?? false,
       });
@@ -196,10 +197,10 @@ async function confirm(
         decline_code,
         charge: chargeId,
         payment_method,
-        payment_intent: paymentIntentJson(intent),
+        payment_intent: unexpanded,
       });
     }
-    return json;
+    return request.expand ? paymentIntentJson(intent, chargeJson(charge, method.card)) : unexpanded;
   });
 }
 
