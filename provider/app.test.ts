@@ -218,6 +218,13 @@ describe("the test lab's faults", () => {
     expect(mine.status).toBe(200);
     expect(await (await send("/v1/test/faults/ord_shared")).json()).toMatchObject({ unavailable: 0 });
     expect(await (await send("/v1/test/faults/ord_shared", { apiKey: other })).json()).toEqual(faults);
+    // Only the faults given change: the others keep their value.
+    const changed = await send("/v1/test/faults/ord_shared", {
+      body: JSON.stringify({ holdReplyMs: 250 }),
+      type: "application/json",
+      apiKey: other,
+    });
+    expect(await changed.json()).toEqual({ ...faults, holdReplyMs: 250 });
     expect((await charge(other, "ord_shared")).status).toBe(503);
   });
 

@@ -12,15 +12,18 @@ import { chargeRoutes } from "./routes/charges";
 import { paymentIntentRoutes } from "./routes/payment-intents";
 import { paymentMethodRoutes } from "./routes/payment-methods";
 
-const faultsRequest = z.strictObject({
-  dropReplies: z.number().int().min(0).max(5),
-  unavailable: z.number().int().min(0).max(5),
-  timeouts: z.number().int().min(0).max(5),
-  delayMs: z.number().int().min(0).max(10_000),
-  decline: z.boolean(),
-  webhookTwice: z.boolean(),
-  holdReplyMs: z.number().int().min(0).max(10_000),
-});
+/** Only the faults given change. */
+const faultsRequest = z
+  .strictObject({
+    dropReplies: z.number().int().min(0).max(5),
+    unavailable: z.number().int().min(0).max(5),
+    timeouts: z.number().int().min(0).max(5),
+    delayMs: z.number().int().min(0).max(10_000),
+    decline: z.boolean(),
+    webhookTwice: z.boolean(),
+    holdReplyMs: z.number().int().min(0).max(10_000),
+  })
+  .partial();
 
 /**
  * A mock payment provider in the shape of Stripe's API, as Stripe's own

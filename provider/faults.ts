@@ -41,11 +41,12 @@ export class OrderFaults {
     return row ?? NO_FAULTS;
   }
 
-  set(faults: Faults): Promise<Faults> {
+  /** Only the faults given change; the others keep their value (off for an order not seen yet). */
+  set(change: Partial<Faults>): Promise<Faults> {
     return this.db.faultSwitches.upsert({
       where: this.#where,
-      create: { ...this.#where.account_orderRef, ...faults },
-      update: faults,
+      create: { ...this.#where.account_orderRef, ...change },
+      update: change,
       omit: { account: true, orderRef: true },
     });
   }

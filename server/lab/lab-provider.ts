@@ -94,12 +94,16 @@ export class LabProvider implements PaymentProvider {
     return this.#faults("GET", orderId);
   }
 
-  /** Sets some of the provider's faults for this order, keeping the others. */
+  /** Sets some of the provider's faults for this order; the provider keeps the others. */
   async setProviderFaults(orderId: string, faults: Partial<ProviderFaults>): Promise<ProviderFaults> {
-    return this.#faults("POST", orderId, { ...(await this.providerFaults(orderId)), ...faults });
+    return this.#faults("POST", orderId, faults);
   }
 
-  async #faults(method: "GET" | "POST", orderId: string, body?: ProviderFaults): Promise<ProviderFaults> {
+  async #faults(
+    method: "GET" | "POST",
+    orderId: string,
+    body?: Partial<ProviderFaults>,
+  ): Promise<ProviderFaults> {
     const response = await fetch(`${this.endpoint.url}/v1/test/faults/${encodeURIComponent(orderId)}`, {
       method,
       headers: { authorization: `Bearer ${this.endpoint.apiKey}`, "content-type": "application/json" },

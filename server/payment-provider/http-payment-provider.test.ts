@@ -30,20 +30,10 @@ beforeEach(async () => {
 afterEach(() => provider.close());
 
 async function setFaults(order: string, faults: Partial<Record<string, number | boolean>>) {
-  const all = {
-    dropReplies: 0,
-    unavailable: 0,
-    timeouts: 0,
-    delayMs: 0,
-    decline: false,
-    webhookTwice: false,
-    holdReplyMs: 0,
-    ...faults,
-  };
   const response = await fetch(`${provider.url}/v1/test/faults/${order}`, {
     method: "POST",
     headers: { authorization: `Bearer ${provider.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify(all),
+    body: JSON.stringify(faults),
   });
   expect(response.status).toBe(200);
 }
