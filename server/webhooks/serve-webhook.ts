@@ -17,7 +17,8 @@ export const WEBHOOK_KEYSPACE = "payment provider webhook";
  * messages) under the run-once core, and answered 2xx only once its key is
  * completed: a redelivery, days later, gets the stored answer; a delivery
  * that finds the payment's key held, or fails, is answered 409 or 503, and
- * the provider tries again.
+ * the provider tries again. Every delivery of a payment of the shop's goes
+ * into its order's account, as the page's webhook lane draws it.
  */
 export async function serveWebhook(services: AppServices, request: Request): Promise<Response> {
   if (!services.webhooks) {
