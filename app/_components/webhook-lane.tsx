@@ -22,14 +22,15 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
     { name: "Network", x: between },
     { name: "Shop", x: shop },
   ];
-  const first = Date.parse(rows[0]!.delivery.at);
+  // From the order's first request, so that a delivery before its reply shows as one.
+  const first = Date.parse(story.requests[0]?.attempt.at ?? rows[0]!.delivery.at);
   return (
     <section className="card server-account" aria-labelledby="webhook-heading" data-testid="webhook-lane">
       <h2 id="webhook-heading">What the provider&apos;s webhook told the shop</h2>
       <p className="muted small">
         Each delivery of the provider&apos;s events that reached the shop, from the shop&apos;s own record. An
         event may come more than once, or before the provider&apos;s reply: it is handled once per event id,
-        and records the payment under the payment&apos;s own key.
+        and records the payment under the payment&apos;s own key. Times count from the first request.
       </p>
       <p className="account-summary" data-testid="webhook-summary">
         {story.webhookSentence}

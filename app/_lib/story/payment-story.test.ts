@@ -447,6 +447,19 @@ describe("the payment's story, scenario by scenario", () => {
     expect(story.webhookDeliveries.map((row) => row.work)).toEqual(["ran", "replay"]);
   });
 
+  it("a decline's event finds the decline recorded, not a payment", () => {
+    const story = paymentStory(
+      {
+        ...account(["declined"]),
+        webhookDeliveries: [delivery(1, { type: "payment_intent.payment_failed" })],
+      },
+      [],
+    );
+    expect(story.webhookDeliveries[0]!.caption).toBe(
+      "ran under the event's id and found the decline already recorded by #1: recorded nothing",
+    );
+  });
+
   it("the webhook before the shop's reply: it waits for #1, which holds the payment's key, and shares its record", () => {
     const story = paymentStory(
       { ...account(["charged"]), webhookDeliveries: [delivery(1, { outcome: "shared" })] },

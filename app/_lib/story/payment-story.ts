@@ -413,6 +413,8 @@ function webhookCaption(
   );
   const earlier = ranEarlier ? `delivery ${ranEarlier.n}` : "an earlier delivery";
   const retried = "; the provider delivers it again";
+  // A payment_failed event tells of a decline, which is recorded as final like a charge.
+  const what = delivery.type.endsWith(".payment_failed") ? "the decline" : "the payment";
   switch (delivery.decision) {
     case null:
       return "in flight: being handled";
@@ -421,13 +423,13 @@ function webhookCaption(
     case "expired":
       if (delivery.outcome === "recorded") {
         return row.recordedAs === null
-          ? "ran under the event's id and recorded the payment"
-          : `ran under the event's id and recorded the payment, as #${row.recordedAs}`;
+          ? `ran under the event's id and recorded ${what}`
+          : `ran under the event's id and recorded ${what}, as #${row.recordedAs}`;
       }
       if (delivery.outcome === "shared") {
         return `ran under the event's id, found the payment's key held${by}, waited, and shared its record: recorded nothing itself`;
       }
-      return `ran under the event's id and found the payment already recorded${by}: recorded nothing`;
+      return `ran under the event's id and found ${what} already recorded${by}: recorded nothing`;
     case "replayed":
       return `replayed the stored answer of ${earlier} ("${delivery.outcome}"): recorded nothing`;
     case "coalesced":
