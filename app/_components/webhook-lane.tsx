@@ -3,8 +3,6 @@ import type { PaymentStory } from "~/app/_lib/story/payment-story";
 import { LanesFigure, lanePositions } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
-const WORK_WORDS = { ran: "ran", replay: "replay", wait: "wait", "": "" } as const;
-
 /**
  * The webhook's lane, from the payment's story: every delivery of the
  * provider's events for this order that reached the shop, each handled once
@@ -60,7 +58,7 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
                 data-mark={work || undefined}
                 style={{ left: `${shop}%` }}
               >
-                {WORK_WORDS[work]}
+                {work}
               </span>
               {delivery.status !== null && (
                 <span

@@ -369,6 +369,17 @@ function providerSentence(rows: readonly ProviderRow[]): string {
   return `${plural(rows.length, "call")} under ${plural(keys, "key")}; ${plural(made, "charge")} made.${told}`;
 }
 
+/** The box a delivery's decision draws: a failed run ran too; a refusal before the event's key draws none. */
+const WEBHOOK_WORK: Partial<Record<NonNullable<WebhookDelivery["decision"]>, WebhookRow["work"]>> = {
+  executed: "ran",
+  taken_over: "ran",
+  expired: "ran",
+  released: "ran",
+  replayed: "replay",
+  coalesced: "wait",
+  conflict: "wait",
+};
+
 /** The run under the payment's key that a delivery's handling made, by the delivery it names. */
 const runOf = (delivery: WebhookDelivery, requests: readonly RequestRow[]) =>
   requests.find((row) => row.attempt.sentBy === "webhook" && row.attempt.body.delivery === delivery.id);
@@ -376,16 +387,7 @@ const runOf = (delivery: WebhookDelivery, requests: readonly RequestRow[]) =>
 function webhookRows(deliveries: readonly WebhookDelivery[], requests: readonly RequestRow[]): WebhookRow[] {
   const rows = deliveries.map((delivery, i): WebhookRow => {
     const { decision } = delivery;
-    const work =
-      decision !== null && RAN.has(decision)
-        ? "ran"
-        : decision === "replayed"
-          ? "replay"
-          : decision === "coalesced" || decision === "conflict"
-            ? "wait"
-            : decision === "released"
-              ? "ran"
-              : "";
+    const work = decision === null ? "" : (WEBHOOK_WORK[decision] ?? "");
     return { n: i + 1, delivery, work, recordedAs: runOf(delivery, requests)?.n ?? null, caption: "" };
   });
   for (const row of rows) row.caption = webhookCaption(row, rows, requests);
