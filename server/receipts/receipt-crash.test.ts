@@ -16,6 +16,9 @@ import { queueAccountOf } from "./queue-account";
  * coming: the queue redelivers what the dead worker held. The mailbox must
  * hold exactly one receipt per paid order, and no event may be lost.
  */
+/** How long each ack waits after its receipt: wide enough that a kill lands in it on a loaded machine (200 ms was not, in CI). */
+const ACK_DELAY_MS = 500;
+
 describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
   const bed = receiptTestBed(kind);
 
@@ -31,11 +34,11 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
 
   /**
    * Two workers; kills one at each "settled" line in turn, restarting it, while orders are paid; then one worker
-   * drains. Each ack waits 200 ms after its receipt: the window the kills aim at.
+   * drains. Each ack waits ACK_DELAY_MS after its receipt: the window the kills aim at.
    */
   async function killBetweenReceiptAndAck(kills: number, counterexamples: WorkerCounterexamples = {}) {
     const env = envOf();
-    const start = () => startWorkerProcess(env, { ackDelayMs: 200, ...counterexamples });
+    const start = () => startWorkerProcess(env, { ackDelayMs: ACK_DELAY_MS, ...counterexamples });
     const workers = [start(), start()];
     const all: WorkerProcess[] = [...workers];
     let killing = true;
