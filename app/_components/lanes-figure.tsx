@@ -11,6 +11,17 @@ export function lanePositions(receivers: number) {
   return { sender: 8, between: 40, receivers: spread };
 }
 
+/** A lanes figure's lanes and the names over them: the sender, the path between, then each receiver. */
+export function laneLayout(names: { sender: string; between: string; receivers: readonly string[] }) {
+  const { sender, between, receivers } = lanePositions(names.receivers.length);
+  const heads = [
+    { name: names.sender, x: sender },
+    { name: names.between, x: between },
+    ...names.receivers.map((name, i) => ({ name, x: receivers[i]! })),
+  ];
+  return { sender, between, receivers, heads };
+}
+
 /** A lanes figure: the lanes' names over its rows, one row per step. */
 export function LanesFigure({
   heads,

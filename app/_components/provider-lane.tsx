@@ -1,6 +1,6 @@
 import { formatDuration } from "~/app/_lib/duration";
 import type { PaymentStory } from "~/app/_lib/story/payment-story";
-import { LanesFigure, lanePositions } from "./lanes-figure";
+import { LanesFigure, laneLayout } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
 /**
@@ -12,13 +12,12 @@ import { shortId } from "~/app/_lib/short-id";
 export function ProviderLane({ story }: { story: PaymentStory }) {
   const rows = story.providerCalls;
   if (rows.length === 0) return null;
-  const { sender, between, receivers } = lanePositions(1);
+  const { sender, between, receivers, heads } = laneLayout({
+    sender: "Shop",
+    between: "Network",
+    receivers: ["Provider"],
+  });
   const provider = receivers[0]!;
-  const heads = [
-    { name: "Shop", x: sender },
-    { name: "Network", x: between },
-    { name: "Provider", x: provider },
-  ];
   const first = Date.parse(rows[0]!.call.at);
   return (
     <section className="card server-account" aria-labelledby="provider-heading" data-testid="provider-lane">

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { queueStory } from "~/app/_lib/story/queue-story";
 import type { DeliveryRow, QueueRow } from "~/app/_lib/story/queue-story";
 import { useTRPC } from "~/app/_trpc/provider";
-import { LanesFigure, lanePositions } from "./lanes-figure";
+import { LanesFigure, laneLayout } from "./lanes-figure";
 
 /** How often the worker's account is read: it runs beside the shop, on its own time. */
 const READ_EVERY_MS = 1_500;
@@ -24,13 +24,12 @@ export function QueueLane({ orderId }: { orderId: string }) {
   if (!account.data) return null;
   const story = queueStory(account.data);
   if (story.rows.length === 0) return null;
-  const { sender, between, receivers } = lanePositions(story.workers.length);
+  const { sender, between, receivers, heads } = laneLayout({
+    sender: "Publisher",
+    between: "Queue",
+    receivers: story.workers.map((worker) => worker.name),
+  });
   const lanes = { publisher: sender, queue: between };
-  const heads = [
-    { name: "Publisher", x: sender },
-    { name: "Queue", x: between },
-    ...story.workers.map((worker, i) => ({ name: worker.name, x: receivers[i]! })),
-  ];
   return (
     <section className="card server-account" aria-labelledby="queue-heading" data-testid="queue-lane">
       <h2 id="queue-heading">What the queue did</h2>

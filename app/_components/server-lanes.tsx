@@ -5,7 +5,7 @@ import type { PaymentStory, RequestRow } from "~/app/_lib/story/payment-story";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import { CurlSession } from "./curl-session";
-import { LanesFigure, lanePositions } from "./lanes-figure";
+import { LanesFigure, laneLayout } from "./lanes-figure";
 import type { ServerAttempt } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
@@ -19,14 +19,13 @@ import { ShortId } from "./short-id";
 export function ServerLanes({ story }: { story: PaymentStory }) {
   const rows = story.requests;
   const instances = [...new Set(rows.map((row) => row.attempt.instance))];
-  const { sender, between, receivers } = lanePositions(instances.length);
+  const { sender, between, receivers, heads } = laneLayout({
+    sender: "Client",
+    between: "Network",
+    receivers: instances.map((_, i) => serverName(instances, i)),
+  });
   const lanes = { client: sender, network: between, servers: receivers };
   const first = rows[0] ? Date.parse(rows[0].attempt.at) : 0;
-  const heads = [
-    { name: "Client", x: lanes.client },
-    { name: "Network", x: lanes.network },
-    ...instances.map((instance, i) => ({ name: serverName(instances, i), x: lanes.servers[i] ?? 86 })),
-  ];
   return (
     <section className="card server-account" aria-labelledby="lanes-heading" data-testid="server-lanes">
       <h2 id="lanes-heading">What the server saw</h2>

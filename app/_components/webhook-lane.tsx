@@ -1,6 +1,6 @@
 import { formatDuration } from "~/app/_lib/duration";
 import type { PaymentStory } from "~/app/_lib/story/payment-story";
-import { LanesFigure, lanePositions } from "./lanes-figure";
+import { LanesFigure, laneLayout } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
 /**
@@ -13,13 +13,12 @@ import { shortId } from "~/app/_lib/short-id";
 export function WebhookLane({ story }: { story: PaymentStory }) {
   const rows = story.webhookDeliveries;
   if (rows.length === 0) return null;
-  const { sender, between, receivers } = lanePositions(1);
+  const { sender, receivers, heads } = laneLayout({
+    sender: "Provider",
+    between: "Network",
+    receivers: ["Shop"],
+  });
   const shop = receivers[0]!;
-  const heads = [
-    { name: "Provider", x: sender },
-    { name: "Network", x: between },
-    { name: "Shop", x: shop },
-  ];
   // From the order's first request, so that a delivery before its reply shows as one.
   const first = Date.parse(story.requests[0]?.attempt.at ?? rows[0]!.delivery.at);
   return (
