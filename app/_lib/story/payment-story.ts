@@ -1,5 +1,6 @@
 import type { Order } from "../order";
 import type { ProviderCall, ServerAccount, ServerAttempt, WebhookDelivery } from "../server-account";
+import { plural } from "./plural";
 
 /** What the story needs of a charge in the shop's ledger: its key, and the record of the request that made it. */
 export type LedgerCharge = Pick<Order["charges"][number], "id" | "idempotencyKey" | "naive" | "madeBy">;
@@ -67,7 +68,6 @@ const DECLINED = 402;
 const CLIENT_GONE = 499;
 const RAN = new Set<ServerAttempt["decision"]>(["executed", "taken_over", "expired"]);
 
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 const timesInWords = (count: number) => (count === 1 ? "once" : count === 2 ? "twice" : `${count} times`);
 
 /** Everything the order page says of its payment, computed once from the server's account and the ledger. */
@@ -390,8 +390,7 @@ function webhookRows(deliveries: readonly WebhookDelivery[], requests: readonly 
     const work = decision === null ? "" : (WEBHOOK_WORK[decision] ?? "");
     return { n: i + 1, delivery, work, recordedAs: runOf(delivery, requests)?.n ?? null, caption: "" };
   });
-  for (const row of rows) row.caption = webhookCaption(row, rows, requests);
-  return rows;
+  return rows.map((row) => ({ ...row, caption: webhookCaption(row, rows, requests) }));
 }
 
 /** The request that ran under the payment's key, which a delivery found recorded, or waited for. */
@@ -453,7 +452,6 @@ function webhookCaption(
 function webhookSentence(rows: readonly WebhookRow[]): string {
   if (rows.length === 0) return "The provider's webhook has not told the shop of this payment yet.";
   const events = new Set(rows.map((row) => row.delivery.event)).size;
-  const deliveries = rows.length === 1 ? "1 delivery" : `${rows.length} deliveries`;
   const told = rows.map((row) => ` Delivery ${row.n} (${row.delivery.type}) ${row.caption}.`).join("");
-  return `${deliveries} of ${plural(events, "event")}.${told}`;
+  return `${plural(rows.length, "delivery", "deliveries")} of ${plural(events, "event")}.${told}`;
 }

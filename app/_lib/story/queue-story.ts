@@ -1,5 +1,6 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import { formatDuration } from "~/app/_lib/duration";
+import { plural } from "./plural";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 
 /** The receipt worker's account of an order's payment event, and the receipts it sent (orders.queueAccount). */
@@ -62,7 +63,6 @@ export interface QueueStory {
 /** The most deliveries the sentence tells one by one; the rest are counted. */
 const TOLD = 6;
 
-const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count} ${count === 1 ? noun : nouns}`;
 const capitalized = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 const ORDINALS = ["first", "second", "third", "fourth", "fifth"];
 
