@@ -1,6 +1,6 @@
 import { formatDuration } from "~/app/_lib/duration";
 import type { PaymentStory } from "~/app/_lib/story/payment-story";
-import { LanesFigure, laneLayout } from "./lanes-figure";
+import { LanesExchange, LanesFigure, laneLayout } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
 /**
@@ -30,57 +30,39 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
         {story.providerSentence}
       </p>
       <LanesFigure heads={heads}>
-        {rows.map(({ n, call, reply, mark, caption }) => {
-          const replyEnd = reply === "lost" ? between : sender;
-          return (
-            <li
-              key={call.id}
-              className="lanes-row"
-              data-provider-call={n}
-              data-path={call.path}
-              data-purpose={call.purpose}
-              data-decision={call.decision ?? (reply === "none" ? "in_flight" : "none")}
-              data-status={call.status ?? "none"}
-              data-no-reply={reply === "lost"}
-              data-reply={reply}
-            >
-              <span className="lanes-arrows" aria-hidden="true">
-                {heads.map((head) => (
-                  <span key={head.x} className="lanes-line" style={{ left: `${head.x}%` }} />
-                ))}
-                <span
-                  className="lanes-arrow request"
-                  style={{ left: `${sender}%`, width: `${provider - sender}%` }}
-                />
-                <span
-                  className={`lanes-work work-${mark ?? "none"} decision-${call.decision ?? "in-flight"}`}
-                  data-mark={mark ?? undefined}
-                  style={{ left: `${provider}%` }}
-                >
-                  {mark ?? ""}
-                </span>
-                {reply !== "none" && (
-                  <span
-                    className={`lanes-arrow reply${reply === "lost" ? " lost" : ""}${(call.status ?? 0) >= 400 ? " failed" : ""}`}
-                    data-reply-arrow={reply}
-                    style={{ left: `${replyEnd}%`, width: `${provider - replyEnd}%` }}
-                  />
-                )}
-              </span>
-              <span className="lanes-caption">
-                <strong>Call {n}</strong> +{formatDuration(Date.parse(call.at) - first)} · {call.purpose} ·{" "}
-                <code title={call.key} data-testid="provider-key">
-                  {derivedKey(call.key)}
-                </code>{" "}
-                · try {call.try}
-                {call.status === null ? "" : ` · HTTP ${call.status}`} ·{" "}
-                <span data-testid="provider-decision">{caption}</span>
-                {reply !== "none" && ` (${formatDuration(call.durationMs)})`}
-                {reply === "lost" && <span className="badge danger">no reply</span>}
-              </span>
-            </li>
-          );
-        })}
+        {rows.map(({ n, call, reply, mark, caption }) => (
+          <li
+            key={call.id}
+            className="lanes-row"
+            data-provider-call={n}
+            data-path={call.path}
+            data-purpose={call.purpose}
+            data-decision={call.decision ?? (reply === "none" ? "in_flight" : "none")}
+            data-status={call.status ?? "none"}
+            data-no-reply={reply === "lost"}
+            data-reply={reply}
+          >
+            <LanesExchange
+              laneXs={heads.map((head) => head.x)}
+              from={sender}
+              between={between}
+              to={provider}
+              work={{ mark, decision: call.decision, label: mark }}
+              reply={reply === "none" ? null : { arrow: reply, status: call.status }}
+            />
+            <span className="lanes-caption">
+              <strong>Call {n}</strong> +{formatDuration(Date.parse(call.at) - first)} · {call.purpose} ·{" "}
+              <code title={call.key} data-testid="provider-key">
+                {derivedKey(call.key)}
+              </code>{" "}
+              · try {call.try}
+              {call.status === null ? "" : ` · HTTP ${call.status}`} ·{" "}
+              <span data-testid="provider-decision">{caption}</span>
+              {reply !== "none" && ` (${formatDuration(call.durationMs)})`}
+              {reply === "lost" && <span className="badge danger">no reply</span>}
+            </span>
+          </li>
+        ))}
       </LanesFigure>
     </section>
   );

@@ -5,7 +5,7 @@ import type { PaymentStory, RequestRow } from "~/app/_lib/story/payment-story";
 import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import { CurlSession } from "./curl-session";
-import { LanesFigure, laneLayout } from "./lanes-figure";
+import { LanesExchange, LanesFigure, laneLayout } from "./lanes-figure";
 import type { ServerAttempt } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
@@ -93,7 +93,6 @@ function LanesRow({
   previous: RequestRow | undefined;
 }) {
   const { attempt } = row;
-  const replyEnd = row.reply === "lost" ? lanes.network : lanes.client;
   return (
     <li
       className="lanes-row"
@@ -120,31 +119,19 @@ function LanesRow({
       )}
       <details>
         <summary>
-          <span className="lanes-arrows" aria-hidden="true">
-            {laneXs.map((x) => (
-              <span key={x} className="lanes-line" style={{ left: `${x}%` }} />
-            ))}
-            {row.crossesNetwork && (
-              <span
-                className="lanes-arrow request"
-                style={{ left: `${lanes.client}%`, width: `${serverX - lanes.client}%` }}
-              />
-            )}
-            <span
-              className={`lanes-work work-${row.work || "none"} decision-${attempt.decision ?? "in-flight"}`}
-              data-mark={row.work || undefined}
-              style={{ left: `${serverX}%` }}
-            >
-              {row.work === "ran" && attempt.sentBy === "webhook" ? "webhook" : WORK_WORDS[row.work]}
-            </span>
-            {row.reply !== "none" && (
-              <span
-                className={`lanes-arrow reply${row.reply === "lost" ? " lost" : ""}${(attempt.status ?? 0) >= 400 ? " failed" : ""}`}
-                data-reply-arrow={row.reply}
-                style={{ left: `${replyEnd}%`, width: `${serverX - replyEnd}%` }}
-              />
-            )}
-          </span>
+          <LanesExchange
+            laneXs={laneXs}
+            from={lanes.client}
+            between={lanes.network}
+            to={serverX}
+            request={row.crossesNetwork}
+            work={{
+              mark: row.work,
+              decision: attempt.decision,
+              label: row.work === "ran" && attempt.sentBy === "webhook" ? "webhook" : WORK_WORDS[row.work],
+            }}
+            reply={row.reply === "none" ? null : { arrow: row.reply, status: attempt.status }}
+          />
           <span className="lanes-caption">
             <strong>#{row.n}</strong> +{formatDuration(sinceFirstMs)}
             {row.crossesNetwork

@@ -1,6 +1,6 @@
 import { formatDuration } from "~/app/_lib/duration";
 import type { PaymentStory } from "~/app/_lib/story/payment-story";
-import { LanesFigure, laneLayout } from "./lanes-figure";
+import { LanesExchange, LanesFigure, laneLayout } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
 /**
@@ -13,7 +13,7 @@ import { shortId } from "~/app/_lib/short-id";
 export function WebhookLane({ story }: { story: PaymentStory }) {
   const rows = story.webhookDeliveries;
   if (rows.length === 0) return null;
-  const { sender, receivers, heads } = laneLayout({
+  const { sender, between, receivers, heads } = laneLayout({
     sender: "Provider",
     between: "Network",
     receivers: ["Shop"],
@@ -44,29 +44,14 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
             data-status={delivery.status ?? "none"}
             data-recorded-as={recordedAs ?? undefined}
           >
-            <span className="lanes-arrows" aria-hidden="true">
-              {heads.map((head) => (
-                <span key={head.x} className="lanes-line" style={{ left: `${head.x}%` }} />
-              ))}
-              <span
-                className="lanes-arrow request"
-                style={{ left: `${sender}%`, width: `${shop - sender}%` }}
-              />
-              <span
-                className={`lanes-work work-${work || "none"} decision-${delivery.decision ?? "in-flight"}`}
-                data-mark={work || undefined}
-                style={{ left: `${shop}%` }}
-              >
-                {work}
-              </span>
-              {delivery.status !== null && (
-                <span
-                  className={`lanes-arrow reply${delivery.status >= 400 ? " failed" : ""}`}
-                  data-reply-arrow="answered"
-                  style={{ left: `${sender}%`, width: `${shop - sender}%` }}
-                />
-              )}
-            </span>
+            <LanesExchange
+              laneXs={heads.map((head) => head.x)}
+              from={sender}
+              between={between}
+              to={shop}
+              work={{ mark: work, decision: delivery.decision, label: work }}
+              reply={delivery.status === null ? null : { arrow: "received", status: delivery.status }}
+            />
             <span className="lanes-caption">
               <strong>Delivery {n}</strong> +{formatDuration(Date.parse(delivery.at) - first)} ·{" "}
               <code title={delivery.event}>{shortId(delivery.event)}</code>
