@@ -230,7 +230,7 @@ describe("the test lab's faults", () => {
 
   test("are not read at all with the lab off: a charge succeeds without their table", async () => {
     provider = await startTestProvider({ lab: false });
-    await provider.db.$executeRawUnsafe('DROP TABLE "FaultSwitches"');
+    await provider.db.$executeRawUnsafe('DROP TABLE "LabFault"');
     expect((await charge(provider.apiKey, "ord_1")).status).toBe(200);
     await expectStripeError(
       await send("/v1/test/faults/ord_1"),

@@ -1,41 +1,37 @@
+import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
-import { z } from "zod";
-import { callerOf, refusePublishable } from "./auth";
-import { limitBody, readBody, validBody } from "./body";
+import { callerOf, secretKeyOnly } from "./auth";
+import { limitBody, readBody } from "./body";
 import type { BodyEnv } from "./body";
 import { ProviderError, asProviderError } from "./errors";
-import { OrderFaults } from "./faults";
 import type { ProviderDeps } from "./provider-deps";
 import { chargeRoutes } from "./routes/charges";
+import { eventRoutes } from "./routes/events";
 import { paymentIntentRoutes } from "./routes/payment-intents";
 import { paymentMethodRoutes } from "./routes/payment-methods";
-
-/** Only the faults given change. */
-const faultsRequest = z
-  .strictObject({
-    dropReplies: z.number().int().min(0).max(5),
-    unavailable: z.number().int().min(0).max(5),
-    timeouts: z.number().int().min(0).max(5),
-    delayMs: z.number().int().min(0).max(10_000),
-    decline: z.boolean(),
-    webhookTwice: z.boolean(),
-    holdReplyMs: z.number().int().min(0).max(10_000),
-  })
-  .partial();
+import { webhookDeliveryRoutes } from "./routes/webhook-deliveries";
 
 /**
  * A mock payment provider in the shape of Stripe's API, as Stripe's own
  * clients speak it: PaymentMethods created from the browser, PaymentIntents
- * confirmed under an Idempotency-Key, charges, search, events sent to the
- * merchant's webhook, and a test lab's faults. Its idempotency is the same
+ * confirmed under an Idempotency-Key, charges, search, events (sent to the
+ * merchant's webhook, and listed), every answer with its Request-Id, and a
+ * test lab composed around it. Its idempotency is the same
  * run-once core as the shop's, on its own database, with no framework but
  * this HTTP router.
  */
 export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
   const app = new Hono<BodyEnv>();
 
+  // Every answer names its request, as Stripe's do (its clients read it as lastResponse.requestId).
+  app.use("*", async (c, next) => {
+    const requestId = `req_${randomBytes(7).toString("hex")}`;
+    c.set("requestId", requestId);
+    c.header("Request-Id", requestId);
+    await next();
+  });
   app.get("/health", (c) => c.json({ ok: true }));
   app.get("/metrics", async () => {
     const { registry } = deps.metrics;
@@ -60,20 +56,15 @@ export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
   });
   app.post("/v1/*", limitBody, readBody);
 
+  if (deps.lab) {
+    app.post("/v1/payment_intents", secretKeyOnly, deps.lab.aroundCharges);
+    app.route("/v1/test/faults", deps.lab.routes);
+  }
   app.route("/v1/payment_methods", paymentMethodRoutes(deps));
   app.route("/v1/payment_intents", paymentIntentRoutes(deps));
   app.route("/v1/charges", chargeRoutes(deps));
-
-  if (deps.lab) {
-    const faultsOf = (c: Context<BodyEnv>) => {
-      refusePublishable(c.get("publishable"));
-      return new OrderFaults(deps.db, c.get("account"), c.req.param("order")!);
-    };
-    app.get("/v1/test/faults/:order", async (c) => c.json(await faultsOf(c).read()));
-    app.post("/v1/test/faults/:order", async (c) =>
-      c.json(await faultsOf(c).set(validBody(faultsRequest, c.get("body")))),
-    );
-  }
+  app.route("/v1/events", eventRoutes(deps));
+  app.route("/v1/test_helpers/webhook_deliveries", webhookDeliveryRoutes(deps));
 
   app.notFound(() => {
     throw new ProviderError(404, "invalid_request_error", "resource_missing", "No such endpoint.");

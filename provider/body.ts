@@ -7,7 +7,9 @@ import { ProviderError, invalidRequest } from "./errors";
 /** A card, a charge or the lab's switches fit in far less; anything bigger is refused before it is read. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
-export type BodyEnv = { Variables: { account: string; publishable: boolean; body: unknown } };
+export type BodyEnv = {
+  Variables: { account: string; publishable: boolean; body: unknown; requestId: string };
+};
 
 /** Refuses a body over the limit before anything reads it: by its Content-Length, or while it streams in. */
 export const limitBody = bodyLimit({

@@ -9,3 +9,6 @@ export const PROVIDER_DEFAULT_TIMEOUT_HOLD_MS = 9_000;
 
 /** How long the provider retries an undelivered webhook event: three days, as Stripe does. */
 export const WEBHOOK_RETRY_WINDOW_DEFAULT_MS = 3 * 24 * 60 * 60 * 1000;
+
+/** How long the provider keeps its events (GET /v1/events): 30 days, as Stripe does. */
+export const EVENT_RETENTION_DEFAULT_MS = 30 * 24 * 60 * 60 * 1000;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
 import type { WebhookEndpoint } from "./webhooks/deliverer";
 import {
+  EVENT_RETENTION_DEFAULT_MS,
   PROVIDER_DEFAULT_DATABASE_URL,
   PROVIDER_DEFAULT_PORT,
   PROVIDER_DEFAULT_TIMEOUT_HOLD_MS,
@@ -35,6 +36,8 @@ const providerEnvSchema = z.object({
   /** How long an undelivered event is retried: three days, as at Stripe (tests compress it). */
   WEBHOOK_RETRY_WINDOW_MS: milliseconds(WEBHOOK_RETRY_WINDOW_DEFAULT_MS),
   WEBHOOK_RETRY_BASE_MS: milliseconds(5_000),
+  /** How long events are kept and listed (GET /v1/events): 30 days, as at Stripe. */
+  EVENT_RETENTION_MS: milliseconds(EVENT_RETENTION_DEFAULT_MS),
   /** The share of events sent twice, as at-least-once delivery sometimes does. */
   WEBHOOK_DUPLICATE_RATE: z.coerce.number().min(0).max(1).default(0.1),
   IDEMPOTENCY_LEASE_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.leaseMs),

@@ -6,6 +6,9 @@ type ErrorDetails = Record<string, unknown>;
 
 /** An error answer in Stripe's shape, `{ error: { type, code, message, ... } }`, with its HTTP status. */
 export class ProviderError extends Error {
+  /** The Request-Id of the request that executed it, when a key stores it (a replay names it as Original-Request). */
+  request?: string;
+
   constructor(
     readonly status: number,
     readonly type: string,
@@ -45,18 +48,19 @@ export const providerFinalErrors: FinalErrors = {
     error.status < 500 &&
     ![408, 409, 429].includes(error.status),
   encode: (error) => {
-    const { status, type, code, message, details } = error as ProviderError;
-    return JSON.parse(JSON.stringify({ status, type, code, message, details })) as Json;
+    const { status, type, code, message, details, request } = error as ProviderError;
+    return JSON.parse(JSON.stringify({ status, type, code, message, details, request })) as Json;
   },
   decode: (stored) => {
-    const { status, type, code, message, details } = stored as {
+    const { status, type, code, message, details, request } = stored as {
       status: number;
       type: string;
       code: string;
       message: string;
       details?: ErrorDetails;
+      request?: string;
     };
-    return new ProviderError(status, type, code, message, undefined, details);
+    return Object.assign(new ProviderError(status, type, code, message, undefined, details), { request });
   },
 };
 

@@ -1,16 +1,23 @@
 import type { Context } from "hono";
 import { IDEMPOTENCY_HEADERS, KEY_RULE, keyFromHeader, resultHeaders } from "run-once/http";
 import { fingerprint } from "run-once";
-import type { RunOnce } from "run-once";
+import type { RunOnce, RunResult } from "run-once";
 import type { ProviderDb, ProviderTx } from "./db/client";
 import type { BodyEnv } from "./body";
-import { invalidRequest, providerFinalErrors } from "./errors";
+import { ProviderError, invalidRequest, providerFinalErrors } from "./errors";
 
 export type Commit = <T>(work: (tx: ProviderTx) => Promise<T>) => Promise<T>;
 
+/** What a key keeps of a request that executed: its answer, and its Request-Id for the replays' Original-Request. */
+interface Executed {
+  request: string;
+  body: unknown;
+}
+
 /**
  * Runs a POST once per Idempotency-Key, as Stripe does: a replay answers the
- * stored result, the same key with other parameters is refused. Without a
+ * stored result, with the id of the request that executed it as
+ * Original-Request; the same key with other parameters is refused. Without a
  * key, every request runs, as at Stripe.
  */
 export async function idempotent<T extends object>(
@@ -29,12 +36,36 @@ export async function idempotent<T extends object>(
       `Invalid ${IDEMPOTENCY_HEADERS.key}: ${KEY_RULE.message}.`,
     );
   }
+  const requestId = c.get("requestId");
   const result = await deps.runOnce.run(
     { scope: { caller: c.get("account"), path, key }, fingerprint: fingerprint(path, request) },
-    ({ commit }) => work(commit, key),
+    ({ commit }) => work(keepingRequest(commit, requestId), key),
   );
   for (const [name, value] of Object.entries(resultHeaders(result))) c.header(name, value);
-  return c.json(deps.runOnce.unwrap(result) as T);
+  // A request that did not execute (a replay, or one that waited for the same key) names the one that did.
+  const original = originalRequestOf(result);
+  if (original && original !== requestId) c.header("Original-Request", original);
+  return c.json((deps.runOnce.unwrap(result) as unknown as Executed).body as T);
+}
+
+/** What the key stores is commit()'s: the answer with this request's id, or a final error tagged with it. */
+function keepingRequest(commit: Commit, requestId: string): Commit {
+  return async (run) => {
+    const executed = await commit(async (tx) => {
+      const body = await run(tx).catch((error: unknown) => tagRequest(error, requestId));
+      return { request: requestId, body } satisfies Executed;
+    });
+    return executed.body;
+  };
+}
+
+function tagRequest(error: unknown, requestId: string): never {
+  if (error instanceof ProviderError) error.request ??= requestId;
+  throw error;
+}
+
+function originalRequestOf({ outcome }: RunResult): string | undefined {
+  return ((outcome.ok ? outcome.data : outcome.error) as { request?: string } | null)?.request;
 }
 
 /** Without a key, a final error (a decline) still commits what was written before it, as it does under a key. */

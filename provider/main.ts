@@ -21,6 +21,7 @@ try {
     lab: env.LAB_ENABLED === "1" || env.LAB_ENABLED === "true",
     timeoutHoldMs: env.PROVIDER_TIMEOUT_HOLD_MS,
     webhooks: webhookEndpointOf(env),
+    eventRetentionMs: env.EVENT_RETENTION_MS,
     settings: {
       leaseMs: env.IDEMPOTENCY_LEASE_MS,
       ttlMs: env.IDEMPOTENCY_TTL_MS,

@@ -1,16 +1,18 @@
 import type { RunOnce } from "run-once";
 import type { ProviderDb, ProviderTx } from "./db/client";
+import type { ProviderLab } from "./lab/provider-lab";
 import type { ProviderMetrics } from "./metrics";
+import type { CardNetwork } from "./test-cards";
 
 /** What the provider's routes run on. */
 export interface ProviderDeps {
   db: ProviderDb;
   runOnce: RunOnce<ProviderTx>;
   metrics: ProviderMetrics;
-  /** Whether the test lab may set faults (POST /v1/test/faults/:order); off, the faults are never read. */
-  lab: boolean;
-  /** How long a "timeout" fault holds a request before running it. */
-  timeoutHoldMs: number;
+  /** Who approves or declines a card: test mode's network, or the lab's around it. */
+  cardNetwork: CardNetwork;
+  /** The test lab's switches and the middleware that acts on them; without it, the faults are never read. */
+  lab: ProviderLab | null;
   /** Whether a webhook endpoint listens: only then are events written for it. */
   webhooks: boolean;
 }

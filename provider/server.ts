@@ -6,12 +6,17 @@ import type { RunOnceSettings } from "run-once";
 import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { logger } from "service-kit/logger";
 import { createProviderApp } from "./app";
+import { PeriodicJob } from "service-kit/periodic-job";
 import { createProviderDb } from "./db/client";
 import type { ProviderTx } from "./db/client";
+import { EVENT_RETENTION_DEFAULT_MS } from "./defaults";
 import { providerFinalErrors } from "./errors";
+import { providerLab } from "./lab/provider-lab";
 import { ProviderMetrics } from "./metrics";
+import { testCardNetwork } from "./test-cards";
 import { WebhookDeliverer } from "./webhooks/deliverer";
 import type { WebhookEndpoint } from "./webhooks/deliverer";
+import { sweepEvents } from "./webhooks/event-outbox";
 
 /** How often the deliverer looks for events due: a webhook follows its payment within about this. */
 const WEBHOOK_TICK_MS = 250;
@@ -37,6 +42,8 @@ export async function startProvider(opts: {
   settings?: Partial<RunOnceSettings>;
   /** The merchant's webhook endpoint: without one, no events are written. */
   webhooks?: WebhookEndpoint;
+  /** How long events are kept (GET /v1/events): 30 days, as at Stripe. */
+  eventRetentionMs?: number;
 }): Promise<RunningProvider> {
   const metrics = new ProviderMetrics();
   const db = createProviderDb(opts.databaseUrl, { onQuery: metrics.countQuery });
@@ -51,15 +58,25 @@ export async function startProvider(opts: {
   });
   const sweeper = new KeySweeper(store, { abandonedGraceMs: runOnce.settings.abandonedGraceMs, logger });
   sweeper.start(60_000);
+  const retentionMs = opts.eventRetentionMs ?? EVENT_RETENTION_DEFAULT_MS;
+  const eventSweeper = new PeriodicJob(
+    () => sweepEvents(db, new Date(Date.now() - retentionMs)),
+    (error) => logger.warn({ err: error }, "events: a sweep failed; the next one retries"),
+  );
+  eventSweeper.start(Math.min(60_000, retentionMs));
+  // The lab, where it is on, is composed around the provider here: its routes, and what it bends.
+  const lab = opts.lab ? providerLab(db, opts.timeoutHoldMs) : null;
   const app = createProviderApp({
     db,
     runOnce,
     metrics,
-    lab: opts.lab,
-    timeoutHoldMs: opts.timeoutHoldMs,
+    cardNetwork: lab ? lab.cardNetwork(testCardNetwork) : testCardNetwork,
+    lab,
     webhooks: opts.webhooks !== undefined,
   });
-  const deliverer = opts.webhooks && new WebhookDeliverer({ db, endpoint: opts.webhooks, logger });
+  const deliverer =
+    opts.webhooks &&
+    new WebhookDeliverer({ db, endpoint: opts.webhooks, logger, sendsAgain: lab?.sendsAgain });
   deliverer?.start(WEBHOOK_TICK_MS);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -74,6 +91,7 @@ export async function startProvider(opts: {
     metrics,
     async close() {
       sweeper.stop();
+      await eventSweeper.stop();
       await deliverer?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await closeStore();

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import Stripe from "stripe";
+import type { Charge } from "./db/generated/sqlite/client";
 
 /** A card as the provider knows it: enough for every card field Stripe's objects carry. */
 export interface CardDetails {
@@ -60,21 +61,18 @@ export function paymentMethodJson(method: { id: string; card: CardDetails; creat
   };
 }
 
-export function chargeJson(
-  charge: {
-    id: string;
-    amount: number;
-    currency: string;
-    status: string;
-    failureCode: string | null;
-    failureMessage: string | null;
-    paymentIntent: string | null;
-    paymentMethod: string;
-    orderRef: string | null;
-    createdAt: Date;
-  },
-  card: CardDetails,
-) {
+/** The card a charge was made with, as its row keeps it. */
+function cardOf(charge: Charge): CardDetails {
+  return {
+    brand: charge.cardBrand,
+    last4: charge.cardLast4,
+    expMonth: charge.cardExpMonth,
+    expYear: charge.cardExpYear,
+    fingerprint: charge.cardFingerprint,
+  };
+}
+
+export function chargeJson(charge: Charge) {
   const paid = charge.status === "succeeded";
   return {
     id: charge.id,
@@ -99,7 +97,8 @@ export function chargeJson(
     failure_message: charge.failureMessage,
     fraud_details: {},
     livemode: false,
-    metadata: charge.orderRef === null ? {} : { order: charge.orderRef },
+    // A PaymentIntent's charge carries the intent's metadata, as at Stripe.
+    metadata: JSON.parse(charge.metadata) as Record<string, string>,
     on_behalf_of: null,
     outcome: {
       advice_code: null,
@@ -115,7 +114,7 @@ export function chargeJson(
     paid,
     payment_intent: charge.paymentIntent,
     payment_method: charge.paymentMethod,
-    payment_method_details: { card: chargeCardJson(card, charge.amount), type: "card" },
+    payment_method_details: { card: chargeCardJson(cardOf(charge), charge.amount), type: "card" },
     receipt_email: null,
     receipt_number: null,
     receipt_url: null,
@@ -161,24 +160,11 @@ function chargeCardJson(card: CardDetails, amount: number) {
   };
 }
 
-export function paymentIntentJson(
-  intent: {
-    id: string;
-    amount: number;
-    currency: string;
-    status: string;
-    paymentMethod: string;
-    latestCharge: string | null;
-    lastPaymentError: string | null;
-    metadata: string;
-    createdAt: Date;
-  },
-  /** The latest charge itself, where the request asked to expand it. */
-  latestCharge?: ReturnType<typeof chargeJson> | null,
-) {
+/** A charge's PaymentIntent (one row holds both), with its latest charge expanded when asked. */
+export function paymentIntentJson(intent: Charge, expand: boolean) {
   const succeeded = intent.status === "succeeded";
   return {
-    id: intent.id,
+    id: intent.paymentIntent,
     object: "payment_intent" as const,
     amount: intent.amount,
     amount_capturable: 0,
@@ -190,7 +176,7 @@ export function paymentIntentJson(
     canceled_at: null,
     cancellation_reason: null,
     capture_method: "automatic",
-    client_secret: `${intent.id}_secret_${createHash("sha256").update(intent.id).digest("hex").slice(0, 24)}`,
+    client_secret: `${intent.paymentIntent}_secret_${createHash("sha256").update(intent.paymentIntent).digest("hex").slice(0, 24)}`,
     confirmation_method: "automatic",
     created: seconds(intent.createdAt),
     currency: intent.currency,
@@ -200,7 +186,7 @@ export function paymentIntentJson(
     excluded_payment_method_types: null,
     last_payment_error:
       intent.lastPaymentError === null ? null : (JSON.parse(intent.lastPaymentError) as PaymentError),
-    latest_charge: latestCharge ?? intent.latestCharge,
+    latest_charge: expand ? chargeJson(intent) : intent.id,
     livemode: false,
     managed_payments: null,
     metadata: JSON.parse(intent.metadata) as Record<string, string>,
@@ -219,7 +205,7 @@ export function paymentIntentJson(
     source: null,
     statement_descriptor: null,
     statement_descriptor_suffix: null,
-    status: intent.status,
+    status: succeeded ? "succeeded" : "requires_payment_method",
     transfer_data: null,
     transfer_group: null,
   };
@@ -229,7 +215,8 @@ export function eventJson(event: {
   id: string;
   type: string;
   object: unknown;
-  idempotencyKey: string | null;
+  /** The API request that caused it: its Request-Id and Idempotency-Key. */
+  request: { id: string | null; idempotency_key: string | null };
   createdAt: Date;
 }) {
   return {
@@ -240,7 +227,7 @@ export function eventJson(event: {
     data: { object: event.object },
     livemode: false,
     pending_webhooks: 1,
-    request: { id: null, idempotency_key: event.idempotencyKey },
+    request: event.request,
     type: event.type,
   };
 }

@@ -2,7 +2,7 @@
 export interface TestCard {
   number: string;
   brand: string;
-  declineCode?: "generic_decline" | "insufficient_funds";
+  declineCode?: DeclineCode;
 }
 
 /** Stripe's documented test cards, by number: every other valid number is approved as a Visa would be. */
@@ -30,6 +30,16 @@ export const DECLINE_MESSAGES = {
   insufficient_funds: "Your card has insufficient funds.",
 } as const;
 
-export function declineCodeOf(cardNumber: string): TestCard["declineCode"] {
-  return TEST_CARDS.find((card) => card.number === cardNumber)?.declineCode;
-}
+export type DeclineCode = keyof typeof DECLINE_MESSAGES;
+
+/** The card network, as the provider asks it to authorize a charge: a decline code refuses it. */
+export type CardNetwork = (charge: {
+  account: string;
+  /** The charge's metadata.order. */
+  order: string | undefined;
+  cardNumber: string;
+}) => Promise<DeclineCode | undefined>;
+
+/** Test mode's card network: Stripe's test cards decline as documented, every other card is approved. */
+export const testCardNetwork: CardNetwork = async ({ cardNumber }) =>
+  TEST_CARDS.find((card) => card.number === cardNumber)?.declineCode;

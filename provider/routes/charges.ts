@@ -1,13 +1,9 @@
 import { Hono } from "hono";
 import { secretKeyOnly } from "../auth";
 import type { BodyEnv } from "../body";
-import { findPaymentMethod } from "../cards";
-import type { ProviderDb } from "../db/client";
 import { invalidRequest, missing } from "../errors";
 import type { ProviderDeps } from "../provider-deps";
 import { chargeJson } from "../stripe-objects";
-
-type ChargeRow = NonNullable<Awaited<ReturnType<ProviderDb["charge"]["findFirst"]>>>;
 
 /** The account's charges, read-only as Stripe's are: each PaymentIntent's tries, succeeded or failed. */
 export function chargeRoutes(deps: ProviderDeps) {
@@ -30,9 +26,7 @@ export function chargeRoutes(deps: ProviderDeps) {
       object: "list",
       url: "/v1/charges",
       has_more: charges.length > limit,
-      data: await Promise.all(
-        charges.slice(0, limit).map((charge) => json(deps.db, c.get("account"), charge)),
-      ),
+      data: charges.slice(0, limit).map(chargeJson),
     });
   });
 
@@ -41,19 +35,7 @@ export function chargeRoutes(deps: ProviderDeps) {
       where: { id: c.req.param("id"), account: c.get("account") },
     });
     if (!charge) throw missing("charge", c.req.param("id"));
-    return c.json(await json(deps.db, c.get("account"), charge));
+    return c.json(chargeJson(charge));
   });
   return routes;
-}
-
-async function json(db: ProviderDb, account: string, charge: ChargeRow) {
-  const method = await findPaymentMethod(db, account, charge.paymentMethod);
-  const card = method?.card ?? {
-    brand: "unknown",
-    last4: charge.cardLast4,
-    expMonth: 12,
-    expYear: 2034,
-    fingerprint: "",
-  };
-  return chargeJson(charge, card);
 }

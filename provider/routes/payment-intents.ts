@@ -1,23 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { Hono } from "hono";
 import { z } from "zod";
-import { lostReply } from "service-kit/http/lost-reply";
 import { validBody } from "../body";
 import { secretKeyOnly } from "../auth";
 import type { BodyEnv } from "../body";
 import { findPaymentMethod } from "../cards";
-import type { ChargeableMethod } from "../cards";
-import type { ProviderDb, ProviderTx } from "../db/client";
-import { ProviderError, cardError, invalidRequest, missing } from "../errors";
-import { OrderFaults } from "../faults";
+import { cardError, invalidRequest, missing } from "../errors";
 import { idempotent } from "../idempotent";
 import type { Commit } from "../idempotent";
 import { boolean, expandsOf, integer, metadata, paymentMethodId } from "../params";
 import type { ProviderDeps } from "../provider-deps";
-import { chargeJson, paymentIntentJson, paymentMethodJson } from "../stripe-objects";
+import { paymentIntentJson, paymentMethodJson } from "../stripe-objects";
 import type { PaymentError } from "../stripe-objects";
-import { DECLINE_MESSAGES, declineCodeOf } from "../test-cards";
+import { DECLINE_MESSAGES } from "../test-cards";
 import { recordEvent } from "../webhooks/event-outbox";
 
 const paymentIntentRequest = z.strictObject({
@@ -34,9 +29,9 @@ const paymentIntentRequest = z.strictObject({
 });
 type PaymentIntentRequest = z.infer<typeof paymentIntentRequest>;
 
-/** Stripe's search, as far as the shop uses it: one order's PaymentIntents, or the one its key made. */
+/** Stripe's search, as far as merchants use it here: one order's PaymentIntents, optionally by one more metadata field. */
 const ORDER_QUERY =
-  /^metadata\['order'\]:'([^'\\]{1,100})'(?: AND metadata\['idempotency_key'\]:'([^'\\]{1,255})')?$/;
+  /^metadata\['order'\]:'([^'\\]{1,500})'(?: AND metadata\['([^'\\\]]{1,40})'\]:'([^'\\]{1,500})')?$/;
 
 /**
  * PaymentIntents, confirmed when created, as Stripe's server-side
@@ -49,36 +44,30 @@ export function paymentIntentRoutes(deps: ProviderDeps) {
   routes.use(secretKeyOnly);
 
   routes.post("/", async (c) => {
-    const account = c.get("account");
     const request = validBody(paymentIntentRequest, c.get("body"));
-    const orderRef = request.metadata.order;
-    // Off, the lab's table is never read: no fault can touch a charge, and no charge pays for the lookup.
-    const faults = deps.lab && orderRef ? new OrderFaults(deps.db, account, orderRef) : null;
-    const reply = await idempotent(c, deps, "POST /v1/payment_intents", request, (commit, key) =>
-      confirm(deps, { account, key, faults }, request, commit),
+    const made = { account: c.get("account"), requestId: c.get("requestId") };
+    return idempotent(c, deps, "POST /v1/payment_intents", request, (commit, key) =>
+      confirm(deps, { ...made, key }, request, commit),
     );
-    // The lab's "webhook first": a succeeded charge's reply (a replay's too) waits, and its event goes out meanwhile.
-    const holdReplyMs = (await faults?.read())?.holdReplyMs;
-    if (holdReplyMs) await sleep(holdReplyMs);
-    return reply.ok && (await faults?.spend("dropReplies")) ? lostReply(await reply.text(), reply) : reply;
   });
 
   routes.get("/search", async (c) => {
-    const [, orderRef, shopKey] = ORDER_QUERY.exec(c.req.query("query") ?? "") ?? [];
+    const [, orderRef, field, value] = ORDER_QUERY.exec(c.req.query("query") ?? "") ?? [];
     if (orderRef === undefined) {
       throw invalidRequest(
         "parameter_invalid",
-        "Only query=metadata['order']:'<order>' [AND metadata['idempotency_key']:'<key>'] is supported.",
+        "Only query=metadata['order']:'<order>' [AND metadata['<field>']:'<value>'] is supported.",
         "query",
       );
     }
-    const intents = await deps.db.paymentIntent.findMany({
+    const intents = await deps.db.charge.findMany({
       where: { account: c.get("account"), orderRef },
       orderBy: { createdAt: "asc" },
       take: 100,
     });
     const found = intents.filter(
-      (intent) => shopKey === undefined || metadataOf(intent).idempotency_key === shopKey,
+      (intent) =>
+        field === undefined || (JSON.parse(intent.metadata) as Record<string, string>)[field] === value,
     );
     const expand = expandsOf(c.req.url).includes("data.latest_charge");
     return c.json({
@@ -86,44 +75,32 @@ export function paymentIntentRoutes(deps: ProviderDeps) {
       url: "/v1/payment_intents/search",
       has_more: false,
       next_page: null,
-      data: await Promise.all(found.map((intent) => intentJson(deps.db, c.get("account"), intent, expand))),
+      data: found.map((intent) => paymentIntentJson(intent, expand)),
     });
   });
 
   routes.get("/:id", async (c) => {
-    const intent = await deps.db.paymentIntent.findFirst({
-      where: { id: c.req.param("id"), account: c.get("account") },
+    const intent = await deps.db.charge.findFirst({
+      where: { paymentIntent: c.req.param("id"), account: c.get("account") },
     });
     if (!intent) throw missing("payment_intent", c.req.param("id"));
-    const expand = expandsOf(c.req.url).includes("latest_charge");
-    return c.json(await intentJson(deps.db, c.get("account"), intent, expand));
+    return c.json(paymentIntentJson(intent, expandsOf(c.req.url).includes("latest_charge")));
   });
   return routes;
 }
 
 /**
- * The charge itself: the lab's faults first, then the card, then the writes
- * in the transaction that completes the key. A decline is decided there too,
- * so it is stored and replayed like a charge.
+ * The charge itself: the card network's answer, then one write of the intent
+ * and its charge, and its event, in the transaction that completes the key. A
+ * decline is decided there too, so it is stored and replayed like a charge.
  */
 async function confirm(
   deps: ProviderDeps,
-  { account, key, faults }: { account: string; key: string | null; faults: OrderFaults | null },
+  made: { account: string; key: string | null; requestId: string },
   request: PaymentIntentRequest,
   commit: Commit,
 ) {
-  if (await faults?.spend("unavailable")) {
-    throw new ProviderError(
-      503,
-      "api_error",
-      "temporarily_unavailable",
-      "The provider is unavailable (test lab).",
-      1,
-    );
-  }
-  if (await faults?.spend("timeouts")) await sleep(deps.timeoutHoldMs);
-  const lab = await faults?.read();
-  if (lab?.delayMs) await sleep(lab.delayMs);
+  const { account } = made;
   const method = await findPaymentMethod(deps.db, account, request.payment_method);
   if (!method)
     throw invalidRequest(
@@ -132,88 +109,64 @@ async function confirm(
       "payment_method",
     );
   deps.metrics.chargeExecuted();
-  const declineCode = lab?.decline ? "generic_decline" : declineCodeOf(method.cardNumber);
+  const order = request.metadata.order;
+  const declineCode = await deps.cardNetwork({ account, order, cardNumber: method.cardNumber });
+  const id = `ch_${randomBytes(12).toString("hex")}`;
+  const error: PaymentError | null = declineCode
+    ? {
+        type: "card_error",
+        code: "card_declined",
+        decline_code: declineCode,
+        message: DECLINE_MESSAGES[declineCode],
+        charge: id,
+        payment_method: paymentMethodJson(method),
+      }
+    : null;
   return commit(async (tx) => {
-    const ids = {
-      intent: `pi_${randomBytes(12).toString("hex")}`,
-      charge: `ch_${randomBytes(12).toString("hex")}`,
-    };
-    const charge = await tx.charge.create({
+    const { card } = method;
+    const intent = await tx.charge.create({
       data: {
-        id: ids.charge,
+        id,
+        paymentIntent: `pi_${randomBytes(12).toString("hex")}`,
         account,
         amount: request.amount,
         currency: request.currency,
         paymentMethod: method.id,
-        cardLast4: method.card.last4,
-        status: declineCode ? "failed" : "succeeded",
-        failureCode: declineCode ? "card_declined" : null,
-        failureMessage: declineCode ? DECLINE_MESSAGES[declineCode] : null,
-        paymentIntent: ids.intent,
-        orderRef: request.metadata.order ?? null,
-        idempotencyKey: key,
-      },
-    });
-    const error: PaymentError | null = declineCode
-      ? {
-          type: "card_error",
-          code: "card_declined",
-          decline_code: declineCode,
-          message: DECLINE_MESSAGES[declineCode],
-          charge: charge.id,
-          payment_method: paymentMethodJson(method),
-        }
-      : null;
-    const intent = await tx.paymentIntent.create({
-      data: {
-        id: ids.intent,
-        account,
-        amount: request.amount,
-        currency: request.currency,
-        paymentMethod: method.id,
-        status: error ? "requires_payment_method" : "succeeded",
-        latestCharge: charge.id,
+        cardBrand: card.brand,
+        cardLast4: card.last4,
+        cardExpMonth: card.expMonth,
+        cardExpYear: card.expYear,
+        cardFingerprint: card.fingerprint,
+        status: error ? "failed" : "succeeded",
+        failureCode: error?.code ?? null,
+        failureMessage: error?.message ?? null,
         lastPaymentError: error && JSON.stringify(error),
         metadata: JSON.stringify(request.metadata),
-        orderRef: request.metadata.order ?? null,
-        idempotencyKey: key,
+        orderRef: order ?? null,
+        idempotencyKey: made.key,
+        requestId: made.requestId,
       },
     });
     // Unexpanded, as the event and a decline carry it; the answer expands its charge when asked to.
-    const unexpanded = paymentIntentJson(intent);
+    const unexpanded = paymentIntentJson(intent, false);
     if (deps.webhooks) {
-      const type = error ? "payment_intent.payment_failed" : "payment_intent.succeeded";
       await recordEvent(tx, {
         account,
-        type,
+        type: error ? "payment_intent.payment_failed" : "payment_intent.succeeded",
         object: unexpanded,
-        idempotencyKey: key,
-        deliverTwice: lab?.webhookTwice ?? false,
+        orderRef: intent.orderRef,
+        request: { id: made.requestId, idempotency_key: made.key },
       });
     }
     if (error) {
-      const { decline_code, charge: chargeId, payment_method } = error;
+      const { decline_code, charge, payment_method } = error;
       throw cardError(error.code, error.message, {
         decline_code,
-        charge: chargeId,
+        charge,
         payment_method,
         payment_intent: unexpanded,
       });
     }
-    return request.expand ? paymentIntentJson(intent, chargeJson(charge, method.card)) : unexpanded;
+    return request.expand ? paymentIntentJson(intent, true) : unexpanded;
   });
-}
-
-type IntentRow = NonNullable<Awaited<ReturnType<ProviderTx["paymentIntent"]["findFirst"]>>>;
-
-function metadataOf(intent: IntentRow): Record<string, string> {
-  return JSON.parse(intent.metadata) as Record<string, string>;
-}
-
-/** An intent as Stripe answers it, with its latest charge expanded when asked. */
-async function intentJson(db: ProviderDb, account: string, intent: IntentRow, expand: boolean) {
-  if (!expand || intent.latestCharge === null) return paymentIntentJson(intent);
-  const charge = await db.charge.findUniqueOrThrow({ where: { id: intent.latestCharge } });
-  const method: ChargeableMethod | null = await findPaymentMethod(db, account, charge.paymentMethod);
-  return paymentIntentJson(intent, method && chargeJson(charge, method.card));
 }

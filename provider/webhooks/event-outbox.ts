@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { ProviderTx } from "../db/client";
+import type { ProviderDb, ProviderTx } from "../db/client";
 import { eventJson } from "../stripe-objects";
 
 /**
- * Writes an event for the merchant's webhook endpoint in the transaction of
- * what it tells, so that a committed payment always has its event and a
- * rolled-back one never does; the deliverer sends it from there.
+ * Writes an event in the transaction of what it tells, so that a committed
+ * payment always has its event and a rolled-back one never does; the
+ * deliverer sends it from there, and GET /v1/events lists it.
  */
 export async function recordEvent(
   tx: ProviderTx,
@@ -13,22 +13,30 @@ export async function recordEvent(
     account: string;
     type: string;
     object: unknown;
-    idempotencyKey: string | null;
-    /** The lab's "delivered twice": the deliverer sends it again after its first 2xx. */
-    deliverTwice: boolean;
+    /** The PaymentIntent's metadata.order: an order's deliveries are found by it. */
+    orderRef: string | null;
+    request: Parameters<typeof eventJson>[0]["request"];
   },
 ): Promise<void> {
   const id = `evt_${randomBytes(12).toString("hex")}`;
   const createdAt = new Date();
+  const { account, type, orderRef } = event;
   await tx.webhookEvent.create({
     data: {
       id,
-      account: event.account,
-      type: event.type,
+      account,
+      type,
+      orderRef,
       payload: JSON.stringify(eventJson({ id, ...event, createdAt })),
-      deliverTwice: event.deliverTwice,
       createdAt,
       nextAttemptAt: createdAt,
     },
+    select: { id: true },
   });
+}
+
+/** Forgets the events older than the retention window (30 days, as Stripe keeps them), and their deliveries with them. */
+export async function sweepEvents(db: ProviderDb, createdBefore: Date): Promise<number> {
+  const { count } = await db.webhookEvent.deleteMany({ where: { createdAt: { lt: createdBefore } } });
+  return count;
 }

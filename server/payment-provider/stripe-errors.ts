@@ -25,7 +25,9 @@ export class CardDeclinedError extends Error {
  */
 export function failureOf(error: unknown): AttemptFailure {
   if (error instanceof Stripe.errors.StripeCardError) {
-    throw new CardDeclinedError(error.message, error.payment_method?.card?.last4 ?? "");
+    // The client prefixes its message with the Request-Id ("[req_...] ..."); the customer reads the provider's words.
+    const { message } = error.raw as { message: string };
+    throw new CardDeclinedError(message, error.payment_method?.card?.last4 ?? "");
   }
   if (error instanceof Stripe.errors.StripeConnectionError) {
     return /timeout/i.test(error.message) ? { kind: "timeout" } : { kind: "network" };

@@ -57,12 +57,18 @@ test.for(["the customer's retry", "the completer", "the provider's webhook"] as 
       .caller(session)
       .payments.charge(chargeBody(order))
       .catch(() => null);
-    const [intent] = await app.paymentProvider.db.paymentIntent.findMany({ where: { orderRef: order.id } });
+    const [intent] = await app.paymentProvider.db.charge.findMany({ where: { orderRef: order.id } });
     const event = JSON.stringify({
       id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
       object: "event",
       type: "payment_intent.succeeded",
-      data: { object: { id: intent!.id, object: "payment_intent", metadata: JSON.parse(intent!.metadata) } },
+      data: {
+        object: {
+          id: intent!.paymentIntent,
+          object: "payment_intent",
+          metadata: JSON.parse(intent!.metadata),
+        },
+      },
     });
     const recordBy = {
       "the customer's retry": () =>

@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import { secretKeyOnly } from "../auth";
+import type { BodyEnv } from "../body";
+import { invalidRequest } from "../errors";
+import type { ProviderDeps } from "../provider-deps";
+
+/**
+ * The provider's own record of its webhook delivery tries for an order's
+ * events, oldest first: `GET /v1/test_helpers/webhook_deliveries?order=...`.
+ * A try in flight has neither status nor error; one that got no answer says
+ * why (refused, reset, timed out).
+ */
+export function webhookDeliveryRoutes(deps: ProviderDeps) {
+  const routes = new Hono<BodyEnv>();
+  routes.use(secretKeyOnly);
+
+  routes.get("/", async (c) => {
+    const order = c.req.query("order");
+    if (!order)
+      throw invalidRequest("parameter_missing", "Name the order: ?order=<metadata.order>.", "order");
+    const tries = await deps.db.webhookDelivery.findMany({
+      where: { event: { account: c.get("account"), orderRef: order } },
+      include: { event: { select: { type: true } } },
+      orderBy: [{ at: "asc" }, { try: "asc" }],
+    });
+    return c.json({
+      object: "list",
+      data: tries.map((delivery) => ({
+        id: delivery.id,
+        event: delivery.eventId,
+        type: delivery.event.type,
+        try: delivery.try,
+        at: delivery.at.toISOString(),
+        status: delivery.status,
+        error: delivery.error,
+        duration_ms: delivery.durationMs,
+      })),
+    });
+  });
+  return routes;
+}
