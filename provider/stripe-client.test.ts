@@ -7,21 +7,10 @@ import type { TestProvider } from "~/testing/test-provider";
 let provider: TestProvider;
 afterEach(() => provider.close());
 
-function stripeFor(url: string, apiKey: string) {
-  const { hostname, port } = new URL(url);
-  return new Stripe(apiKey, {
-    host: hostname,
-    port,
-    protocol: "http",
-    maxNetworkRetries: 0,
-    telemetry: false,
-  });
-}
-
 describe("Stripe's own client against the provider", () => {
   test("PaymentIntents, a replay, a decline with its PaymentIntent, a refused key reuse, and the lists", async () => {
     provider = await startTestProvider();
-    const stripe = stripeFor(provider.url, provider.apiKey);
+    const stripe = provider.stripe();
     const params = {
       amount: 2400,
       currency: "usd",
@@ -62,7 +51,7 @@ describe("Stripe's own client against the provider", () => {
 
   test("a wrong secret key is refused: 401, the client's authentication error", async () => {
     provider = await startTestProvider();
-    const stripe = stripeFor(provider.url, "not_a_key");
+    const stripe = provider.stripe("not_a_key");
     await expect(stripe.charges.list()).rejects.toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
   });
 });

@@ -1,4 +1,7 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { RunOnceSettings } from "run-once";
+import Stripe from "stripe";
 import { createProviderDb } from "../provider/db/client";
 import { PROVIDER_DEFAULT_TIMEOUT_HOLD_MS } from "../provider/defaults";
 import type { ProviderDb } from "../provider/db/client";
@@ -20,6 +23,8 @@ export interface TestProvider {
   db: ProviderDb;
   /** How many charges the provider really executed (its metric). */
   executions(): Promise<number>;
+  /** Stripe's official client on this provider, as any integration drives it (the shop's key unless told). */
+  stripe(apiKey?: string): Stripe;
   close(): Promise<void>;
 }
 
@@ -34,6 +39,7 @@ export async function startTestProvider(
     lab?: boolean;
     settings?: Partial<RunOnceSettings>;
     webhooks?: WebhookEndpoint;
+    eventRetentionMs?: number;
   } = {},
 ): Promise<TestProvider> {
   const database = await createTestDatabase("provider");
@@ -44,6 +50,7 @@ export async function startTestProvider(
     timeoutHoldMs: opts.timeoutHoldMs ?? PROVIDER_DEFAULT_TIMEOUT_HOLD_MS,
     settings: opts.settings,
     webhooks: opts.webhooks,
+    eventRetentionMs: opts.eventRetentionMs,
   });
   const db = createProviderDb(database.url);
   return {
@@ -58,10 +65,44 @@ export async function startTestProvider(
         ?.get();
       return metric?.values[0]?.value ?? 0;
     },
+    stripe(apiKey = TEST_PROVIDER_KEY) {
+      const { hostname, port } = new URL(running.url);
+      return new Stripe(apiKey, {
+        host: hostname,
+        port,
+        protocol: "http",
+        maxNetworkRetries: 0,
+        telemetry: false,
+      });
+    },
     async close() {
       await running.close();
       await db.$disconnect();
       await database.drop();
     },
+  };
+}
+
+/**
+ * A merchant's webhook endpoint that answers every delivery 200 (events are
+ * written where one listens), for `startTestProvider({ webhooks })`; closed by
+ * the returned function.
+ */
+export async function acceptingEndpoint(): Promise<{ endpoint: WebhookEndpoint; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => response.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: {
+      url: `http://127.0.0.1:${port}/hook`,
+      secret: "whsec_accepting_endpoint_0001",
+      retryWindowMs: 60_000,
+      retryBaseMs: 100,
+      duplicateRate: 0,
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,4 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
+import { PROVIDER_ONE_SHOTS } from "service-kit/lab/provider-faults";
 import type { LabAppRouter } from "~/server/trpc/served-router";
 
 /** An order's lab switches, as the server holds them: the shop's and the provider's. */
@@ -25,9 +26,7 @@ export const ONE_SHOTS = [
   "shop.stallsBetweenHops",
   "shop.failuresAfterWrite",
   "shop.stuckExecutions",
-  "provider.dropReplies",
-  "provider.unavailable",
-  "provider.timeouts",
+  ...PROVIDER_ONE_SHOTS.map((name) => `provider.${name}` as const),
 ] as const;
 export type OneShot = (typeof ONE_SHOTS)[number];
 

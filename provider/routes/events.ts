@@ -6,7 +6,7 @@ import { validBody } from "../body";
 import type { BodyEnv } from "../body";
 import type { Prisma } from "../db/generated/sqlite/client";
 import { invalidRequest, missing } from "../errors";
-import { integer } from "../params";
+import { boolean, integer } from "../params";
 import type { ProviderDeps } from "../provider-deps";
 
 const range = z.strictObject({ gt: integer, gte: integer, lt: integer, lte: integer }).partial();
@@ -19,6 +19,8 @@ const listQuery = z
     /** One type, or a group with a wildcard (`payment_intent.*`). */
     type: z.string().max(100).optional(),
     types: z.array(z.string().max(100)).min(1).max(20).optional(),
+    /** Whether the endpoint has answered the event 2xx yet. */
+    delivery_success: boolean.optional(),
     limit: integer.pipe(z.number().min(1).max(100)).default(10),
     starting_after: z.string().max(100).optional(),
     ending_before: z.string().max(100).optional(),
@@ -53,6 +55,9 @@ export function eventRoutes(deps: ProviderDeps) {
         account,
         createdAt: createdFilter(query.created),
         type: typeFilter(query),
+        ...(query.delivery_success === undefined
+          ? {}
+          : { deliveredAt: query.delivery_success ? { not: null } : null }),
         ...(cursor && beyond(cursor, query.ending_before ? "gt" : "lt")),
       },
       orderBy: [{ createdAt: order }, { id: order }],

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import Stripe from "stripe";
 import { describe, expect, onTestFinished, test } from "vitest";
 import { startTestProvider } from "~/testing/test-provider";
@@ -24,16 +24,20 @@ async function endpoint(statuses: number[]) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
 }
 
-async function providerDeliveringTo(url: string, retryWindowMs = 60_000) {
+async function providerDeliveringTo(url: string, retryWindowMs = 60_000, timeoutMs?: number) {
   const provider = await startTestProvider({
-    webhooks: { url, secret: SECRET, retryWindowMs, retryBaseMs: 100, duplicateRate: 0 },
+    webhooks: { url, secret: SECRET, retryWindowMs, retryBaseMs: 100, duplicateRate: 0, timeoutMs },
   });
   onTestFinished(() => provider.close());
   const headers = { authorization: `Bearer ${provider.apiKey}` };
-  const pay = (paymentMethod: string, order?: string) =>
+  const pay = (paymentMethod: string, order?: string, idempotencyKey?: string) =>
     fetch(`${provider.url}/v1/payment_intents`, {
       method: "POST",
-      headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        ...headers,
+        "content-type": "application/x-www-form-urlencoded",
+        ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
+      },
       body: new URLSearchParams({
         amount: "1200",
         currency: "usd",
@@ -51,7 +55,25 @@ async function providerDeliveringTo(url: string, retryWindowMs = 60_000) {
     });
     expect(response.status).toBe(200);
   };
-  return { provider, pay, setFaults };
+  /** The provider's record of its tries for an order's events, as the merchant reads it. */
+  const deliveries = async (order: string) => {
+    const response = await fetch(`${provider.url}/v1/test_helpers/webhook_deliveries?order=${order}`, {
+      headers,
+    });
+    return ((await response.json()) as { data: Delivery[] }).data;
+  };
+  return { provider, pay, setFaults, deliveries };
+}
+
+interface Delivery {
+  id: string;
+  event: string;
+  type: string;
+  try: number;
+  at: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number | null;
 }
 
 describe("webhook delivery, at least once", () => {
@@ -92,6 +114,102 @@ describe("webhook delivery, at least once", () => {
     const { provider, pay } = await providerDeliveringTo(merchant.url);
     expect((await pay("pm_does_not_exist")).status).toBe(400);
     expect(await provider.db.webhookEvent.count()).toBe(0);
+  });
+
+  test("the event is written in the charge's own transaction: when its write fails, the charge is not committed", async () => {
+    const merchant = await endpoint([200]);
+    const { provider, pay } = await providerDeliveringTo(merchant.url);
+    await provider.db.$executeRawUnsafe('ALTER TABLE "WebhookEvent" RENAME TO "WebhookEventAway"');
+    expect((await pay("pm_card_visa", "ord_tx", "k_tx")).status).toBe(503);
+    expect(await provider.db.charge.count()).toBe(0);
+    // Nothing was committed, so the key was released: the retry charges, once, with its event.
+    await provider.db.$executeRawUnsafe('ALTER TABLE "WebhookEventAway" RENAME TO "WebhookEvent"');
+    expect((await pay("pm_card_visa", "ord_tx", "k_tx")).status).toBe(200);
+    expect(await provider.db.charge.count()).toBe(1);
+    expect(await provider.db.webhookEvent.count()).toBe(1);
+  });
+});
+
+describe("each try on the provider's record, and tries that got no answer retried", () => {
+  /** An endpoint whose first request gets `first` (its socket reset, or no answer at all), then 200s. */
+  async function endpointThatFirst(first: "resets" | "hangs") {
+    const sockets: Socket[] = [];
+    let requests = 0;
+    const server = createServer((request, response) => {
+      requests++;
+      request.resume();
+      if (requests > 1) return void response.end();
+      if (first === "resets") request.socket.destroy();
+      else sockets.push(request.socket);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    onTestFinished(async () => {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  }
+
+  /** A port nobody listens on until `listen()` is called: connections to it are refused meanwhile. */
+  async function endpointNotYetListening() {
+    const server = createServer((request, response) => {
+      request.resume();
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    onTestFinished(
+      () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
+    );
+    return {
+      url: `http://127.0.0.1:${port}/hook`,
+      listen: () => new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve)),
+    };
+  }
+
+  test.each([
+    ["the connection refused", "refused"],
+    ["the connection reset", "reset"],
+    ["no answer within the timeout", "timed out"],
+  ] as const)("%s: recorded as no answer, then tried again until answered", async (_title, error) => {
+    const refused = error === "refused" ? await endpointNotYetListening() : null;
+    const url = refused?.url ?? (await endpointThatFirst(error === "reset" ? "resets" : "hangs"));
+    const { pay, deliveries } = await providerDeliveringTo(url, 60_000, 300);
+    expect((await pay("pm_card_visa", "ord_net")).status).toBe(200);
+
+    await expect.poll(() => deliveries("ord_net"), { timeout: 10_000 }).toMatchObject([{ try: 1, error }]);
+    await refused?.listen();
+    await expect
+      .poll(async () => (await deliveries("ord_net")).at(-1), { timeout: 10_000 })
+      .toMatchObject({ status: 200, error: null });
+    const tries = await deliveries("ord_net");
+    expect(tries[0]).toMatchObject({ try: 1, status: null, error, type: "payment_intent.succeeded" });
+    expect(tries.at(-1)!.try).toBeGreaterThan(1);
+    for (const [index, delivery] of tries.entries()) {
+      expect(delivery).toMatchObject({ id: expect.stringMatching(/^whdel_/), event: tries[0]!.event });
+      expect(delivery.try).toBe(index + 1);
+      expect(delivery.duration_ms).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(delivery.at)).toBeGreaterThanOrEqual(Date.parse(tries[0]!.at));
+    }
+  });
+
+  test("a try in flight is on record before its answer: no status and no error", async () => {
+    const url = await endpointThatFirst("hangs");
+    const { provider, pay, deliveries } = await providerDeliveringTo(url, 60_000, 2_000);
+    expect((await pay("pm_card_visa", "ord_inflight")).status).toBe(200);
+    await expect
+      .poll(() => deliveries("ord_inflight"), { timeout: 10_000 })
+      .toMatchObject([{ try: 1, status: null, error: null, duration_ms: null }]);
+    // Only the merchant's key reads them, and only its orders.
+    const other = await fetch(`${provider.url}/v1/test_helpers/webhook_deliveries?order=ord_inflight`, {
+      headers: { authorization: "Bearer sk_test_another_merchant" },
+    });
+    expect(await other.json()).toEqual({ object: "list", data: [] });
+    const publishable = await fetch(`${provider.url}/v1/test_helpers/webhook_deliveries?order=ord_inflight`, {
+      headers: { authorization: `Bearer ${provider.apiKey.replace(/^sk_/, "pk_")}` },
+    });
+    expect(publishable.status).toBe(401);
   });
 });
 

@@ -1,16 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { z } from "zod";
 import type { Db } from "../db/client";
 import { logger } from "service-kit/logger";
 import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
 import type { ProviderCallObserver } from "../payment-provider/http-payment-provider";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
 import type { ChargeAnswer, PaymentProvider, PaymentRequest } from "../payment-provider/payment-provider";
-import type { providerFaultsSchema } from "../trpc/schemas/lab";
+import type { ProviderFaults } from "service-kit/lab/provider-faults";
 import { readSwitches, spend } from "./switches";
-
-type ProviderFaults = z.infer<typeof providerFaultsSchema>;
 
 /** How long a stall between the hops lasts: long enough to kill the server by hand. */
 export const STALL_MS = 4_000;
