@@ -21,6 +21,8 @@ export interface ChargeCost {
   providerCpuMs: number;
   shopStatements: number;
   providerStatements: number;
+  /** The provider's statements and each transaction's BEGIN (builds without the counter: NaN). */
+  providerRoundTrips: number;
   /** Each batch's shop CPU per charge: their spread shows the machine's noise. */
   batchShopCpuMs: number[];
 }
@@ -111,6 +113,10 @@ async function startSide(
         providerCpuMs: cpuMsOf(cluster.provider.process.pid!),
         shopStatements: (await countersOf(shop.url)).queries,
         providerStatements: await counterOf(`${cluster.provider.url}/metrics`, "provider_db_queries_total"),
+        providerRoundTrips: await counterOf(
+          `${cluster.provider.url}/metrics`,
+          "provider_db_round_trips_total",
+        ),
       };
     },
     async stop() {
@@ -141,6 +147,7 @@ export async function costPerCharge(
       providerCpuMs: 0,
       shopStatements: 0,
       providerStatements: 0,
+      providerRoundTrips: 0,
       batchShopCpuMs: [] as number[],
     }));
     const batch = Math.ceil(opts.charges / BATCHES);
@@ -150,7 +157,13 @@ export async function costPerCharge(
         await sides[index]!.charge(batch);
         const after = await sides[index]!.usage();
         const cost = costs[index]!;
-        for (const key of ["shopCpuMs", "providerCpuMs", "shopStatements", "providerStatements"] as const)
+        for (const key of [
+          "shopCpuMs",
+          "providerCpuMs",
+          "shopStatements",
+          "providerStatements",
+          "providerRoundTrips",
+        ] as const)
           cost[key] += (after[key] - before[key]) / (batch * BATCHES);
         cost.batchShopCpuMs.push((after.shopCpuMs - before.shopCpuMs) / batch);
       }

@@ -5,7 +5,8 @@ import type { RunOnceEvent, RunOnceObserver } from "run-once";
 /**
  * The provider's Prometheus metrics: how its run-once requests ended, how
  * often a charge really executed (what a storm of duplicates must keep at one
- * per key), and the statements it sent its database.
+ * per key), and the statements it sent its database and its round trips
+ * there (the statements and each transaction's BEGIN).
  */
 export class ProviderMetrics implements RunOnceObserver {
   readonly registry = new Registry();
@@ -27,8 +28,19 @@ export class ProviderMetrics implements RunOnceObserver {
     registers: [this.registry],
   });
 
+  readonly #roundTrips = new Counter({
+    name: "provider_db_round_trips_total",
+    help: "Round trips to the provider's database: every statement, and each transaction's BEGIN.",
+    registers: [this.registry],
+  });
+
   countQuery = (): void => {
     this.#queries.inc();
+    this.#roundTrips.inc();
+  };
+
+  countBegin = (): void => {
+    this.#roundTrips.inc();
   };
 
   constructor() {

@@ -46,7 +46,7 @@ export async function startProvider(opts: {
   eventRetentionMs?: number;
 }): Promise<RunningProvider> {
   const metrics = new ProviderMetrics();
-  const db = createProviderDb(opts.databaseUrl, { onQuery: metrics.countQuery });
+  const db = createProviderDb(opts.databaseUrl, { onQuery: metrics.countQuery, onBegin: metrics.countBegin });
   const { store, watcher, close: closeStore } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger);
   const runOnce = new RunOnce<ProviderTx>({
     store,

@@ -7,7 +7,10 @@ import type { Prisma } from "./generated/sqlite/client";
 export type ProviderDb = SqliteClient;
 export type ProviderTx = Prisma.TransactionClient;
 
-/** Opens the provider's database: a file: URL is SQLite, a postgresql:// URL PostgreSQL. `onQuery` hears of every statement. */
-export function createProviderDb(url: string, opts: { onQuery?: () => void } = {}): ProviderDb {
+/** Opens the provider's database: a file: URL is SQLite, a postgresql:// URL PostgreSQL. `onQuery` hears of every statement, `onBegin` of every transaction. */
+export function createProviderDb(
+  url: string,
+  opts: { onQuery?: () => void; onBegin?: () => void } = {},
+): ProviderDb {
   return openDatabase<ProviderDb>(url, { sqlite: SqliteClient, postgresql: PostgresqlClient }, opts);
 }

@@ -1,3 +1,4 @@
+import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { databaseProvider } from "./database-url";
 import { postgresAdapter } from "./postgres-adapter";
 import { sqliteAdapter } from "./sqlite-adapter";
@@ -18,21 +19,48 @@ const QUERY_PLAN_CACHE_SIZE = 1_000;
  * Opens a service's database with the client Prisma generated for the URL's
  * provider (a file: URL is SQLite, a postgresql:// URL PostgreSQL). Each
  * service keeps to what both clients have in common, so both are typed as its
- * SQLite client. `onQuery` hears of every statement.
+ * SQLite client. `onQuery` hears of every statement (COMMIT and ROLLBACK
+ * included), `onBegin` of every transaction begun: the round trip Prisma's
+ * query log leaves out.
  */
 export function openDatabase<Db>(
   url: string,
   clients: { sqlite: ClientClass<Db>; postgresql: ClientClass<unknown> },
-  opts: { onQuery?: () => void } = {},
+  opts: { onQuery?: () => void; onBegin?: () => void } = {},
 ): Db {
   const log: QueryLog = opts.onQuery ? [{ emit: "event", level: "query" }] : [];
   const options = { log, queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE };
+  const told = <F extends Adapter>(factory: F) =>
+    opts.onBegin ? tellingBegins(factory, opts.onBegin) : factory;
   const db =
     databaseProvider(url) === "postgresql"
-      ? (new clients.postgresql({ adapter: postgresAdapter(url), ...options }) as Db)
-      : new clients.sqlite({ adapter: sqliteAdapter(url), ...options });
+      ? (new clients.postgresql({ adapter: told(postgresAdapter(url)), ...options }) as Db)
+      : new clients.sqlite({ adapter: told(sqliteAdapter(url)), ...options });
   // The clients' types were made without log options, so they do not know the "query" event.
   if (opts.onQuery)
     (db as unknown as { $on(event: "query", listener: () => void): void }).$on("query", opts.onQuery);
   return db;
+}
+
+/** The factory, with its adapters telling `onBegin` of each transaction they start (its BEGIN is one more round trip). */
+function tellingBegins<F extends SqlDriverAdapterFactory>(factory: F, onBegin: () => void): F {
+  const bound = (target: object, name: string | symbol) => {
+    const value: unknown = Reflect.get(target, name, target);
+    return typeof value === "function" ? value.bind(target) : value;
+  };
+  return new Proxy(factory, {
+    get: (target, name) =>
+      name !== "connect"
+        ? bound(target, name)
+        : async () =>
+            new Proxy(await target.connect(), {
+              get: (adapter, method) =>
+                method !== "startTransaction"
+                  ? bound(adapter, method)
+                  : (...args: Parameters<typeof adapter.startTransaction>) => {
+                      onBegin();
+                      return adapter.startTransaction(...args);
+                    },
+            }),
+  });
 }
