@@ -228,6 +228,32 @@ describe("the test lab's faults", () => {
     expect((await charge(other, "ord_shared")).status).toBe(503);
   });
 
+  test("set at once for one order, each switch lands: an upsert per fault, never a 500", async () => {
+    provider = await startTestProvider();
+    const changes = [
+      { unavailable: 2 },
+      { decline: true },
+      { delayMs: 10 },
+      { holdReplyMs: 20 },
+      { timeouts: 1 },
+    ];
+    const answers = await Promise.all(
+      [...changes, ...changes].map((change) =>
+        send("/v1/test/faults/ord_race", { body: JSON.stringify(change), type: "application/json" }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    expect(await (await send("/v1/test/faults/ord_race")).json()).toMatchObject(
+      Object.assign({}, ...changes),
+    );
+    await expectStripeError(
+      await send("/v1/test/faults/ord_race", { body: JSON.stringify({ nope: 1 }), type: "application/json" }),
+      400,
+      "invalid_request_error",
+      "parameter_invalid",
+    );
+  });
+
   test("are not read at all with the lab off: a charge succeeds without their table", async () => {
     provider = await startTestProvider({ lab: false });
     await provider.db.$executeRawUnsafe('DROP TABLE "LabFault"');
