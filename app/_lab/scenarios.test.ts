@@ -1,3 +1,4 @@
+import { NO_PROVIDER_FAULTS } from "service-kit/lab/provider-faults";
 import { expect, it } from "vitest";
 import { SCENARIOS, allOff, switchesFor } from "./scenarios";
 
@@ -36,17 +37,6 @@ const allOn = {
   },
 };
 
-/** Every provider fault off. */
-const PROVIDER_OFF = {
-  dropReplies: 0,
-  unavailable: 0,
-  timeouts: 0,
-  delayMs: 0,
-  decline: false,
-  webhookTwice: false,
-  holdReplyMs: 0,
-};
-
 it("sets a scenario's switches and turns every other one off, even one added after it", () => {
   expect(switchesFor(scenario("lost-reply"), allOn)).toEqual({
     shop: {
@@ -65,7 +55,7 @@ it("sets a scenario's switches and turns every other one off, even one added aft
       naiveConsumer: false,
       aSwitchAddedLater: false,
     },
-    provider: PROVIDER_OFF,
+    provider: NO_PROVIDER_FAULTS,
   });
 });
 
@@ -85,6 +75,6 @@ it("turns every switch off when the picker is cleared, one added later too", () 
   expect(Object.values(off.shop).every((value) => value === false || value === 0 || value === null)).toBe(
     true,
   );
-  expect(off.provider).toEqual(PROVIDER_OFF);
+  expect(off.provider).toEqual(NO_PROVIDER_FAULTS);
   expect(off.shop).toMatchObject({ pitfallMode: false, brokenRule: null, aSwitchAddedLater: false });
 });
