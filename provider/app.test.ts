@@ -266,3 +266,28 @@ describe("the test lab's faults", () => {
     );
   });
 });
+
+describe("metrics", () => {
+  test("round trips count every statement and each transaction's BEGIN, which the statements leave out", async () => {
+    provider = await startTestProvider({ lab: false });
+    const counter = async (name: string) =>
+      (await provider.running.metrics.registry.getSingleMetric(name)!.get()).values[0]!.value;
+    const count = async () => ({
+      statements: await counter("provider_db_queries_total"),
+      roundTrips: await counter("provider_db_round_trips_total"),
+    });
+    const before = await count();
+    const body = new URLSearchParams({
+      amount: "500",
+      currency: "usd",
+      payment_method: "pm_card_visa",
+      confirm: "true",
+    });
+    expect((await send("/v1/payment_intents", { body, type: FORM, key: "k_metrics" })).status).toBe(200);
+    const after = await count();
+    const statements = after.statements - before.statements;
+    // The charge commits in a transaction: its BEGIN is one more round trip than its statements.
+    expect(statements).toBeGreaterThan(0);
+    expect(after.roundTrips - before.roundTrips).toBeGreaterThan(statements);
+  });
+});
