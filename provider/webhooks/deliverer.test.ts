@@ -178,7 +178,9 @@ describe("each try on the provider's record, and tries that got no answer retrie
     const { pay, deliveries } = await providerDeliveringTo(url, 60_000, 300);
     expect((await pay("pm_card_visa", "ord_net")).status).toBe(200);
 
-    await expect.poll(() => deliveries("ord_net"), { timeout: 10_000 }).toMatchObject([{ try: 1, error }]);
+    await expect
+      .poll(async () => (await deliveries("ord_net"))[0], { timeout: 10_000 })
+      .toMatchObject({ try: 1, error });
     await refused?.listen();
     await expect
       .poll(async () => (await deliveries("ord_net")).at(-1), { timeout: 10_000 })
@@ -196,7 +198,7 @@ describe("each try on the provider's record, and tries that got no answer retrie
 
   test("a try in flight is on record before its answer: no status and no error", async () => {
     const url = await endpointThatFirst("hangs");
-    const { provider, pay, deliveries } = await providerDeliveringTo(url, 60_000, 2_000);
+    const { provider, pay, deliveries } = await providerDeliveringTo(url, 60_000, 4_000);
     expect((await pay("pm_card_visa", "ord_inflight")).status).toBe(200);
     await expect
       .poll(() => deliveries("ord_inflight"), { timeout: 10_000 })
