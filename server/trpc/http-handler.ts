@@ -36,10 +36,14 @@ export function handleTrpcRequest(
     router,
     maxBatchSize: MAX_BATCH_SIZE,
     async createContext({ resHeaders, info }) {
+      // The session's key may be read from the database: out of reach, that is the error map's 503 too.
+      const secret = await services.sessionSecret().catch((error: unknown) => {
+        throw toTrpcError(error);
+      });
       return createContextInner({
         services,
         // The proxy's rule (proxy.ts): it has already swapped a cookie that fails it for a new one.
-        sessionId: sessionIdFromCookies(req.headers.get("cookie"), await services.sessionSecret()),
+        sessionId: sessionIdFromCookies(req.headers.get("cookie"), secret),
         http: { requestHeaders: req.headers, responseHeaders: resHeaders, isBatch: info.isBatchCall },
       });
     },

@@ -1,0 +1,123 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+import { expect } from "vitest";
+import { trpcPost } from "~/testing/api-client";
+import { test } from "~/testing/fixtures";
+import { chargeBody } from "~/testing/lab-orders";
+import { newSignedSession } from "~/testing/signed-session";
+import { handleTrpcRequest } from "./http-handler";
+import { servedRouter } from "./served-router";
+
+/** What every procedure of the lab's router is called with; a procedure missing here fails the test. */
+function callsOf(order: { id: string; paymentKey: string; totalCents: number }) {
+  const orderId = { orderId: order.id };
+  const charge = chargeBody(order);
+  return {
+    "catalog.list": null,
+    "orders.place": { submissionKey: crypto.randomUUID(), items: [{ sku: "notebook", quantity: 1 }] },
+    "orders.get": orderId,
+    "orders.serverAccount": orderId,
+    "orders.queueAccount": orderId,
+    "orders.list": null,
+    "payments.charge": charge,
+    "ledger.entries": null,
+    "ledger.summary": null,
+    "ledger.mailbox": null,
+    "ledger.reconciliation": null,
+    "ledger.counters": null,
+    "lab.switches": orderId,
+    "lab.setSwitches": { ...orderId, shop: { dropReplies: 1 } },
+    "lab.stall": orderId,
+    "lab.ageKey": orderId,
+    "lab.naiveCharge": {
+      ...orderId,
+      amountCents: charge.amountCents,
+      attemptKey: crypto.randomUUID(),
+      paymentMethodId: charge.paymentMethodId,
+    },
+    "lab.pitfallCharge": charge,
+  } satisfies Record<string, unknown>;
+}
+
+/** Reads this process's memory only: no database to lose. */
+const WITHOUT_DATABASE = new Set(["metrics.runOnce"]);
+
+test("every procedure, read or write, whose database session is terminated mid-query: 503 with Retry-After", async ({
+  startApp,
+}) => {
+  const app = await startApp({ lab: true });
+  const { id, cookie } = await newSignedSession(app.services.db);
+  const order = await app.caller(id).orders.place({
+    submissionKey: crypto.randomUUID(),
+    items: [{ sku: "notebook", quantity: 1 }],
+  });
+  const router = servedRouter({ lab: true, benchBaseline: false });
+  const calls: Record<string, unknown> = callsOf(order);
+  const procedures = Object.keys(router._def.procedures).filter((path) => !WITHOUT_DATABASE.has(path));
+  expect(Object.keys(calls).sort()).toEqual(procedures.sort());
+  // The session's key is read once, before the database goes.
+  await app.services.sessionSecret();
+
+  // Every table locked: each procedure's first statement waits, and its session is terminated there.
+  const locker = new pg.Client({ connectionString: app.database.url });
+  const killer = new pg.Client({ connectionString: app.database.url });
+  await Promise.all([locker.connect(), killer.connect()]);
+  const lockerPid = (await locker.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
+  await locker.query("BEGIN");
+  await locker.query(
+    `DO $$ DECLARE t text; BEGIN
+       FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' LOOP
+         EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', t);
+       END LOOP; END $$`,
+  );
+  let answered = false;
+  const terminating = (async () => {
+    while (!answered) {
+      await killer.query(
+        `SELECT pg_terminate_backend("pid") FROM pg_stat_activity
+          WHERE "datname" = current_database() AND "wait_event_type" = 'Lock' AND "pid" <> $1`,
+        [lockerPid],
+      );
+      await sleep(20);
+    }
+  })();
+  const send = (path: string, input: unknown) => {
+    const procedure = router._def.procedures[path as keyof typeof router._def.procedures] as {
+      _def: { type: string };
+    };
+    return handleTrpcRequest(
+      procedure._def.type === "mutation"
+        ? trpcPost(path, input, cookie)
+        : new Request(
+            `http://shop.test/api/trpc/${path}${input === null ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+            { headers: { cookie } },
+          ),
+      app.services,
+      router,
+    );
+  };
+  try {
+    const responses = await Promise.all(
+      Object.entries(calls).map(async ([path, input]) => {
+        const response = await send(path, input);
+        const body = (await response.json()) as { error?: { data: { reason: string | null } } };
+        return { path, status: response.status, retryAfter: response.headers.get("Retry-After"), body };
+      }),
+    );
+    for (const { path, status, retryAfter, body } of responses) {
+      expect({ path, status, reason: body.error?.data.reason }).toEqual({
+        path,
+        status: 503,
+        reason: "DATABASE_UNAVAILABLE",
+      });
+      expect(Number(retryAfter), path).toBeGreaterThanOrEqual(1);
+    }
+  } finally {
+    answered = true;
+    await terminating;
+    await locker.query("ROLLBACK");
+    await Promise.all([locker.end(), killer.end()]);
+  }
+  // Back once the database is: the same read answers.
+  expect((await send("catalog.list", null)).status).toBe(200);
+});
