@@ -82,11 +82,11 @@ test("every procedure, read or write, whose database session is terminated mid-q
     }
   })();
   const send = (path: string, input: unknown) => {
-    const procedure = router._def.procedures[path as keyof typeof router._def.procedures] as {
-      _def: { type: string };
-    };
+    // Flat at run time, by dotted path.
+    const procedures = router._def.procedures as unknown as Record<string, { _def: { type: string } }>;
+    const procedure = procedures[path];
     return handleTrpcRequest(
-      procedure._def.type === "mutation"
+      procedure?._def.type === "mutation"
         ? trpcPost(path, input, cookie)
         : new Request(
             `http://shop.test/api/trpc/${path}${input === null ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,

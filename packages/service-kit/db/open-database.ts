@@ -1,3 +1,4 @@
+import { logger as serviceLogger } from "../logger";
 import { databaseProvider } from "./database-url";
 import { postgresAdapter } from "./postgres-adapter";
 import { sqliteAdapter } from "./sqlite-adapter";
@@ -18,18 +19,22 @@ const QUERY_PLAN_CACHE_SIZE = 1_000;
  * Opens a service's database with the client Prisma generated for the URL's
  * provider (a file: URL is SQLite, a postgresql:// URL PostgreSQL). Each
  * service keeps to what both clients have in common, so both are typed as its
- * SQLite client. `onQuery` hears of every statement.
+ * SQLite client. `onQuery` hears of every statement; `logger` of a dropped
+ * session (the service's own unless given).
  */
 export function openDatabase<Db>(
   url: string,
   clients: { sqlite: ClientClass<Db>; postgresql: ClientClass<unknown> },
-  opts: { onQuery?: () => void } = {},
+  opts: { onQuery?: () => void; logger?: { warn(details: object, message: string): void } } = {},
 ): Db {
   const log: QueryLog = opts.onQuery ? [{ emit: "event", level: "query" }] : [];
   const options = { log, queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE };
   const db =
     databaseProvider(url) === "postgresql"
-      ? (new clients.postgresql({ adapter: postgresAdapter(url), ...options }) as Db)
+      ? (new clients.postgresql({
+          adapter: postgresAdapter(url, opts.logger ?? serviceLogger),
+          ...options,
+        }) as Db)
       : new clients.sqlite({ adapter: sqliteAdapter(url), ...options });
   // The clients' types were made without log options, so they do not know the "query" event.
   if (opts.onQuery)
