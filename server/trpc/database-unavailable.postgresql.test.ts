@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
 import { expect } from "vitest";
 import { trpcPost } from "~/testing/api-client";
+import { EVERY_TABLE, cutWhileLocked } from "~/testing/database-cuts";
 import { test } from "~/testing/fixtures";
 import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
@@ -58,35 +57,11 @@ test("every procedure, read or write, whose database session is terminated mid-q
   // The session's key is read once, before the database goes.
   await app.services.sessionSecret();
 
-  // Every table locked: each procedure's first statement waits, and its session is terminated there.
-  const locker = new pg.Client({ connectionString: app.database.url });
-  const killer = new pg.Client({ connectionString: app.database.url });
-  await Promise.all([locker.connect(), killer.connect()]);
-  const lockerPid = (await locker.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
-  await locker.query("BEGIN");
-  await locker.query(
-    `DO $$ DECLARE t text; BEGIN
-       FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' LOOP
-         EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', t);
-       END LOOP; END $$`,
-  );
-  let answered = false;
-  const terminating = (async () => {
-    while (!answered) {
-      await killer.query(
-        `SELECT pg_terminate_backend("pid") FROM pg_stat_activity
-          WHERE "datname" = current_database() AND "wait_event_type" = 'Lock' AND "pid" <> $1`,
-        [lockerPid],
-      );
-      await sleep(20);
-    }
-  })();
   const send = (path: string, input: unknown) => {
     // Flat at run time, by dotted path.
     const procedures = router._def.procedures as unknown as Record<string, { _def: { type: string } }>;
-    const procedure = procedures[path];
     return handleTrpcRequest(
-      procedure?._def.type === "mutation"
+      procedures[path]?._def.type === "mutation"
         ? trpcPost(path, input, cookie)
         : new Request(
             `http://shop.test/api/trpc/${path}${input === null ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
@@ -96,27 +71,23 @@ test("every procedure, read or write, whose database session is terminated mid-q
       router,
     );
   };
-  try {
-    const responses = await Promise.all(
+  // Every table locked: each procedure's first statement waits, and its session is cut there.
+  const responses = await cutWhileLocked(app.database.url, EVERY_TABLE, () =>
+    Promise.all(
       Object.entries(calls).map(async ([path, input]) => {
         const response = await send(path, input);
         const body = (await response.json()) as { error?: { data: { reason: string | null } } };
         return { path, status: response.status, retryAfter: response.headers.get("Retry-After"), body };
       }),
-    );
-    for (const { path, status, retryAfter, body } of responses) {
-      expect({ path, status, reason: body.error?.data.reason }).toEqual({
-        path,
-        status: 503,
-        reason: "DATABASE_UNAVAILABLE",
-      });
-      expect(Number(retryAfter), path).toBeGreaterThanOrEqual(1);
-    }
-  } finally {
-    answered = true;
-    await terminating;
-    await locker.query("ROLLBACK");
-    await Promise.all([locker.end(), killer.end()]);
+    ),
+  );
+  for (const { path, status, retryAfter, body } of responses) {
+    expect({ path, status, reason: body.error?.data.reason }).toEqual({
+      path,
+      status: 503,
+      reason: "DATABASE_UNAVAILABLE",
+    });
+    expect(Number(retryAfter), path).toBeGreaterThanOrEqual(1);
   }
   // Back once the database is: the same read answers.
   expect((await send("catalog.list", null)).status).toBe(200);
