@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import type { LabAppRouter } from "~/server/trpc/served-router";
+import type { LabAppRouter } from "~/server/compose-lab";
 
 /** An order's lab switches, as the server holds them: the shop's and the provider's. */
 export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];

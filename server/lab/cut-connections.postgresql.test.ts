@@ -5,7 +5,7 @@ import { test } from "~/testing/fixtures";
 import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
 import { handleTrpcRequest } from "../trpc/http-handler";
-import { servedRouter } from "../trpc/served-router";
+import { labAppRouter } from "./lab-router";
 import { losingReplies } from "./reply-dropper";
 import { readSwitches, setSwitches } from "./switches";
 
@@ -15,7 +15,7 @@ test("a committed charge whose lost-reply bookkeeping is cut goes out as committ
 }) => {
   const app = await startApp({ lab: true });
   const handle = losingReplies(app.services.db, app.services.account.recorder, (request) =>
-    handleTrpcRequest(request, app.services, servedRouter({ lab: true, benchBaseline: false })),
+    handleTrpcRequest(request, app.services, labAppRouter),
   );
   const { id, cookie } = await newSignedSession(app.services.db);
   const order = await app.caller(id).orders.place({

@@ -7,7 +7,7 @@ import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provide
 import type { ProviderCallObserver } from "../payment-provider/http-payment-provider";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
 import type { ChargeAnswer, PaymentProvider, PaymentRequest } from "../payment-provider/payment-provider";
-import type { providerFaultsSchema } from "../trpc/schemas/lab";
+import type { providerFaultsSchema } from "./schemas";
 import { readSwitches, spend } from "./switches";
 
 type ProviderFaults = z.infer<typeof providerFaultsSchema>;

@@ -3,7 +3,7 @@ import { trpcPost } from "~/testing/api-client";
 import { test } from "~/testing/fixtures";
 import { newSignedSession } from "~/testing/signed-session";
 import { handleTrpcRequest } from "../trpc/http-handler";
-import { servedRouter } from "../trpc/served-router";
+import { labAppRouter } from "./lab-router";
 import { readSwitches, setSwitches } from "./switches";
 
 /** Two calls for one order at once, before it has any switches: both insert its row. */
@@ -12,7 +12,7 @@ test("setSwitches racing itself: both calls succeed and both writes are kept; ov
 }) => {
   const app = await startApp({ lab: true });
   const { id, cookie } = await newSignedSession(app.services.db);
-  const router = servedRouter({ lab: true, benchBaseline: false });
+  const router = labAppRouter;
   const newOrder = () =>
     app
       .caller(id)

@@ -5,7 +5,7 @@ import { test } from "~/testing/fixtures";
 import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
 import { handleTrpcRequest } from "./http-handler";
-import { servedRouter } from "./served-router";
+import { labAppRouter } from "../lab/lab-router";
 
 /** What every procedure of the lab's router is called with; a procedure missing here fails the test. */
 function callsOf(order: { id: string; paymentKey: string; totalCents: number }) {
@@ -50,7 +50,7 @@ test("every procedure, read or write, whose database session is terminated mid-q
     submissionKey: crypto.randomUUID(),
     items: [{ sku: "notebook", quantity: 1 }],
   });
-  const router = servedRouter({ lab: true, benchBaseline: false });
+  const router = labAppRouter;
   const calls: Record<string, unknown> = callsOf(order);
   const procedures = Object.keys(router._def.procedures).filter((path) => !WITHOUT_DATABASE.has(path));
   expect(Object.keys(calls).sort()).toEqual(procedures.sort());

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { idempotencyKeySchema } from "../../idempotency-key-schema";
-import { orderIdSchema } from "../../orders/schemas";
-import { chargeInput } from "../../payments/schemas";
+import { idempotencyKeySchema } from "../idempotency-key-schema";
+import { orderIdSchema } from "../orders/schemas";
+import { chargeInput } from "../payments/schemas";
 
 const count = z.number().int().min(0).max(5);
 
