@@ -1,9 +1,11 @@
+import Stripe from "stripe";
 import { expect } from "vitest";
 import { trpcPost } from "~/testing/api-client";
 import { EVERY_TABLE, cutWhileLocked } from "~/testing/database-cuts";
 import { test } from "~/testing/fixtures";
 import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
+import { serveWebhook } from "../webhooks/serve-webhook";
 import { handleTrpcRequest } from "./http-handler";
 import { labAppRouter } from "../lab/lab-router";
 
@@ -91,4 +93,41 @@ test("every procedure, read or write, whose database session is terminated mid-q
   }
   // Back once the database is: the same read answers.
   expect((await send("catalog.list", null)).status).toBe(200);
+});
+
+test("the provider's webhook, its database session cut: 503 with Retry-After, so the provider delivers again", async ({
+  startApp,
+}) => {
+  const secret = "whsec_database_unavailable_secret";
+  const app = await startApp({ webhookSecret: secret });
+  const payload = JSON.stringify({
+    id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
+    object: "event",
+    type: "payment_intent.succeeded",
+    data: { object: { id: "pi_unknown", object: "payment_intent", metadata: {} } },
+  });
+  const delivery = new Request("http://shop.test/api/webhooks/stripe", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret }),
+    },
+    body: payload,
+  });
+  const response = await cutWhileLocked(app.database.url, EVERY_TABLE, () =>
+    serveWebhook(app.services, delivery),
+  );
+  expect(response.status).toBe(503);
+  expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+});
+
+test("a request whose session key is still to be read from a database out of reach: 503, not 500", async ({
+  startApp,
+}) => {
+  const app = await startApp();
+  const response = await cutWhileLocked(app.database.url, EVERY_TABLE, () =>
+    handleTrpcRequest(new Request("http://shop.test/api/trpc/catalog.list"), app.services),
+  );
+  expect(response.status).toBe(503);
+  expect(Number(response.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
 });
