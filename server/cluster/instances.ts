@@ -165,7 +165,10 @@ function startProcess(
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env,
-    stdio: output === "inherit" ? ["ignore", "inherit", "inherit"] : ["ignore", onOutput ? "pipe" : "ignore", "pipe"],
+    stdio:
+      output === "inherit"
+        ? ["ignore", "inherit", "inherit"]
+        : ["ignore", onOutput ? "pipe" : "ignore", "pipe"],
   });
   running.add(child);
   child.once("exit", () => running.delete(child));
