@@ -6,13 +6,11 @@ const GATEWAY_STATUSES = new Set([502, 503, 504]);
 /** No answer from the application (network, a server down): the page keeps its data and asks again. */
 export function isServerUnreachable(error: unknown): boolean {
   const status = statusOf(error);
-  return status === null || (typeof status === "number" && GATEWAY_STATUSES.has(status));
+  return status === null || GATEWAY_STATUSES.has(status ?? 0);
 }
 
-/** No HTTP answer at all (the network, a server down): the query client's to retry, not the links'. */
-export function isUnanswered(error: unknown): boolean {
-  return statusOf(error) === null;
-}
+/** No HTTP answer at all: the query client's to retry, not the links' (they retry answers). */
+export const isUnanswered = (error: unknown) => statusOf(error) === null;
 
 /** The call's HTTP status; null when none came back; undefined for what is not a tRPC client error. */
 function statusOf(error: unknown): number | null | undefined {
