@@ -44,6 +44,29 @@ module.exports = {
       { path: ["^server/trpc/", "@trpc"] },
     ),
     forbid(
+      "nothing-below-the-routers-imports-them",
+      "server/trpc is the transport on top of the shop: only what composes a process (server/api.ts, server/services.ts), the lab built on it, and tests reach into it; what it needs from below is handed to it.",
+      {
+        path: "^server/",
+        pathNot: [
+          "^server/(trpc|lab)/",
+          "^server/(api|services|compose-lab)\\.ts$",
+          "\\.test\\.ts$",
+          "^server/cluster/",
+        ],
+      },
+      { path: "^server/trpc/" },
+    ),
+    forbid(
+      "lab-at-the-edges",
+      "The fault lab builds on the shop from outside: nothing of the shop imports it but server/compose-lab.ts, the one place a process takes it in where LAB_ENABLED is on (the lab's own pages, app/_lab and app/source, are the lab's; tests may use it).",
+      {
+        path: "^(server|app)/",
+        pathNot: ["^server/lab/", "^server/compose-lab\\.ts$", "^app/(_lab|source)/", "\\.test\\.ts$"],
+      },
+      { path: "^server/lab/" },
+    ),
+    forbid(
       "provider-apart-from-shop",
       "The payment provider is a service of its own: what it shares with the shop lives in packages/.",
       { path: "^provider/" },

@@ -1,7 +1,8 @@
+import { labAppRouter, losingReplies } from "./compose-lab";
 import { env, labEnabled } from "./env";
-import { losingReplies } from "./lab/reply-dropper";
 import { getServices } from "./services";
 import { handleTrpcRequest } from "./trpc/http-handler";
+import { appRouter } from "./trpc/routers/_app";
 import { servedRouter } from "./trpc/served-router";
 
 type Handler = (request: Request) => Promise<Response>;
@@ -16,7 +17,7 @@ export function serveApi(request: Request): Promise<Response> {
 function assemble(): Handler {
   const services = getServices();
   const lab = labEnabled();
-  const router = servedRouter({ lab, benchBaseline: env.BENCH_BASELINE === "1" });
+  const router = servedRouter(lab ? labAppRouter : appRouter, { benchBaseline: env.BENCH_BASELINE === "1" });
   const handle: Handler = (request) => handleTrpcRequest(request, services, router);
   return lab ? losingReplies(services.db, services.account.recorder, handle) : handle;
 }

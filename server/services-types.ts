@@ -2,6 +2,7 @@ import type { RunOnce } from "run-once";
 import type { Db, Tx } from "./db/client";
 import type { RequestJournal, RequestRecorder } from "./account/request-recorder";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
+import type { ProviderCallObserver } from "./payment-provider/http-payment-provider";
 import type { AppMetrics } from "./observability/app-metrics";
 import type { MutationThrottle } from "./throttle/mutation-throttle";
 
@@ -22,4 +23,21 @@ export interface Services {
   redriveCutoffMs: number;
   /** Limits on mutations over HTTP; null: none (in-process tests). */
   throttle: MutationThrottle | null;
+}
+
+/** What the HTTP layer needs beyond the procedures' services. */
+export interface HttpServices extends Services {
+  /** The key that session cookies are signed with (see session-secret.ts). */
+  sessionSecret: () => Promise<string>;
+}
+
+/** What the fault lab puts into the services where it is on (server/compose-lab.ts). */
+export interface LabComposition {
+  /** The payment provider as the lab bends it, around the shop's; `beforeStall` writes the account first. */
+  provider(parts: {
+    db: Db;
+    provider: PaymentProvider;
+    endpoint: { url: string; apiKey: string; onCall?: ProviderCallObserver };
+    beforeStall: () => Promise<void>;
+  }): PaymentProvider;
 }

@@ -3,8 +3,8 @@ import type { RunOnce, RunOnceSettings } from "run-once";
 import type { Tx } from "./db/client";
 import { createDb } from "./db/client";
 import { resolveDatabaseUrl } from "service-kit/db/database-url";
+import { labServices } from "./compose-lab";
 import { env, labEnabled } from "./env";
-import { LabProvider } from "./lab/lab-provider";
 import { logger } from "service-kit/logger";
 import { AppMetrics } from "./observability/app-metrics";
 import { instanceName } from "./observability/instance-name";
@@ -17,7 +17,8 @@ import { createRunOnce } from "./keys/create-run-once";
 import { loadServerSecret, secretLoader } from "./server-secret";
 import { MutationThrottle } from "./throttle/mutation-throttle";
 import type { ThrottleSettings } from "./throttle/mutation-throttle";
-import type { HttpServices } from "./trpc/http-handler";
+import { trpcFinalErrors } from "./trpc/idempotency/final-errors";
+import type { HttpServices, LabComposition } from "./services-types";
 
 export interface AppServices extends HttpServices {
   sweeper: KeySweeper;
@@ -37,8 +38,8 @@ export function createServices(opts: {
   /** Another provider implementation, for tests. */
   providerOverride?: PaymentProvider;
   clock?: () => Date;
-  /** Puts the fault-injection lab in front of the provider. */
-  lab?: boolean;
+  /** The fault lab, composed in (server/compose-lab.ts). */
+  lab?: LabComposition;
   /** PAYMENT_REDRIVE_CUTOFF_MS (env.ts) unless given. */
   redriveCutoffMs?: number;
   /** The completer's give-up: failures before an attempt goes to review. */
@@ -59,6 +60,7 @@ export function createServices(opts: {
   const shopRunOnce = createRunOnce({
     databaseUrl: opts.databaseUrl,
     db,
+    finalErrors: trpcFinalErrors,
     // The lab ages keys in the table, so every duplicate reads the table rather than this process's memory.
     settings: { ...opts.settings, ...(opts.lab ? { recentOutcomesMs: 0 } : {}) },
     observers: [new RunOnceLog(logger), metrics],
@@ -69,7 +71,9 @@ export function createServices(opts: {
   const account = { recorder, journal, instance: opts.instance ?? instanceName(undefined) };
   const endpoint = { ...opts.provider, onCall: recordProviderCalls(account) };
   const http = opts.providerOverride ?? new HttpPaymentProvider(endpoint);
-  const provider = opts.lab ? new LabProvider(db, http, endpoint, () => recorder.flush()) : http;
+  const provider = opts.lab
+    ? opts.lab.provider({ db, provider: http, endpoint, beforeStall: () => recorder.flush() })
+    : http;
   const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
   const completer = new PaymentCompleter({
     db,
@@ -123,7 +127,7 @@ export function getServices(): AppServices {
         waitMs: env.IDEMPOTENCY_WAIT_MS,
       },
       provider: { url: env.PAYMENT_PROVIDER_URL, apiKey: env.PAYMENT_PROVIDER_KEY },
-      lab: labEnabled(),
+      lab: labEnabled() ? labServices : undefined,
       fingerprintSecret: env.IDEMPOTENCY_FINGERPRINT_SECRET,
       instance: instanceName(env.PORT),
       sessionSecret: env.SESSION_SECRET,

@@ -50,7 +50,12 @@ export interface ClusterFixture {
  * once per test file (they take seconds to start) and stopped after it. The
  * build must exist (`npm run build`, which `npm test` runs first).
  */
-export function clusterTest(opts: { count: number; env?: Record<string, string>; proxy?: boolean }) {
+export function clusterTest(opts: {
+  count: number;
+  env?: Record<string, string>;
+  proxy?: boolean;
+  onOutput?: (port: number, text: string) => void;
+}) {
   const extended = test.extend<{ running: ClusterFixture }>({
     running: [
       async ({}, use) => {
@@ -65,6 +70,7 @@ export function clusterTest(opts: { count: number; env?: Record<string, string>;
           providerDatabaseUrl: providerDatabase.url,
           count: opts.count,
           env: opts.env,
+          onOutput: opts.onOutput,
         });
         const urls = cluster.instances.map((instance) => instance.url);
         const proxy = opts.proxy ? await startRoundRobinProxy({ targets: urls, port: 0 }) : undefined;

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { expect } from "vitest";
-import type { setLabSwitchesInput } from "../server/trpc/schemas/lab";
+import type { setLabSwitchesInput } from "../server/lab/schemas";
 import type { ApiClient } from "./api-client";
 import { dataOf } from "./api-client";
 

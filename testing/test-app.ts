@@ -1,6 +1,7 @@
 import type { RunOnceSettings } from "run-once";
 import { seedCatalog } from "../server/catalog/seed-catalog";
 import { HttpPaymentProvider } from "../server/payment-provider/http-payment-provider";
+import { labServices } from "../server/compose-lab";
 import { createServices } from "../server/services";
 import type { AppServices } from "../server/services";
 import { newSessionId } from "../server/session";
@@ -53,7 +54,7 @@ export async function createTestApp(
     provider: endpoint,
     providerOverride: opts.provider?.wrap(new HttpPaymentProvider(endpoint)),
     clock: opts.clock,
-    lab: opts.lab,
+    lab: opts.lab ? labServices : undefined,
     fingerprintSecret: opts.fingerprintSecret,
     redriveCutoffMs: opts.redriveCutoffMs,
     completerMaxFailures: opts.completerMaxFailures,

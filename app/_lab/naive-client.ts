@@ -3,7 +3,7 @@ import type { TRPCClient } from "@trpc/client";
 import type { SendCharge } from "~/app/_lib/use-payment";
 import { describeFailure } from "~/app/_trpc/links";
 import { isRetryable } from "retry-policy";
-import type { LabAppRouter } from "~/server/trpc/served-router";
+import type { LabAppRouter } from "~/server/compose-lab";
 
 /** The naive client gives up after this many attempts, as a hand-written retry loop would. */
 const NAIVE_ATTEMPTS = 3;

@@ -1,6 +1,6 @@
 import type { TRPCClient } from "@trpc/client";
 import type { SendCharge } from "~/app/_lib/use-payment";
-import type { LabAppRouter } from "~/server/trpc/served-router";
+import type { LabAppRouter } from "~/server/compose-lab";
 
 /**
  * Pay in pitfall mode: the production client and key, against the lab's pitfall charge. Untimed: a tab

@@ -1,6 +1,6 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import { PROVIDER_ONE_SHOTS } from "service-kit/lab/provider-faults";
-import type { LabAppRouter } from "~/server/trpc/served-router";
+import type { LabAppRouter } from "~/server/compose-lab";
 
 /** An order's lab switches, as the server holds them: the shop's and the provider's. */
 export type Switches = inferRouterOutputs<LabAppRouter>["lab"]["switches"];

@@ -48,9 +48,9 @@ const silence: Step = (init) =>
   });
 
 function clientWith(script: Step[], overrides: Partial<RetrySettings> = {}) {
-  const requests: Array<{ body: string; at: number }> = [];
-  const transport: typeof fetch = async (_input, init) => {
-    requests.push({ body: String(init?.body), at: Date.now() });
+  const requests: Array<{ url: string; body: string; at: number }> = [];
+  const transport: typeof fetch = async (input, init) => {
+    requests.push({ url: String(input), body: String(init?.body), at: Date.now() });
     const step = script.shift();
     if (!step) throw new Error("the script ran out");
     return step(init);
@@ -161,6 +161,43 @@ describe("the client's retries", () => {
     const log = new AttemptLog();
     await client.payments.charge.mutate(charge, { context: { attempts: log.startRun().recorder("pay_1") } });
     expect(log.attempts[0]).toMatchObject({ outcome: "succeeded", decision: null });
+  });
+
+  it("retries a read answered 503 with Retry-After as it retries a payment, after Retry-After", async () => {
+    const { client, requests } = clientWith([
+      failing(503, "SERVICE_UNAVAILABLE", { "Retry-After": "1" }),
+      json(200, [{ result: { data: [] } }]),
+    ]);
+    await expect(client.catalog.list.query()).resolves.toEqual([]);
+    expect(requests).toHaveLength(2);
+    expect((requests[1]?.at ?? 0) - (requests[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("retries only the call of a batch that was answered 503", async () => {
+    const { client, requests } = clientWith([
+      json(207, [
+        { result: { data: [] } },
+        { error: { message: "down", code: -32000, data: { code: "SERVICE_UNAVAILABLE", httpStatus: 503 } } },
+      ]),
+      json(200, [{ result: { data: [] } }]),
+    ]);
+    await expect(Promise.all([client.catalog.list.query(), client.ledger.entries.query()])).resolves.toEqual([
+      [],
+      [],
+    ]);
+    expect(requests.map((request) => new URL(request.url).pathname)).toEqual([
+      "/api/trpc/catalog.list,ledger.entries",
+      "/api/trpc/ledger.entries",
+    ]);
+  });
+
+  it.each([
+    ["a 500: a bug's answer is final", failing(500, "INTERNAL_SERVER_ERROR")],
+    ["no answer: the query client's to retry, and the page's to show", networkError],
+  ])("does not retry a read that got %s", async (_, step) => {
+    const { client, requests } = clientWith([step]);
+    await expect(client.catalog.list.query()).rejects.toThrow();
+    expect(requests).toHaveLength(1);
   });
 
   it("sends queries in batches and does not retry them into a loop", async () => {

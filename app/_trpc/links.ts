@@ -18,7 +18,12 @@ interface OperationContext extends Record<string, unknown> {
   untimed?: boolean;
 }
 
-/** Queries batched; mutations one per request (own status, headers), retried, each attempt logged. */
+/**
+ * Every answer retried by one policy (retry-policy: "not now" answers, a 503
+ * with its Retry-After, a 409, a 429; never a final one such as a 500), a
+ * mutation's unknown outcome too; each attempt logged. Queries batched,
+ * mutations one per request (own status, headers) under a per-attempt timeout.
+ */
 export function createLinks({
   url,
   settings = DEFAULT_RETRY_SETTINGS,
@@ -32,24 +37,22 @@ export function createLinks({
   random?: () => number;
 }): TRPCLink<AppRouter>[] {
   return [
+    stampStartLink(),
+    retryLink({
+      retry: ({ op, attempts, error }) => rememberDecision(op, attempts, error, settings, random),
+      // retryLink asks for the delay right after retry() decided, with no
+      // access to the error; the delay decided there is handed over here.
+      retryDelayMs: () => takeDecidedDelay(),
+    }),
+    loggerLink({ logger: recordAttempt }),
     splitLink({
       condition: (op) => op.type === "mutation",
-      true: [
-        stampStartLink(),
-        retryLink({
-          retry: ({ op, attempts, error }) => rememberDecision(op, attempts, error, settings, random),
-          // retryLink asks for the delay right after retry() decided, with no
-          // access to the error; the delay decided there is handed over here.
-          retryDelayMs: () => takeDecidedDelay(),
-        }),
-        loggerLink({ logger: recordAttempt }),
-        splitLink({
-          condition: (op) => (op.context as OperationContext).untimed === true,
-          true: httpLink({ url, fetch: transport }),
-          false: httpLink({ url, fetch: fetchWithTimeout(transport, settings.attemptTimeoutMs) }),
-        }),
-      ],
-      false: [httpBatchLink({ url, fetch: transport })],
+      true: splitLink({
+        condition: (op) => (op.context as OperationContext).untimed === true,
+        true: httpLink({ url, fetch: transport }),
+        false: httpLink({ url, fetch: fetchWithTimeout(transport, settings.attemptTimeoutMs) }),
+      }),
+      false: httpBatchLink({ url, fetch: transport }),
     }),
   ];
 }
@@ -72,8 +75,11 @@ function rememberDecision(
 ): boolean {
   const context = op.context as OperationContext;
   if (context.retries === false) return false;
+  const failure = describeFailure(error);
+  // A read that got no answer at all is the page's to show and ask again (query-client.ts).
+  if (op.type === "query" && failure.kind !== "http") return false;
   const elapsed = Date.now() - (context.startedAt ?? Date.now());
-  const decision = decideRetry(describeFailure(error), attempts, elapsed, settings, random);
+  const decision = decideRetry(failure, attempts, elapsed, settings, random);
   decidedDelayMs = decision.delayMs;
   return decision.retry;
 }
@@ -87,9 +93,11 @@ function takeDecidedDelay(): number {
 export function describeFailure(error: TRPCClientError<AppRouter>): AttemptFailure {
   const response = responseOf(error.meta);
   if (response) {
+    // A batch's response may carry several statuses (207): the call's own is in its error.
+    const status = (error.data as { httpStatus?: unknown } | undefined)?.httpStatus;
     return {
       kind: "http",
-      status: response.status,
+      status: typeof status === "number" ? status : response.status,
       retryAfterSeconds: parseRetryAfter(response.headers.get("Retry-After")),
     };
   }

@@ -6,7 +6,7 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState } from "react";
 import type { ReactNode } from "react";
 import type { AppRouter } from "~/server/trpc/routers/_app";
-import type { LabAppRouter } from "~/server/trpc/served-router";
+import type { LabAppRouter } from "~/server/compose-lab";
 import { createLinks } from "./links";
 import { makeQueryClient } from "./query-client";
 

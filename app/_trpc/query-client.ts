@@ -1,10 +1,10 @@
 import { QueryClient } from "@tanstack/react-query";
-import { isServerUnreachable } from "./server-unreachable";
+import { isServerUnreachable, isUnanswered } from "./server-unreachable";
 
 /** While the server does not answer, a read that gave up is tried again this often, until it answers. */
 export const UNREACHABLE_RETRY_MS = 3_000;
 
-/** Reads keep their data through a failure, retried only when the server was unreachable. */
+/** Reads keep their data through a failure: the links retry an answer that says "not now" (a 503), this client a call that got none. */
 export function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
@@ -15,7 +15,8 @@ export function makeQueryClient() {
         // Above zero, so that data prefetched on the server is not fetched again at once.
         staleTime: 5_000,
         refetchOnWindowFocus: true,
-        retry: (failureCount, error) => isServerUnreachable(error) && failureCount < 2,
+        // A 503's retries are the links' (links.ts), by the payments' policy: here only a call with no answer at all.
+        retry: (failureCount, error) => isUnanswered(error) && failureCount < 2,
         refetchInterval: untilReachable,
       },
     },

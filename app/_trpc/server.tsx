@@ -8,13 +8,13 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import type { ReactNode } from "react";
 import { resolveDatabaseUrl } from "service-kit/db/database-url";
+import { labAppRouter, labServices } from "~/server/compose-lab";
 import { env, labEnabled } from "~/server/env";
 import { createServices } from "~/server/services";
 import type { AppServices } from "~/server/services";
 import { sessionIdFromCookies } from "~/server/session";
 import { createContextInner } from "~/server/trpc/context";
 import { appRouter } from "~/server/trpc/routers/_app";
-import { labAppRouter } from "~/server/trpc/served-router";
 import { makeQueryClient } from "./query-client";
 
 // Server components read in-process and send the data with the page, for a first paint with data.
@@ -28,7 +28,7 @@ function pageServices(): AppServices {
     // Pages only read: run-once, and so its settings, is never used here.
     settings: {},
     provider: { url: env.PAYMENT_PROVIDER_URL, apiKey: env.PAYMENT_PROVIDER_KEY },
-    lab: labEnabled(),
+    lab: labEnabled() ? labServices : undefined,
     sessionSecret: env.SESSION_SECRET,
   });
   return globalForPages.pageServices;

@@ -53,6 +53,8 @@ export async function startInstances(opts: {
   /** Node options for the shop's servers only (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
   nodeArgs?: string[];
   output?: Output;
+  /** Hears all that each process writes, stdout and stderr, by its port (instead of `output`). */
+  onOutput?: (port: number, text: string) => void;
 }): Promise<Cluster> {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` first.");
@@ -105,15 +107,18 @@ async function launch(
       },
       providerPort,
       opts.output,
+      opts.onOutput,
       "127.0.0.1",
     );
   const provider = startProvider();
   const startInstance = (port: number) =>
     startProcess(
       [...(opts.nodeArgs ?? []), NEXT_BIN, "start", "-p", String(port)],
-      { ...env, PORT: String(port), PAYMENT_PROVIDER_URL: provider.url },
+      // PGAPPNAME: each instance's own sessions, by name in pg_stat_activity (pg's default application_name).
+      { ...env, PORT: String(port), PAYMENT_PROVIDER_URL: provider.url, PGAPPNAME: `shop ${port}` },
       port,
       opts.output,
+      opts.onOutput,
     );
   const instances = ports.map(startInstance);
   const cluster: Cluster = {
@@ -154,12 +159,16 @@ function startProcess(
   env: NodeJS.ProcessEnv,
   port: number,
   output: Output = "ignore",
+  onOutput: ((port: number, text: string) => void) | undefined = undefined,
   host = "localhost",
 ): Instance {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env,
-    stdio: output === "inherit" ? ["ignore", "inherit", "inherit"] : ["ignore", "ignore", "pipe"],
+    stdio:
+      output === "inherit"
+        ? ["ignore", "inherit", "inherit"]
+        : ["ignore", onOutput ? "pipe" : "ignore", "pipe"],
   });
   running.add(child);
   child.once("exit", () => running.delete(child));
@@ -167,7 +176,9 @@ function startProcess(
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+    onOutput?.(port, chunk.toString());
   });
+  child.stdout?.on("data", (chunk: Buffer) => onOutput?.(port, chunk.toString()));
   return { port, url: `http://${host}:${port}`, process: child, stderrTail: () => stderr };
 }
 

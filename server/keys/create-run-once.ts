@@ -1,17 +1,18 @@
 import { RunOnce } from "run-once";
-import type { RunOnceObserver, RunOnceSettings } from "run-once";
+import type { FinalErrors, RunOnceObserver, RunOnceSettings } from "run-once";
 import { KeySweeper } from "run-once/sql";
 import type { Db, Tx } from "../db/client";
 import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { logger } from "service-kit/logger";
-import { trpcFinalErrors } from "../trpc/idempotency/final-errors";
 import { PrismaRequestJournal } from "../account/request-journal";
 import { RequestRecorder } from "../account/request-recorder";
 
-/** The run-once core on the shop's database, with the tRPC final errors and the account of attempts. */
+/** The run-once core on the shop's database, with the transport's final errors and the account of attempts. */
 export function createRunOnce(opts: {
   databaseUrl: string;
   db: Db;
+  /** Which errors are answers, stored and replayed: the transport's (server/trpc/idempotency/final-errors.ts). */
+  finalErrors: FinalErrors;
   settings: Partial<RunOnceSettings>;
   /** How long a webhook event's key is kept: past the provider's retry window (env.ts checks). */
   webhookKeyTtlMs: number;
@@ -23,7 +24,7 @@ export function createRunOnce(opts: {
   const runOnce = new RunOnce<Tx>({
     store,
     watcher,
-    finalErrors: trpcFinalErrors,
+    finalErrors: opts.finalErrors,
     settings: opts.settings,
     observer: { observe: (event) => opts.observers.forEach((observer) => observer.observe(event)) },
     logger,
@@ -33,7 +34,7 @@ export function createRunOnce(opts: {
   const webhookRunOnce = new RunOnce<Tx>({
     store,
     watcher,
-    finalErrors: trpcFinalErrors,
+    finalErrors: opts.finalErrors,
     settings: { ...opts.settings, ttlMs: opts.webhookKeyTtlMs },
     logger,
     clock: opts.clock,

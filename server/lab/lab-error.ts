@@ -1,7 +1,8 @@
 import { NamedError } from "../errors";
+import type { MappedReason } from "../trpc/error-mapping";
 
-/** The refusals only the fault lab makes, mapped to statuses with the shop's own reasons (server/trpc/error-mapping.ts). */
-export type LabErrorReason = "NO_COMPLETED_KEY" | "PITFALL_MODE_OFF";
+/** The refusals only the fault lab makes, named and mapped to statuses in the shop's one error map. */
+export type LabErrorReason = Extract<MappedReason, "NO_COMPLETED_KEY" | "PITFALL_MODE_OFF">;
 
 export class LabError extends NamedError<LabErrorReason> {
   override name = "LabError";

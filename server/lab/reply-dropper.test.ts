@@ -5,7 +5,7 @@ import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "../trpc/http-handler";
-import { servedRouter } from "../trpc/served-router";
+import { labAppRouter } from "./lab-router";
 import { PAYMENT_KEYSPACE } from "../payments/keyspace";
 import { losingReplies } from "./reply-dropper";
 import { readSwitches, setSwitches } from "./switches";
@@ -14,7 +14,7 @@ import { readSwitches, setSwitches } from "./switches";
 async function labApi(startApp: (opts: { lab: boolean }) => Promise<TestApp>) {
   const app = await startApp({ lab: true });
   const handle = losingReplies(app.services.db, app.services.account.recorder, (request) =>
-    handleTrpcRequest(request, app.services, servedRouter({ lab: true, benchBaseline: false })),
+    handleTrpcRequest(request, app.services, labAppRouter),
   );
   const customer = async () => {
     const { id, cookie } = await newSignedSession(app.services.db);

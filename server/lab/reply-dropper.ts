@@ -1,6 +1,7 @@
 import type { RequestRecorder } from "../account/request-recorder";
 import type { Db } from "../db/client";
 import { lostReply } from "service-kit/http/lost-reply";
+import { logger } from "service-kit/logger";
 import { REQUEST_RECORD_HEADER } from "../trpc/idempotency/request-account";
 import { chargeOutput } from "../payments/schemas";
 import { spend } from "./switches";
@@ -16,11 +17,24 @@ export function losingReplies(
     if (request.method !== "POST" || !reply.ok) return reply;
     const text = await reply.text();
     const orderId = chargedOrderOf(text);
-    if (!orderId || !(await spend(db, orderId, "dropReplies"))) return new Response(text, reply);
+    if (!orderId || !(await spentOrLogged(db, orderId))) return new Response(text, reply);
     const attemptId = reply.headers.get(REQUEST_RECORD_HEADER);
     if (attemptId) attempts.replyLost(attemptId);
     return lostReply(text, reply);
   };
+}
+
+/** The lab's bookkeeping after a committed reply: if it fails (a connection cut), the reply goes out as it was. */
+async function spentOrLogged(db: Db, orderId: string): Promise<boolean> {
+  try {
+    return await spend(db, orderId, "dropReplies");
+  } catch (error) {
+    logger.warn(
+      { err: error, orderId },
+      "lab: a committed reply's switch could not be spent; the reply goes out",
+    );
+    return false;
+  }
 }
 
 /** The order a single call's reply says was charged, if the reply is a charge. */

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
-import { shopSwitchesSchema } from "../trpc/schemas/lab";
+import { shopSwitchesSchema } from "./schemas";
 
 export type ShopSwitches = z.infer<typeof shopSwitchesSchema>;
 

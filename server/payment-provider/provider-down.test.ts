@@ -5,7 +5,7 @@ import { newSignedSession } from "~/testing/signed-session";
 import { startTestProvider } from "~/testing/test-provider";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "../trpc/http-handler";
-import { servedRouter } from "../trpc/served-router";
+import { labAppRouter } from "../lab/lab-router";
 
 /** With the payment provider down, what reaches it answers 503 with Retry-After: never a 500. */
 test("the lab's switches and the ledger's reconciliation with the provider down: 503, and no switch changed", async ({
@@ -23,8 +23,7 @@ test("the lab's switches and the ledger's reconciliation with the provider down:
       submissionKey: crypto.randomUUID(),
       items: [{ sku: "notebook", quantity: 1 }],
     });
-    const send = (request: Request) =>
-      handleTrpcRequest(request, app.services, servedRouter({ lab: true, benchBaseline: false }));
+    const send = (request: Request) => handleTrpcRequest(request, app.services, labAppRouter);
     const switches = { orderId: order.id, shop: { dropReplies: 1 }, provider: { decline: true } };
 
     for (const response of [

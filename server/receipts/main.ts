@@ -5,8 +5,8 @@
  * make the worker kill itself (SIGKILL) between a receipt and its ack; `npm
  * start` starts it again, and the queue redelivers what it held.
  */
+import { queueLabOn } from "../compose-lab";
 import { labEnabled } from "../env";
-import { queueLabOn } from "./queue-lab";
 import { runWorkerProcess } from "./worker-process";
 
 const die = async (): Promise<never> => {

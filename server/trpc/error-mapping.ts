@@ -1,13 +1,11 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "run-once";
-import { DomainError } from "../errors";
+import { isDatabaseUnavailable } from "service-kit/db/database-unavailable";
+import { NamedError } from "../errors";
 import type { DomainErrorReason } from "../errors";
-import { LabError } from "../lab/lab-error";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
-import type { LabErrorReason } from "../lab/lab-error";
 import { ReasonedError } from "./reasoned-error";
-import { IdempotencyError } from "./idempotency/idempotency-error";
 import type { IdempotencyReason } from "./idempotency/idempotency-error";
 
 /** Every reason the server sends, mapped to its tRPC code (and so its HTTP status) in this one table. */
@@ -26,7 +24,7 @@ const CODE_BY_REASON = {
   SESSION_REQUIRED: "UNAUTHORIZED",
   BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   RATE_LIMITED: "TOO_MANY_REQUESTS",
-  // The fault lab's (server/lab/lab-error.ts).
+  // The fault lab's (server/lab/lab-error.ts names its errors by these keys: the shop does not import the lab).
   NO_COMPLETED_KEY: "PRECONDITION_FAILED",
   PITFALL_MODE_OFF: "PRECONDITION_FAILED",
   // The run-once adapter's (run-once/idempotency-error.ts).
@@ -40,10 +38,22 @@ const CODE_BY_REASON = {
   TRANSIENT_FAILURE: "SERVICE_UNAVAILABLE",
   // The payment provider gave no answer: a moment to wait, never a 500.
   PROVIDER_UNAVAILABLE: "SERVICE_UNAVAILABLE",
-} as const satisfies Record<DomainErrorReason | LabErrorReason | IdempotencyReason, TRPC_ERROR_CODE_KEY>;
+  // The database was briefly out of reach, on any procedure, read or write: a session terminated (57P01-03), a
+  // connection refused or reset, no free connection in time (the pool's timeout, P1001/P1002/P1017/P2024/P2028),
+  // a serialization failure or deadlock (40001, 40P01, P2034), SQLite busy or locked (P1008). Each as its driver
+  // says it: service-kit/db/database-unavailable.ts. Nothing was answered, so a retry is safe; a 500 is for bugs.
+  DATABASE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
+} as const satisfies Record<DomainErrorReason | IdempotencyReason, TRPC_ERROR_CODE_KEY> &
+  Record<string, TRPC_ERROR_CODE_KEY>;
+
+/** Every reason the server may send; an error of the server's names one. */
+export type MappedReason = keyof typeof CODE_BY_REASON;
+
+/** How long a client waits before retrying a database briefly unavailable. */
+const DATABASE_RETRY_AFTER_SECONDS = 1;
 
 interface NamedFailure {
-  reason: keyof typeof CODE_BY_REASON;
+  reason: MappedReason;
   message: string;
   cause?: unknown;
   retryAfterSeconds?: number;
@@ -66,10 +76,10 @@ export function toTrpcError(error: unknown): TRPCError {
   return error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
 }
 
-/** The server's own errors (the domain's, the lab's, the adapter's), and the run-once core's in the adapter's words. */
+/** The server's own errors (the domain's, the lab's, the adapter's), the run-once core's in the adapter's words, and the database's. */
 function namedFailure(error: unknown): NamedFailure | null {
-  if (error instanceof DomainError || error instanceof LabError || error instanceof IdempotencyError)
-    return error;
+  if (error instanceof NamedError && Object.hasOwn(CODE_BY_REASON, error.reason))
+    return error as NamedError<MappedReason>;
   if (error instanceof KeyInProgressError) {
     return {
       reason: "IDEMPOTENCY_KEY_IN_PROGRESS",
@@ -82,6 +92,14 @@ function namedFailure(error: unknown): NamedFailure | null {
   if (error instanceof LeaseLostError) return { reason: "IDEMPOTENCY_LEASE_LOST", message: error.message };
   if (error instanceof ProviderUnavailableError) {
     return { reason: "PROVIDER_UNAVAILABLE", message: error.message, cause: error, retryAfterSeconds: 2 };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      reason: "DATABASE_UNAVAILABLE",
+      message: "The database was briefly unavailable. Try again in a moment.",
+      cause: error,
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+    };
   }
   return null;
 }

@@ -5,7 +5,7 @@ import { logger } from "service-kit/logger";
 import { sessionIdFromCookies } from "../session";
 import { createContextInner } from "./context";
 import { toTrpcError } from "./error-mapping";
-import type { Services } from "../services-types";
+import type { HttpServices } from "../services-types";
 import { ReasonedError } from "./reasoned-error";
 import { appRouter } from "./routers/_app";
 
@@ -16,12 +16,6 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 /** The most calls one batch may carry; a larger one is refused whole (400) before any runs. */
 export const MAX_BATCH_SIZE = 50;
-
-/** What the HTTP layer needs beyond the procedures' services. */
-export interface HttpServices extends Services {
-  /** The key that session cookies are signed with (see session-secret.ts). */
-  sessionSecret: () => Promise<string>;
-}
 
 /** tRPC over the fetch adapter, plain JSON (no transformer) so that curl works. */
 export function handleTrpcRequest(
@@ -36,10 +30,14 @@ export function handleTrpcRequest(
     router,
     maxBatchSize: MAX_BATCH_SIZE,
     async createContext({ resHeaders, info }) {
+      // The session's key may be read from the database: out of reach, that is the error map's 503 too.
+      const secret = await services.sessionSecret().catch((error: unknown) => {
+        throw toTrpcError(error);
+      });
       return createContextInner({
         services,
         // The proxy's rule (proxy.ts): it has already swapped a cookie that fails it for a new one.
-        sessionId: sessionIdFromCookies(req.headers.get("cookie"), await services.sessionSecret()),
+        sessionId: sessionIdFromCookies(req.headers.get("cookie"), secret),
         http: { requestHeaders: req.headers, responseHeaders: resHeaders, isBatch: info.isBatchCall },
       });
     },

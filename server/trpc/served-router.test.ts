@@ -5,12 +5,14 @@ import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "./http-handler";
+import { labAppRouter } from "../lab/lab-router";
+import { appRouter } from "./routers/_app";
 import { servedRouter } from "./served-router";
 
 /** What a process with this configuration answers, over its HTTP handler. */
 async function served(app: TestApp, opts: { lab: boolean; benchBaseline: boolean }) {
   const { id: session, cookie } = await newSignedSession(app.services.db);
-  const router = servedRouter(opts);
+  const router = servedRouter(opts.lab ? labAppRouter : appRouter, opts);
   const post = (path: string, body: unknown) =>
     handleTrpcRequest(trpcPost(path, body, cookie), app.services, router);
   const order = await app.caller(session).orders.place({

@@ -1,14 +1,8 @@
-import { labRouter } from "./routers/lab";
+import type { AnyTRPCRouter } from "@trpc/server";
 import { benchRouter } from "./routers/bench";
-import { appRouter } from "./routers/_app";
 import { mergeRouters, router } from "./init";
 
-/** The demo's router: the app and the fault lab's procedures. Its type is what the lab's pages call. */
-export const labAppRouter = mergeRouters(appRouter, router({ lab: labRouter }));
-export type LabAppRouter = typeof labAppRouter;
-
-/** The router a process serves: AppRouter, plus the lab and bench baseline where asked (not in its type). */
-export function servedRouter(opts: { lab: boolean; benchBaseline: boolean }) {
-  if (!opts.benchBaseline) return opts.lab ? labAppRouter : appRouter;
-  return mergeRouters(opts.lab ? labAppRouter : appRouter, router({ bench: benchRouter }));
+/** The router a process serves: the app's (or the lab's, built on it), plus the bench baseline where asked (not in its type). */
+export function servedRouter(base: AnyTRPCRouter, opts: { benchBaseline: boolean }): AnyTRPCRouter {
+  return opts.benchBaseline ? mergeRouters(base, router({ bench: benchRouter })) : base;
 }

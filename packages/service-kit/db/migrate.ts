@@ -182,6 +182,8 @@ function sqliteTarget(file: string): MigrationTarget {
  */
 async function postgresTarget(url: string): Promise<MigrationTarget> {
   const client = new pg.Client({ connectionString: url });
+  // A session dropped mid-migration fails the statement it ran; unheard, its error event would crash the process.
+  client.on("error", () => undefined);
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK]);

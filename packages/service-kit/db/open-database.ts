@@ -1,4 +1,5 @@
 import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { logger as serviceLogger } from "../logger";
 import { databaseProvider } from "./database-url";
 import { postgresAdapter } from "./postgres-adapter";
 import { sqliteAdapter } from "./sqlite-adapter";
@@ -21,12 +22,16 @@ const QUERY_PLAN_CACHE_SIZE = 1_000;
  * service keeps to what both clients have in common, so both are typed as its
  * SQLite client. `onQuery` hears of every statement (COMMIT and ROLLBACK
  * included), `onBegin` of every transaction begun: the round trip Prisma's
- * query log leaves out.
+ * query log leaves out; `logger` of a dropped session (the service's own unless given).
  */
 export function openDatabase<Db>(
   url: string,
   clients: { sqlite: ClientClass<Db>; postgresql: ClientClass<unknown> },
-  opts: { onQuery?: () => void; onBegin?: () => void } = {},
+  opts: {
+    onQuery?: () => void;
+    onBegin?: () => void;
+    logger?: { warn(details: object, message: string): void };
+  } = {},
 ): Db {
   const log: QueryLog = opts.onQuery ? [{ emit: "event", level: "query" }] : [];
   const options = { log, queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE };
@@ -34,7 +39,10 @@ export function openDatabase<Db>(
     opts.onBegin ? tellingBegins(factory, opts.onBegin) : factory;
   const db =
     databaseProvider(url) === "postgresql"
-      ? (new clients.postgresql({ adapter: told(postgresAdapter(url)), ...options }) as Db)
+      ? (new clients.postgresql({
+          adapter: told(postgresAdapter(url, opts.logger ?? serviceLogger)),
+          ...options,
+        }) as Db)
       : new clients.sqlite({ adapter: told(sqliteAdapter(url)), ...options });
   // The clients' types were made without log options, so they do not know the "query" event.
   if (opts.onQuery)

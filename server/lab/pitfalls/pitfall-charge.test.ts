@@ -5,7 +5,7 @@ import { chargeBody } from "~/testing/lab-orders";
 import { newSignedSession } from "~/testing/signed-session";
 import type { TestApp } from "~/testing/test-app";
 import { handleTrpcRequest } from "../../trpc/http-handler";
-import { servedRouter } from "../../trpc/served-router";
+import { labAppRouter } from "../lab-router";
 import { labProviderOf } from "../lab-provider";
 import { setSwitches } from "../switches";
 import type { ShopSwitches } from "../switches";
@@ -13,11 +13,7 @@ import type { ShopSwitches } from "../switches";
 /** One instance of the lab's API, as `npm run demo` serves it. */
 function apiOf(app: TestApp) {
   return (path: string, body: unknown, cookie: string) =>
-    handleTrpcRequest(
-      trpcPost(path, body, cookie),
-      app.services,
-      servedRouter({ lab: true, benchBaseline: false }),
-    );
+    handleTrpcRequest(trpcPost(path, body, cookie), app.services, labAppRouter);
 }
 
 /** An order in pitfall mode, with the given switches, and a way to pay it on either instance. */

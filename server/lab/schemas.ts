@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { idempotencyKeySchema } from "../../idempotency-key-schema";
-import { orderIdSchema } from "../../orders/schemas";
-import { chargeInput } from "../../payments/schemas";
+import { idempotencyKeySchema } from "../idempotency-key-schema";
+import { orderIdSchema } from "../orders/schemas";
+import { chargeInput } from "../payments/schemas";
+import { providerFaultsSchema } from "service-kit/lab/provider-faults";
 
 const count = z.number().int().min(0).max(5);
 
@@ -36,23 +37,6 @@ export const shopSwitchesSchema = z.object({
   poisonMessage: z.boolean(),
   /** The receipt consumer sends on every delivery, without its run-once key. */
   naiveConsumer: z.boolean(),
-});
-
-/** The payment provider's faults, per order (its own switches, set through its test API). */
-export const providerFaultsSchema = z.object({
-  /** Committed charges whose reply the provider loses. */
-  dropReplies: count,
-  /** Requests the provider answers 503 before doing anything. */
-  unavailable: count,
-  /** Requests the provider holds past the shop's per-attempt timeout. */
-  timeouts: count,
-  /** Latency the provider adds to every charge. */
-  delayMs: z.number().int().min(0).max(10_000),
-  decline: z.boolean(),
-  /** The provider delivers the order's events to the shop's webhook twice, the second seconds after the first's 2xx. */
-  webhookTwice: z.boolean(),
-  /** How long the provider holds a succeeded charge's reply, so that its webhook reaches the shop first. */
-  holdReplyMs: z.number().int().min(0).max(10_000),
 });
 
 export const labSwitchesSchema = z.object({ shop: shopSwitchesSchema, provider: providerFaultsSchema });

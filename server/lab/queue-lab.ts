@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
-import { spend } from "../lab/switches";
-import type { WorkerHooks } from "./receipt-worker";
+import type { WorkerHooks } from "../receipts/receipt-worker";
+import { spend } from "./switches";
 
 /**
  * The lab's switches for the receipt worker, read per order from the database

@@ -1,23 +1,24 @@
-import { ageKeyPastRetention } from "../../lab/age-key";
-import { labProviderOf } from "../../lab/lab-provider";
-import { naiveCharge } from "../../lab/naive-charge";
-import { pitfallCharge } from "../../lab/pitfalls/pitfall-charge";
-import { withPitfallCore } from "../../lab/pitfalls/with-pitfall-core";
-import { readSwitches, setSwitches } from "../../lab/switches";
-import { findSessionOrder } from "../../orders/order-view";
-import { getOrderInput } from "../../orders/schemas";
-import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
-import { router } from "../init";
-import { runOnce } from "../idempotency/middleware";
-import { sessionProcedure } from "../procedures";
+import { ageKeyPastRetention } from "./age-key";
+import { labProviderOf } from "./lab-provider";
+import { naiveCharge } from "./naive-charge";
+import { pitfallCharge } from "./pitfalls/pitfall-charge";
+import { withPitfallCore } from "./pitfalls/with-pitfall-core";
+import { readSwitches, setSwitches } from "./switches";
+import { findSessionOrder } from "../orders/order-view";
+import { getOrderInput } from "../orders/schemas";
+import { PAYMENT_KEYSPACE } from "../payments/keyspace";
+import { mergeRouters, router } from "../trpc/init";
+import { runOnce } from "../trpc/idempotency/middleware";
+import { sessionProcedure } from "../trpc/procedures";
+import { appRouter } from "../trpc/routers/_app";
 import {
   ageKeyOutput,
   labStallOutput,
   labSwitchesSchema,
   naiveChargeInput,
   setLabSwitchesInput,
-} from "../schemas/lab";
-import { chargeInput, chargeOutput, chargeFingerprinted } from "../../payments/schemas";
+} from "./schemas";
+import { chargeInput, chargeOutput, chargeFingerprinted } from "../payments/schemas";
 
 /** The fault lab's procedures, served only where the lab is on; AppRouter does not contain them. */
 export const labRouter = router({
@@ -74,3 +75,7 @@ export const labRouter = router({
       pitfallCharge({ ...ctx, provider: labProviderOf(ctx.provider).pitfallProvider }, input),
     ),
 });
+
+/** The demo's router: the app and the fault lab's procedures. Its type is what the lab's pages call. */
+export const labAppRouter = mergeRouters(appRouter, router({ lab: labRouter }));
+export type LabAppRouter = typeof labAppRouter;

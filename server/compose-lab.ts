@@ -1,0 +1,18 @@
+/**
+ * The one place the shop takes the fault lab in, for the processes that run
+ * with LAB_ENABLED: nothing else of the shop imports server/lab, which builds
+ * on the shop from outside (its router on the app's, its provider around the
+ * shop's, its lost replies around the API).
+ */
+import { LabProvider } from "./lab/lab-provider";
+import type { LabComposition } from "./services-types";
+
+export { labAppRouter } from "./lab/lab-router";
+export type { LabAppRouter } from "./lab/lab-router";
+export { losingReplies } from "./lab/reply-dropper";
+export { queueLabOn } from "./lab/queue-lab";
+
+/** What the lab puts into the shop's services: the provider as it bends it per order. */
+export const labServices: LabComposition = {
+  provider: ({ db, provider, endpoint, beforeStall }) => new LabProvider(db, provider, endpoint, beforeStall),
+};
