@@ -8,6 +8,7 @@ import type { BodyEnv } from "./body";
 import { ProviderError, asProviderError } from "./errors";
 import { OrderFaults } from "./faults";
 import type { ProviderDeps } from "./provider-deps";
+import { cardFieldRoutes } from "./routes/card-field";
 import { chargeRoutes } from "./routes/charges";
 import { paymentIntentRoutes } from "./routes/payment-intents";
 import { paymentMethodRoutes } from "./routes/payment-methods";
@@ -42,6 +43,7 @@ export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
     return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } });
   });
 
+  app.route("/", cardFieldRoutes());
   // Before the key check: a browser's preflight carries no key. Publishable keys are public, as at Stripe.
   app.use("/v1/payment_methods", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"] }));
   app.use("/v1/*", async (c, next) => {

@@ -1,14 +1,3 @@
-import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
-
-/** Stripe's documented test payment method for 4242 4242 4242 4242: it exists at the provider without a card form. */
-export const TEST_PAYMENT_METHOD = "pm_card_visa";
-
-/** Where the browser sends the card: the provider's public URL and the shop's publishable key, given by the page at run time. */
-export interface PaymentProviderEndpoint {
-  url: string;
-  publishableKey: string;
-}
-
 /** The card as the provider takes it (Stripe's `card` hash). */
 export interface CardDetails {
   number: string;
@@ -34,15 +23,17 @@ interface ProviderAnswer {
   error?: { type?: string; message?: string };
 }
 
+/** One attempt's budget: past it the field says the provider did not answer (the shop's own attempts get 8 s). */
+const TIMEOUT_MS = 8_000;
+
 /**
- * Creates a card PaymentMethod at the provider from the browser, as Stripe.js's
- * `stripe.createPaymentMethod({ type: "card", card })` does, and returns its id:
- * the card number goes to the provider only, never to the shop.
+ * Creates a card PaymentMethod at the provider, as Stripe.js's `stripe.createPaymentMethod({ type: "card", card })`
+ * does from its card field's frame, and returns its id: the card number goes to the provider only.
  */
 export async function createPaymentMethod(
-  endpoint: PaymentProviderEndpoint,
+  endpoint: { url: string; publishableKey: string },
   card: CardDetails,
-  { timeoutMs = DEFAULT_RETRY_SETTINGS.attemptTimeoutMs }: { timeoutMs?: number } = {},
+  { timeoutMs = TIMEOUT_MS }: { timeoutMs?: number } = {},
 ): Promise<string> {
   let response: Response;
   try {
@@ -57,7 +48,6 @@ export async function createPaymentMethod(
         "card[exp_year]": String(card.expYear),
         "card[cvc]": card.cvc,
       }),
-      // The shop's session cookie is none of the provider's business, even behind the shop's own origin.
       credentials: "omit",
       signal: AbortSignal.timeout(timeoutMs),
     });
