@@ -88,7 +88,8 @@ export function AttemptTimeline({
     ...(waitingSince === null ? [] : [{ start: waitingSince, end: Math.max(waitingSince, now) }]),
   ];
   const origin = clockOrigin ?? Math.min(...spans.map((span) => span.start));
-  const at = (t: number) => `+${formatDuration(t - origin)}`;
+  // A try is sent before the server records its arrival: the first may stand before the clock's zero.
+  const at = (t: number) => `${t < origin ? "−" : "+"}${formatDuration(Math.abs(t - origin))}`;
   const axis = timeAxis(spans, { since: origin });
   const newKeyRetries = attempts.filter((attempt) => retriedWithNewKey(attempts, attempt));
 

@@ -14,6 +14,7 @@ import { untilReachable } from "~/app/_trpc/query-client";
 import { isNotFound, isServerUnreachable } from "~/app/_trpc/server-unreachable";
 import type { Attempt } from "~/app/_trpc/attempt-log";
 import type { Order } from "~/app/_lib/order";
+import type { ServerAccount } from "~/app/_lib/server-account";
 import { AttemptTimeline } from "./attempt-timeline";
 import { useCardField } from "./card-field";
 import { OrderSummary } from "./order-summary";
@@ -127,15 +128,24 @@ function OrderView({
       <AttemptTimeline
         attempts={payment.attempts}
         waitingSince={view.waitingSince}
-        clockOrigin={
-          account?.attempts[0]
-            ? // The server's instant on this browser's clock: less the server's lead, as read with the account.
-              Date.parse(account.attempts[0].at) - (Date.parse(account.now) - accountQuery.dataUpdatedAt)
-            : null
-        }
+        clockOrigin={pageClock(account, accountQuery.dataUpdatedAt, payment.attempts)}
       />
     </div>
   );
+}
+
+/**
+ * The page's one clock, on this browser's: the arrival of the order's first request, the figures' zero, less
+ * the server's clock's lead as read with the account (a try is sent a moment before the figure shows it arrive).
+ */
+function pageClock(
+  account: ServerAccount | undefined,
+  readAt: number,
+  attempts: readonly Attempt[],
+): number | null {
+  const first = account?.attempts[0];
+  if (!account || !first) return attempts[0]?.startedAt ?? null;
+  return Date.parse(first.at) - (Date.parse(account.now) - readAt);
 }
 
 /** When this tab last heard the server answer: a record read before it is older than what the tab knows. */

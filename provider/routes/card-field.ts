@@ -29,7 +29,6 @@ input[aria-invalid="true"] { border-color: var(--error); }
 </style>
 </head>
 <body>
-<main>
 <p id="untrusted" class="error" hidden>This card field works only inside the page of the shop that framed it.</p>
 <div class="field">
   <label for="number">Card number</label>
@@ -51,7 +50,6 @@ input[aria-invalid="true"] { border-color: var(--error); }
     <p id="cvc-error" class="error" hidden></p>
   </div>
 </div>
-</main>
 <script src="${CARD_FIELD_PATH}.js"></script>
 </body>
 </html>
