@@ -9,6 +9,8 @@ import { useHydrated } from "~/app/_lib/use-hydrated";
 
 /** How long a PaymentMethod may take, the frame's loading included: past it, the field did not answer. */
 const FIELD_ANSWER_MS = 15_000;
+/** A create not answered by then is asked again, under its id: a message lost on the way costs no more. */
+const ASK_AGAIN_MS = 2_000;
 
 const NO_ANSWER: MadePaymentMethod = {
   ok: false,
@@ -81,11 +83,17 @@ export function useCardField(provider: PaymentProviderEndpoint) {
     makePaymentMethod: () =>
       new Promise<MadePaymentMethod>((resolve) => {
         const id = ++asked.current;
-        answers.current.set(id, resolve);
-        post({ type: "create", id });
-        setTimeout(() => {
+        const again = setInterval(() => post({ type: "create", id }), ASK_AGAIN_MS);
+        const giveUp = setTimeout(() => {
           if (answers.current.delete(id)) resolve(NO_ANSWER);
+          clearInterval(again);
         }, FIELD_ANSWER_MS);
+        answers.current.set(id, (made) => {
+          clearInterval(again);
+          clearTimeout(giveUp);
+          resolve(made);
+        });
+        post({ type: "create", id });
       }),
     fill: (card: TestCard) => post({ type: "fill", card }),
     /** The field's inputs wait while a payment is out, as the Pay button does. */

@@ -70,25 +70,27 @@ function fill(card: TestCard) {
   showBrand();
 }
 
-async function create(id: number) {
+/** Each create's answer, by its id: a create asked again (the merchant heard nothing yet) gets the same one. */
+const answers = new Map<number, Promise<FromCardField>>();
+
+async function create(id: number): Promise<FromCardField> {
   const problems = validateCard(fields());
   for (const name of Object.keys(inputs) as Array<keyof CardFields>) showError(name, problems[name]);
   const first = (Object.keys(inputs) as Array<keyof CardFields>).find((name) => problems[name]);
   if (first) {
     inputs[first].focus();
-    post({ type: "failed", id, reason: "invalid", message: "Check the card's details." });
-    return;
+    return { type: "failed", id, reason: "invalid", message: "Check the card's details." };
   }
   try {
     const paymentMethod = await createPaymentMethod(
       { url: location.origin, publishableKey },
       cardDetailsOf(fields()),
     );
-    post({ type: "created", id, paymentMethod });
+    return { type: "created", id, paymentMethod };
   } catch (error) {
     const failure =
       error instanceof PaymentMethodError ? error : new PaymentMethodError("no_answer", String(error));
-    post({ type: "failed", id, reason: failure.reason, message: failure.message });
+    return { type: "failed", id, reason: failure.reason, message: failure.message };
   }
 }
 
@@ -107,8 +109,10 @@ if (!trusted) {
     if (event.origin !== merchant || event.source !== window.parent) return;
     const message = messageOf<ToCardField>(event.data, ["fill", "create", "disable"]);
     if (message?.type === "fill" && TEST_CARDS.includes(message.card)) fill(message.card);
-    else if (message?.type === "create") void create(message.id);
-    else if (message?.type === "disable")
+    else if (message?.type === "create") {
+      if (!answers.has(message.id)) answers.set(message.id, create(message.id));
+      void answers.get(message.id)!.then(post);
+    } else if (message?.type === "disable")
       for (const input of Object.values(inputs)) input.disabled = message.disabled;
   });
   // The merchant's page sizes the frame to the field, errors included.
