@@ -14,7 +14,7 @@ const PAGE = `<!doctype html>
 :root { color-scheme: light dark; --text: #1b1f2a; --muted: #545c6f; --border: #dde1ea; --surface: #fff; --error: #b4232c; --accent: #3b4fd8; }
 @media (prefers-color-scheme: dark) { :root { --text: #e7e9f0; --muted: #a9b0c2; --border: #2d3549; --surface: #171c2c; --error: #ff9aa0; --accent: #93a3ff; } }
 * { box-sizing: border-box; }
-html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; color: var(--text); background: transparent; }
+html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; color: var(--text); background: var(--surface); }
 body { margin: 0; padding: 2px; }
 .field { display: grid; gap: 0.25rem; margin-bottom: 0.6rem; }
 .row { display: grid; grid-template-columns: 1fr 1fr; gap: 0.75rem; }
