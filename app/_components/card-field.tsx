@@ -77,6 +77,10 @@ export function useCardField(provider: PaymentProviderEndpoint) {
           hydrated ? cardFieldUrl(provider.url, window.location.origin, provider.publishableKey) : undefined
         }
         sandbox="allow-scripts allow-same-origin"
+        // Loaded, the field listens: asked, it says it is ready, should its first word have come too soon.
+        onLoad={() =>
+          frame.current?.contentWindow?.postMessage({ type: "hello" } satisfies ToCardField, origin)
+        }
         style={height === null ? undefined : { height }}
       />
     ),

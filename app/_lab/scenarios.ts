@@ -143,7 +143,7 @@ export const SCENARIOS: readonly Scenario[] = [
     switches: breakingRule("memory-store"),
     toDo: "Press Pay in pitfall mode.",
     shouldHappen:
-      "Behind two instances (INSTANCES=2 npm run demo), the reply is lost once; the retry reaches the other instance, whose memory has never seen the key, and charges again: two charges. On one instance the retry finds the key in the same memory: one charge.",
+      "The reply is lost once. On two instances the retry reaches the other, whose memory never saw the key: two charges; on one, one.",
   },
   {
     id: "cached-error",

@@ -11,9 +11,12 @@ export const CARD_FIELD_PATH = "/elements/card-field";
 export const TEST_CARDS = ["Approved", "Declined"] as const;
 export type TestCard = (typeof TEST_CARDS)[number];
 
-/** From the merchant's page to the field. */
+/** From the merchant's page to the field; `hello` asks it to say `ready` again (the page may have missed it). */
 export type ToCardField =
-  { type: "fill"; card: TestCard } | { type: "create"; id: number } | { type: "disable"; disabled: boolean };
+  | { type: "hello" }
+  | { type: "fill"; card: TestCard }
+  | { type: "create"; id: number }
+  | { type: "disable"; disabled: boolean };
 
 /** From the field to the merchant's page: what the provider made of the card, never the card. */
 export type FromCardField =

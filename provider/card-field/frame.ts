@@ -107,8 +107,9 @@ if (!trusted) {
 } else {
   window.addEventListener("message", (event) => {
     if (event.origin !== merchant || event.source !== window.parent) return;
-    const message = messageOf<ToCardField>(event.data, ["fill", "create", "disable"]);
-    if (message?.type === "fill" && TEST_CARDS.includes(message.card)) fill(message.card);
+    const message = messageOf<ToCardField>(event.data, ["hello", "fill", "create", "disable"]);
+    if (message?.type === "hello") post({ type: "ready" });
+    else if (message?.type === "fill" && TEST_CARDS.includes(message.card)) fill(message.card);
     else if (message?.type === "create") {
       if (!answers.has(message.id)) answers.set(message.id, create(message.id));
       void answers.get(message.id)!.then(post);
