@@ -26,8 +26,9 @@ const sessionSecret = secretLoader(async () => {
 
 /**
  * What a page may load and who may frame it. Everything the shop loads comes
- * from its own origin, and the browser sends cards to the payment provider,
- * whose origin is known only at run time (hence here, not in next.config.ts).
+ * from its own origin, and it talks to its own origin only; the one frame it
+ * may hold is the payment provider's card field, whose origin is known only at
+ * run time (hence here, not in next.config.ts).
  * Scripts and styles also need 'unsafe-inline': the pages are prerendered, and
  * Next's inline bootstrap scripts could only carry a per-request nonce on pages
  * rendered per request. In development React also evaluates code for its error
@@ -40,7 +41,8 @@ const contentSecurityPolicy = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
-  `connect-src 'self' ${new URL(paymentProviderEndpoint().url).origin}`,
+  "connect-src 'self'",
+  `frame-src ${new URL(paymentProviderEndpoint().url).origin}`,
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",

@@ -32,7 +32,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </TRPCReactProvider>
         </main>
         <footer className="site-footer">
-          A demo: no money moves. Every payment is charged at most once per key, whatever the network does.
+          A demo: no money moves. The shop charges each payment at most once per key, whatever the network
+          does; where its fault lab is on, a pitfall breaks that rule on purpose, and the page shows the
+          damage.
         </footer>
       </body>
     </html>

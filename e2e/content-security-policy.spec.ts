@@ -14,6 +14,16 @@ test("every page loads and works without a Content-Security-Policy violation", a
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   }
   await shop.placeOrder({ notebook: 1 });
+  // The one frame the page may hold is the provider's card field; the page itself talks to its own origin only.
+  const policy = new Map(
+    (await page.request.get(page.url()))
+      .headers()
+      ["content-security-policy"]!.split(/;\s*/)
+      .map((directive) => [directive.split(" ")[0], directive] as const),
+  );
+  const fieldOrigin = new URL((await page.locator("iframe.card-field").getAttribute("src"))!).origin;
+  expect(policy.get("frame-src")).toBe(`frame-src ${fieldOrigin}`);
+  expect(policy.get("connect-src")).toBe("connect-src 'self'");
   await shop.payButton().click();
   await shop.expectCharged();
   await page.reload();

@@ -11,7 +11,7 @@ test("a declined card leaves the order payable: another card pays it, once, unde
   const orderId = await shop.placeOrder({ notebook: 1 });
   const declinedKey = await shop.paymentKey();
 
-  await page.getByLabel("Card number").fill(DECLINING_CARD);
+  await shop.typeCard(DECLINING_CARD);
   await shop.payButton().click();
   const declined = "Declined: Your card was declined. No charge was made to the card ending 0002.";
   await expect(shop.status()).toContainText(declined);
@@ -48,7 +48,7 @@ test("a declined card leaves the order payable: another card pays it, once, unde
   expect(replay.headers()["idempotent-replayed"]).toBe("true");
 
   // Another card, submitted twice at once: one charge.
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await shop.typeCard("4242 4242 4242 4242");
   await expect(shop.payButton()).toHaveText("Pay $12.00 with another card");
   await shop.submitPaymentTwice();
   await expect(shop.status()).toHaveText("Paid. Charged $12.00 to •••• 4242, once.");

@@ -7,6 +7,12 @@ import type { ProviderDb } from "../provider/db/client";
 import { resolveDatabaseUrl } from "service-kit/db/database-url";
 import { DESKTOP, E2E_SERVERS, PHONE } from "./environment";
 
+/** The numbers the provider's test-card buttons put in its card field. */
+export const TEST_CARD_NUMBERS = {
+  Approved: "4242 4242 4242 4242",
+  Declined: "4000 0000 0000 0002",
+} as const;
+
 /** The lab's switches, by the label a person clicks. */
 export const LAB = {
   dropReply: "Drop the reply after commit",
@@ -80,9 +86,28 @@ export class Shop {
     return (await page.getByTestId("payment-key").getAttribute("data-value")) ?? "";
   }
 
+  /** The provider's card field: a frame from the provider's origin, which only Playwright (not the page) can reach into. */
+  cardField(page: Page = this.page) {
+    return page.frameLocator("iframe.card-field");
+  }
+
+  /** Types a card into the provider's card field, as a person would (the expiry and code as given, or the test ones). */
+  async typeCard(number: string, { expiry = "12 / 34", cvc = "123" } = {}, page: Page = this.page) {
+    const field = this.cardField(page);
+    await field.getByLabel("Card number").fill(number);
+    await field.getByLabel("Expiry").fill(expiry);
+    await field.getByLabel(/^(CVC|CID|CVV)$/).fill(cvc);
+  }
+
+  /** Picks one of the provider's test cards by its button, and waits until the field holds it. */
+  async pickTestCard(name: "Approved" | "Declined", page: Page = this.page) {
+    await page.getByRole("button", { name, exact: true }).click();
+    await expect(this.cardField(page).getByLabel("Card number")).toHaveValue(TEST_CARD_NUMBERS[name]);
+  }
+
   /** Submits the payment form twice in one tick, before React can disable the button: a double-click that wins the race. */
   async submitPaymentTwice(page: Page = this.page) {
-    await page.locator("form:has(#card-number)").evaluate((form: HTMLFormElement) => {
+    await page.getByTestId("pay-form").evaluate((form: HTMLFormElement) => {
       form.requestSubmit();
       form.requestSubmit();
     });

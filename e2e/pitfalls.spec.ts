@@ -34,6 +34,10 @@ test.describe("releasing the key after a partial commit", () => {
     await payInPitfallMode(page);
 
     await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
+    // Under two charges of one key, the page's footer does not promise "at most once per key".
+    await expect(page.locator(".site-footer")).not.toContainText(
+      "Every payment is charged at most once per key",
+    );
     await shop.expectAttempts({ outcome: "unavailable" }, { decision: "executed" });
     // The server's own account: the first run released its key though its charge was written; the retry ran again.
     const rows = page.getByTestId("server-lanes").locator(".lanes-row");

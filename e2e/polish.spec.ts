@@ -82,9 +82,10 @@ test("paying says once what happened, with a spinner while it works; the card fi
   page,
 }) => {
   await shop.placeOrder({ "ceramic-mug": 1 });
-  const brand = page.getByTestId("card-brand");
+  const field = shop.cardField();
+  const brand = field.getByTestId("card-brand");
   await expect(brand).toHaveText("Visa");
-  await page.getByLabel("Card number").fill("5555 5555 5555 4444");
+  await field.getByLabel("Card number").fill("5555 5555 5555 4444");
   await expect(brand).toHaveText("Mastercard");
 
   // A bad expiry is caught before anything is sent.
@@ -92,12 +93,12 @@ test("paying says once what happened, with a spinner while it works; the card fi
   page.on("request", (request) => {
     if (request.url().includes("payments.charge")) charges.push(request.postData() ?? "");
   });
-  await page.getByLabel("Expiry").fill("01 / 20");
+  await field.getByLabel("Expiry").fill("01 / 20");
   await shop.payButton().click();
-  await expect(page.getByText("Enter the expiry date as MM / YY, not in the past.")).toBeVisible();
+  await expect(field.getByText("Enter the expiry date as MM / YY, not in the past.")).toBeVisible();
   expect(charges).toEqual([]);
 
-  await page.getByLabel("Expiry").fill("12 / 34");
+  await field.getByLabel("Expiry").fill("12 / 34");
   await shop.switchOn(LAB.slowProvider);
   await shop.payButton().click();
   const busy = page.getByRole("button", { name: "Processing…" });

@@ -19,6 +19,12 @@ test.describe.configure({ mode: "serial" });
 /** Long enough for a restart of the worker and the claim's 10 s, on a loaded machine. */
 const REDELIVERED_WITHIN = { timeout: 45_000 };
 
+/** What "Should happen" adds for each variation once it is switched on. */
+const VARIATION_WORDS: Record<string, RegExp> = {
+  "Naive consumer (counter-example)": /naive consumer/i,
+  "A poison message": /poison/i,
+};
+
 /** What the lane should draw: per delivery, what it did and what became of its ack, and any damage. */
 interface ExpectedLane {
   happened: string;
@@ -43,7 +49,13 @@ function queueTest(
     await page.getByLabel("Try a scenario").selectOption({ label: "A job redelivered by the queue" });
     expect((await saved).ok()).toBe(true);
     await expect(page.getByLabel("The receipt worker dies before its ack")).toBeChecked();
-    if (run.variation) await shop.switchOn(run.variation);
+    // "Should happen" tells only what is switched on: no variation until one is.
+    const shouldHappen = page.getByTestId("scenario-should-happen");
+    await expect(shouldHappen).not.toContainText(/poison|naive consumer|second publication/i);
+    if (run.variation) {
+      await shop.switchOn(run.variation);
+      await expect(shouldHappen).toContainText(VARIATION_WORDS[run.variation]!);
+    }
     await shop.payButton().click();
     await shop.expectCharged();
     const lane = page.getByTestId("queue-lane");
@@ -107,6 +119,12 @@ async function expectMailbox(page: Page, db: Db, orderId: string, verdict: strin
   else await expect(row.getByTestId("mailbox-why")).toHaveCount(0);
   for (const receipt of receipts) {
     await expect(row).toContainText(`by worker ${receipt.pid}${receipt.naive ? " (naive consumer)" : ""}`);
+    // The receipt itself can be read: what it says of the order, its amount and its charge.
+    const contents = row.locator(`[data-receipt="${receipt.id}"]`);
+    await contents.locator("summary").click();
+    await expect(contents).toContainText(`Receipt ${receipt.id}`);
+    await expect(contents).toContainText(`$${(receipt.amountCents / 100).toFixed(2)}`);
+    await expect(contents).toContainText(receipt.chargeId);
   }
   return row;
 }
@@ -123,6 +141,9 @@ queueTest(
   async ({ shop, page, db, orderId, lane }) => {
     await expect(lane.locator('[data-queue-step="publish"]')).toHaveCount(1);
     await expect(lane.locator('[data-queue-step="deliver"]')).toHaveAttribute("data-ack", "none");
+    // A worker that died before its ack sent none: no arrow back to the queue, crossed or not.
+    await expect(lane.locator('[data-queue-step="deliver"] .lanes-arrow.reply')).toHaveCount(0);
+    await expect(lane.locator('[data-queue-step="redeliver"] .lanes-arrow.reply')).toHaveCount(1);
     await expect(lane.locator('[data-queue-step="redeliver"]')).toHaveAttribute("data-ack", "acked");
     // The worker spent its one death: the switch no longer says it is armed.
     await expect(page.getByLabel("The receipt worker dies before its ack")).not.toBeChecked();

@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import AxeBuilder from "@axe-core/playwright";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
@@ -7,6 +8,7 @@ import { expectFigureAgrees } from "./figure-agreement";
 import { LAB, expect, serverHtmlOf, test } from "./fixtures";
 import type { Shop } from "./fixtures";
 import type { ProviderDb } from "../provider/db/client";
+import type { ServerAccount } from "../app/_lib/server-account";
 
 /**
  * The lab's guided scenarios, each driven as its "Do:" line says: the picker
@@ -22,9 +24,6 @@ const KEPT = path.join("test-results", "scenarios");
 const TOUR = new Set(["lost-reply", "double-click", "keys-per-attempt"]);
 const TOUR_FOLDER = path.join("docs", "tour");
 const TOUR_CLIP = { x: 0, y: 0, width: DESKTOP.width, height: 1500 };
-
-const DECLINING_CARD = "4000 0000 0000 0002";
-const APPROVED_CARD = "4242 4242 4242 4242";
 
 /** Chooses a scenario as a person would, and waits until the server has its switches. */
 async function choose(page: Page, id: string) {
@@ -87,7 +86,8 @@ async function keep(page: Page, id: string, orderId: string) {
     ["-phone", PHONE],
   ] as const) {
     await page.setViewportSize(viewport);
-    await expectFigureAgrees(page, orderId);
+    const account = await expectFigureAgrees(page, orderId);
+    await expectWholePage(page, account, `${id} at ${viewport.width} px`);
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scrollWidth, `${id}: nothing scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(
       viewport.width,
@@ -110,6 +110,69 @@ async function keep(page: Page, id: string, orderId: string) {
     });
   }
 }
+
+/** A time label's seconds: "+2.35 s", "+12 s" or "+1 min 05 s". */
+function secondsOf(label: string): number {
+  const [, sign, minutes, seconds] = /([+−])(?:(\d+) min )?([\d.]+) s/.exec(label) ?? [];
+  return (sign === "−" ? -1 : 1) * (Number(minutes ?? 0) * 60 + Number(seconds));
+}
+
+/**
+ * What every scenario's end state must be, at each width: no accessibility violation of any impact; a word in
+ * every box of every lane; and one clock, the order's first request, for every lane's "+x s".
+ */
+async function expectWholePage(page: Page, account: ServerAccount, where: string) {
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(
+    axe.violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    ),
+    where,
+  ).toEqual([]);
+  const wordless = await page
+    .locator(".lanes-work")
+    .evaluateAll((boxes) =>
+      boxes
+        .filter((box) => !box.textContent?.trim())
+        .map((box) => box.closest("[data-decision]")?.getAttribute("data-decision") ?? "?"),
+    );
+  expect(wordless, `${where}: boxes without a word, by decision`).toEqual([]);
+  const first = Date.parse(account.attempts[0]?.at ?? "");
+  const expected = [
+    ...account.attempts.map((a) => ["server-lanes", "data-server-attempt", a.at] as const),
+    ...account.providerCalls.map((c) => ["provider-lane", "data-provider-call", c.at] as const),
+    ...account.webhookDeliveries.map((d) => ["webhook-lane", "data-webhook-delivery", d.at] as const),
+  ];
+  for (const [figure, row, at] of expected) {
+    const n = expected.filter((e) => e[1] === row).findIndex((e) => e[2] === at) + 1;
+    const caption = await page
+      .getByTestId(figure)
+      .locator(`[${row}="${n}"] .lanes-caption`)
+      .first()
+      .textContent();
+    const since = (Date.parse(at) - first) / 1000;
+    expect(
+      Math.abs(secondsOf(caption ?? "") - since),
+      `${where}: ${figure} row ${n} "${caption}" is ${since} s after #1`,
+    ).toBeLessThan(since < 10 ? 0.02 : 1);
+  }
+}
+
+test("every scenario's title is whole in the picker, at 1280 and 390 px", async ({ shop, page }) => {
+  await shop.placeOrder({ notebook: 1 });
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const cut = await page.getByLabel("Try a scenario").evaluate((select: HTMLSelectElement) => {
+      const style = getComputedStyle(select);
+      const context = document.createElement("canvas").getContext("2d")!;
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      // The room the closed picker gives its chosen title: its width less its padding and its arrow.
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      return [...select.options].filter((o) => context.measureText(o.text).width > room).map((o) => o.text);
+    });
+    expect(cut, `cut off at ${viewport.width} px`).toEqual([]);
+  }
+});
 
 test("the picker is disabled until React runs, as the lab's switches are", async ({
   shop,
@@ -160,6 +223,19 @@ test("lost reply: the retry with the same key gets the stored result, and the ot
     "What happened: 2 requests reached the server; 1 charge. #1 executed: charged the card, and its reply was lost. #2 replayed the stored result: charged nothing.",
   );
   await expectFigureAgrees(page, orderId);
+  // One clock: the figure's #2 arrived between the tab's sending of try 2 and the answer it got (give or take the
+  // time the account's read took, by which the page knows the server's clock: a loaded machine's 0.25 s).
+  const figure = secondsOf(
+    (await page.locator('[data-server-attempt="2"] .lanes-caption').textContent()) ?? "",
+  );
+  const lane = shop.attempts().nth(1);
+  const sent = secondsOf((await lane.locator(".lane-head").textContent()) ?? "");
+  const took = Number(/· ([\d.]+) s/.exec((await lane.locator(".lane-outcome").textContent()) ?? "")?.[1]);
+  expect(
+    figure,
+    `#2 at +${figure} s, try 2 sent at +${sent} s and answered ${took} s later`,
+  ).toBeGreaterThanOrEqual(sent - 0.25);
+  expect(figure).toBeLessThanOrEqual(sent + took + 0.25);
   await keep(page, "lost-reply", orderId);
   await shop.expectLedger(orderId, 1);
 });
@@ -360,8 +436,7 @@ scenarioTest(
   },
   async ({ shop, page }) => {
     // "Pick the test card Declined": one click fills its number.
-    await page.getByRole("button", { name: "Declined", exact: true }).click();
-    await expect(page.getByLabel("Card number")).toHaveValue(DECLINING_CARD);
+    await shop.pickTestCard("Declined");
     await shop.payButton().click();
     await expect(shop.status()).toContainText("Declined");
     await expect(happened(page)).toHaveText(
@@ -369,8 +444,7 @@ scenarioTest(
     );
 
     const nextKey = await shop.paymentKey();
-    await page.getByRole("button", { name: "Approved", exact: true }).click();
-    await expect(page.getByLabel("Card number")).toHaveValue(APPROVED_CARD);
+    await shop.pickTestCard("Approved");
     await shop.submitPaymentTwice();
     await shop.expectCharged();
     await shop.expectServerAnswered(nextKey, 2);

@@ -7,6 +7,7 @@ import { limitBody, readBody } from "./body";
 import type { BodyEnv } from "./body";
 import { ProviderError, asProviderError } from "./errors";
 import type { ProviderDeps } from "./provider-deps";
+import { cardFieldRoutes } from "./routes/card-field";
 import { chargeRoutes } from "./routes/charges";
 import { eventRoutes } from "./routes/events";
 import { paymentIntentRoutes } from "./routes/payment-intents";
@@ -38,6 +39,7 @@ export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
     return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } });
   });
 
+  app.route("/", cardFieldRoutes());
   // Before the key check: a browser's preflight carries no key. Publishable keys are public, as at Stripe.
   app.use("/v1/payment_methods", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"] }));
   app.use("/v1/*", async (c, next) => {

@@ -21,7 +21,12 @@ interface LostReplyRetry {
  */
 export async function retryAfterLostReply(
   { db, providerDb, proxyUrl }: Pick<ClusterFixture, "db" | "providerDb" | "proxyUrl">,
-  opts: { procedure: "payments.charge" | "lab.pitfallCharge"; shop: Switches["shop"] },
+  opts: {
+    procedure: "payments.charge" | "lab.pitfallCharge";
+    shop: Switches["shop"];
+    /** Reads of the order between the lost reply and its retry, as the order page polls it meanwhile. */
+    readsBetween?: number;
+  },
 ): Promise<LostReplyRetry> {
   const { cookie } = await newSignedSession(db);
   const client = apiClient(proxyUrl, cookie);
@@ -32,6 +37,13 @@ export async function retryAfterLostReply(
     body: JSON.stringify(chargeBody(order)),
   });
   await expect(lost.text()).rejects.toThrow();
+  for (let read = 0; read < (opts.readsBetween ?? 0); read++) {
+    const polled = await client.batchGet([
+      ["orders.get", { orderId: order.id }],
+      ["orders.serverAccount", { orderId: order.id }],
+    ]);
+    expect(polled.status).toBe(200);
+  }
   const retry = await client.post(opts.procedure, chargeBody(order));
   expect(retry.status).toBe(200);
   expect(retry.headers.get(SERVED_BY_HEADER)).not.toBe(lost.headers.get(SERVED_BY_HEADER));

@@ -67,9 +67,12 @@ function describe(attempt: Attempt): string {
 export function AttemptTimeline({
   attempts,
   waitingSince,
+  clockOrigin,
 }: {
   attempts: readonly Attempt[];
   waitingSince: number | null;
+  /** The page's one clock: the order's first request, on this browser's clock (null: this tab's first try). */
+  clockOrigin: number | null;
 }) {
   const live = waitingSince !== null || attempts.some((attempt) => attempt.outcome === "in_flight");
   const now = useNow(live);
@@ -80,10 +83,14 @@ export function AttemptTimeline({
       attempt.startedAt,
       attempt.endedAt ?? (attempt.outcome === "in_flight" ? now : attempt.startedAt),
     );
-  const axis = timeAxis([
+  const spans = [
     ...attempts.map((attempt) => ({ start: attempt.startedAt, end: end(attempt) })),
     ...(waitingSince === null ? [] : [{ start: waitingSince, end: Math.max(waitingSince, now) }]),
-  ]);
+  ];
+  const origin = clockOrigin ?? Math.min(...spans.map((span) => span.start));
+  // A try is sent before the server records its arrival: the first may stand before the clock's zero.
+  const at = (t: number) => `${t < origin ? "−" : "+"}${formatDuration(Math.abs(t - origin))}`;
+  const axis = timeAxis(spans, { since: origin });
   const newKeyRetries = attempts.filter((attempt) => retriedWithNewKey(attempts, attempt));
 
   return (
@@ -91,6 +98,7 @@ export function AttemptTimeline({
       <h2 id="timeline-heading">Tries from this tab</h2>
       <p className="muted small">
         Each bar is one request, from send to answer, with the key it carried and what the server said it did.
+        Times count from the order&apos;s first request, as in the figures above.
       </p>
       {newKeyRetries.length > 0 && (
         <p className="alert danger small" data-testid="new-key-warning">
@@ -110,12 +118,13 @@ export function AttemptTimeline({
               data-key={attempt.key}
             >
               <p className="lane-head">
-                <strong>Try {attempt.number}</strong> <ShortId value={attempt.key} name="try's key" />
+                <strong>Try {attempt.number}</strong> {at(attempt.startedAt)}{" "}
+                <ShortId value={attempt.key} name="try's key" />
                 {retry && (
                   <span className="muted">
                     {" "}
-                    retry of try {retry.of.number}, {formatDuration(retry.afterMs)} after{" "}
-                    {NO_ANSWER.has(retry.of.outcome) ? "giving up on it" : "its answer"}
+                    retry of try {retry.of.number},{" "}
+                    {NO_ANSWER.has(retry.of.outcome) ? "given up on" : "answered"} at {at(retry.of.endedAt!)}
                   </span>
                 )}
                 {retriedWithNewKey(attempts, attempt) && <span className="badge danger">new key</span>}
@@ -186,7 +195,7 @@ function Track({
 function Axis({ axis }: { axis: TimeAxis }) {
   return (
     <div className="axis" data-testid="time-axis">
-      <span className="visually-hidden">Time since the first attempt: </span>
+      <span className="visually-hidden">Time since the order&apos;s first request: </span>
       {axis.ticks.map((tick) => (
         <span key={tick.at} className="axis-tick" style={{ left: percent(tick.x) }}>
           {tick.label}
@@ -212,7 +221,7 @@ function retryOf(attempts: readonly Attempt[], attempt: Attempt) {
     .filter((other) => other.run === attempt.run && other.number < attempt.number)
     .at(-1);
   if (!previous || previous.endedAt === null) return null;
-  return { of: previous, afterMs: attempt.startedAt - previous.endedAt };
+  return { of: previous };
 }
 
 function retriedWithNewKey(attempts: readonly Attempt[], attempt: Attempt): boolean {

@@ -30,11 +30,14 @@ export function KeyLifecycle({
   lifecycle,
   clockOffsetMs,
   notInStore,
+  readBeforeAnswer,
 }: {
   lifecycle: ServerAccount["keys"][number];
   clockOffsetMs: number;
   /** The story's words when the shared store has no row for a key that was run or answered (a store in memory). */
   notInStore: string | null;
+  /** The record was read before this tab's latest answer: no stage is lit until it is read again. */
+  readBeforeAnswer: boolean;
 }) {
   const hydrated = useHydrated();
   const now =
@@ -42,8 +45,11 @@ export function KeyLifecycle({
   // Countdowns need the browser's clock: the server's HTML says when, the browser also how long from now.
   const fromNow = (iso: string | null) =>
     hydrated && iso ? ` (in ${span(Math.max(0, Date.parse(iso) - now))})` : "";
+  const lit = readBeforeAnswer ? null : lifecycle.state;
   const detail = (() => {
-    switch (lifecycle.state) {
+    if (lit === null)
+      return <>Read before this tab&apos;s latest answer: read again as soon as the server answers.</>;
+    switch (lit) {
       case "absent":
         return <>{notInStore ?? "Not on the server: the next request claims it and runs."}</>;
       case "in_progress":
@@ -77,8 +83,8 @@ export function KeyLifecycle({
           <li
             key={stage}
             data-stage={stage}
-            aria-current={stage === lifecycle.state ? "step" : undefined}
-            className={stage === lifecycle.state ? "current" : undefined}
+            aria-current={stage === lit ? "step" : undefined}
+            className={stage === lit ? "current" : undefined}
           >
             <strong>{name}</strong>
             <span className="small">{then}</span>

@@ -38,10 +38,52 @@ export function LanesFigure({
   );
 }
 
+/** What a receiver did, as its box is drawn: the same decision gets the same box and word in every lane. */
+export interface Work {
+  /** The receiver's decision under the key (run-once's words), null while in flight. */
+  decision: string | null;
+  /** Its answer's status, if it sent one. */
+  status: number | null;
+  /** What the work left in a ledger: a charge or a decline made there. */
+  mark?: "charge" | "decline" | null;
+  /** It ran, found the key held, waited for its holder and shared its record (a webhook before the reply). */
+  waited?: boolean;
+}
+
+type Tone = "done" | "answered" | "refused";
+
+/** The one mapping from a decision to its box: its word, and its tone (done, answered from another's work, refused). */
+export function boxOf({ decision, status, mark, waited }: Work): { word: string; tone: Tone } {
+  if (mark) return { word: mark, tone: "done" };
+  const failed = status !== null && status >= 400;
+  switch (decision) {
+    case null:
+      // In flight; or answered before any key was looked at (a provider's 503).
+      return status === null ? { word: "running", tone: "done" } : { word: String(status), tone: "refused" };
+    case "replayed":
+      return { word: "replay", tone: "answered" };
+    case "coalesced":
+      return { word: "wait", tone: "answered" };
+    case "abandoned":
+      // Its client left: it waited for another's execution, or its own went on.
+      return waited ? { word: "wait", tone: "answered" } : { word: "ran", tone: "done" };
+    case "lease_lost":
+      return { word: "lost", tone: "refused" };
+    case "conflict":
+    case "mismatch":
+    case "refused":
+    case "released":
+      return { word: String(status ?? "failed"), tone: "refused" };
+  }
+  if (waited) return { word: "wait", tone: "answered" };
+  // It ran (executed, took over, found the key expired): a failure it stored, or work that left no mark.
+  return failed ? { word: `${status} stored`, tone: "refused" } : { word: "ran", tone: "done" };
+}
+
 /**
  * One exchange across a lanes figure's row: every lane's line, the request's arrow (unless it never crossed),
- * the box where the receiver worked (none where it did nothing), and the reply's arrow, cut at the network
- * where it was lost. Each lanes figure draws its marks here, so that they mean the same in every figure.
+ * the box where the receiver worked with its word (boxOf), and the reply's arrow, cut at the network where it was
+ * lost. Each lanes figure draws its marks here, so that they mean the same in every figure.
  */
 export function LanesExchange({
   laneXs,
@@ -57,10 +99,11 @@ export function LanesExchange({
   between: number;
   to: number;
   request?: boolean;
-  work: { mark: string | null; decision: string | null; label: ReactNode };
+  work: Work;
   reply: { arrow: "received" | "lost"; status: number | null } | null;
 }) {
   const replyEnd = reply?.arrow === "lost" ? between : from;
+  const box = boxOf(work);
   return (
     <span className="lanes-arrows" aria-hidden="true">
       {laneXs.map((x) => (
@@ -70,11 +113,11 @@ export function LanesExchange({
         <span className="lanes-arrow request" style={{ left: `${from}%`, width: `${to - from}%` }} />
       )}
       <span
-        className={`lanes-work work-${work.mark || "none"} decision-${work.decision ?? "in-flight"}`}
+        className={`lanes-work tone-${box.tone}`}
         data-mark={work.mark || undefined}
         style={{ left: `${to}%` }}
       >
-        {work.label}
+        {box.word}
       </span>
       {reply && (
         <span

@@ -6,6 +6,8 @@ import type { MailboxStory } from "~/app/_lib/story/queue-story";
 import { useTRPC } from "~/app/_trpc/provider";
 import { LedgerCheck } from "./ledger-check";
 import { LocalTime } from "./local-time";
+import { formatCents } from "~/app/_lib/money";
+import { shortId } from "~/app/_lib/short-id";
 
 const BADGE_CLASS: Record<MailboxStory["verdict"]["badge"], string> = {
   sent: "badge attempt-succeeded",
@@ -19,7 +21,12 @@ export function Mailbox({ refreshMs }: { refreshMs: number }) {
   const mailbox = useQuery(
     trpc.ledger.mailbox.queryOptions(undefined, {
       refetchInterval: refreshMs,
-      select: (orders) => orders.map((order) => ({ orderId: order.orderId, ...mailboxStory(order.account) })),
+      select: (orders) =>
+        orders.map((order) => ({
+          orderId: order.orderId,
+          sent: order.account.receipts,
+          ...mailboxStory(order.account),
+        })),
     }),
   );
   return (
@@ -50,6 +57,17 @@ export function Mailbox({ refreshMs }: { refreshMs: number }) {
             {order.verdict.words}
           </span>
           {order.verdict.why && <span data-testid="mailbox-why">{order.verdict.why}</span>}
+          {order.sent.map((receipt) => (
+            <details key={receipt.id} className="receipt" data-receipt={receipt.id}>
+              <summary>Read receipt {shortId(receipt.id)}</summary>
+              <p className="small">
+                Receipt {receipt.id}. Thank you for your order {order.orderId}:{" "}
+                {formatCents(receipt.amountCents)} was charged, as charge {receipt.chargeId}. Sent by worker{" "}
+                {receipt.pid}
+                {receipt.naive ? " (naive consumer)" : ""} on delivery {receipt.delivery} of its message.
+              </p>
+            </details>
+          ))}
         </>
       )}
     </LedgerCheck>

@@ -3,6 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
+import { awaitingProvider, checkoutView } from "~/app/_lib/checkout";
+import { paymentStory } from "~/app/_lib/story/payment-story";
 import { usePayment } from "~/app/_lib/use-payment";
 import type { SendCharge } from "~/app/_lib/use-payment";
 import type { PaymentProviderEndpoint } from "~/app/_lib/provider-payment-method";
@@ -11,10 +14,12 @@ import { untilReachable } from "~/app/_trpc/query-client";
 import { isNotFound, isServerUnreachable } from "~/app/_trpc/server-unreachable";
 import type { Attempt } from "~/app/_trpc/attempt-log";
 import type { Order } from "~/app/_lib/order";
+import type { ServerAccount } from "~/app/_lib/server-account";
 import { AttemptTimeline } from "./attempt-timeline";
+import { useCardField } from "./card-field";
 import { OrderSummary } from "./order-summary";
 import { PaymentCard } from "./payment-card";
-import { awaitingProvider } from "./payment-status";
+import { heldKey } from "./payment-status";
 import { ServerAccountView } from "./server-account";
 
 /** How often the page reads an order whose payment is under way or unconfirmed, until it settles. */
@@ -29,7 +34,7 @@ export interface PaymentView {
 
 interface OrderPaymentProps {
   orderId: string;
-  /** Where the card goes: the provider's public URL and publishable key, read by the server at run time. */
+  /** The provider's card field: its public URL and the publishable key, read by the server at run time. */
   paymentProvider: PaymentProviderEndpoint;
   /** How charges are sent: the production client unless the lab swaps in another. */
   send?: SendCharge;
@@ -80,30 +85,70 @@ export function OrderPayment({ orderId, ...view }: OrderPaymentProps) {
 }
 
 function OrderView({
-  order,
+  order: serverOrder,
   paymentProvider,
   send,
   payVerb = "Pay",
   unguarded = false,
   aside,
 }: Omit<OrderPaymentProps, "orderId"> & { order: Order }) {
-  const payment = usePayment(order, paymentProvider, send);
-  const paying =
-    payment.progress.phase === "processing" || payment.progress.phase === "waiting_for_connection";
+  const trpc = useTRPC();
+  // The figure's own record (ServerAccountView reads the same query): the two cannot disagree.
+  const accountQuery = useQuery(trpc.orders.serverAccount.queryOptions({ orderId: serverOrder.id }));
+  const account = accountQuery.data;
+  const cardField = useCardField(paymentProvider);
+  const payment = usePayment(serverOrder, cardField.makePaymentMethod, send);
+  const story = account ? paymentStory(account, serverOrder.charges) : null;
+  const view = checkoutView(serverOrder, payment.state, payment.attempts, {
+    keyHeldElsewhere: heldKey(account, story, serverOrder.paymentKey) !== null,
+    maxAttempts: DEFAULT_RETRY_SETTINGS.maxAttempts,
+  });
+  const { order } = view;
   return (
     <div className={aside ? "order-page with-aside" : "order-page"}>
       <OrderSummary order={order} />
       {/* Before the payment: on a phone, the one column reads what to do before the Pay button. */}
-      {aside && <div className="order-aside">{aside({ order, attempts: payment.attempts, paying })}</div>}
-      <PaymentCard order={order} payment={payment} payVerb={payVerb} unguarded={unguarded} />
+      {aside && (
+        <div className="order-aside">{aside({ order, attempts: payment.attempts, paying: view.busy })}</div>
+      )}
+      <PaymentCard
+        view={view}
+        account={account}
+        cardField={cardField}
+        cardError={payment.state.step.name === "card_refused" ? payment.state.step.message : null}
+        onPay={payment.pay}
+        payVerb={payVerb}
+        unguarded={unguarded}
+      />
       <ServerAccountView
         order={order}
         attemptsEnded={payment.attempts.filter((attempt) => attempt.endedAt !== null).length}
+        heardAt={lastAnswerAt(payment.attempts)}
       />
       <AttemptTimeline
         attempts={payment.attempts}
-        waitingSince={payment.progress.phase === "waiting_for_connection" ? payment.progress.since : null}
+        waitingSince={view.waitingSince}
+        clockOrigin={pageClock(account, accountQuery.dataUpdatedAt, payment.attempts)}
       />
     </div>
   );
+}
+
+/**
+ * The page's one clock, on this browser's: the arrival of the order's first request, the figures' zero, less
+ * the server's clock's lead as read with the account (a try is sent a moment before the figure shows it arrive).
+ */
+function pageClock(
+  account: ServerAccount | undefined,
+  readAt: number,
+  attempts: readonly Attempt[],
+): number | null {
+  const first = account?.attempts[0];
+  if (!account || !first) return attempts[0]?.startedAt ?? null;
+  return Date.parse(first.at) - (Date.parse(account.now) - readAt);
+}
+
+/** When this tab last heard the server answer: a record read before it is older than what the tab knows. */
+function lastAnswerAt(attempts: readonly Attempt[]): number | null {
+  return attempts.findLast((attempt) => attempt.status !== null)?.endedAt ?? null;
 }

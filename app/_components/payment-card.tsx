@@ -1,52 +1,54 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import type { CheckoutView } from "~/app/_lib/checkout";
+import { lastDecline } from "~/app/_lib/checkout";
 import { formatCents } from "~/app/_lib/money";
+import type { ServerAccount } from "~/app/_lib/server-account";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useNow } from "~/app/_lib/use-now";
-import type { usePayment } from "~/app/_lib/use-payment";
+import type { CardField } from "./card-field";
 import { CardForm } from "./card-form";
-import type { Order } from "~/app/_lib/order";
 import { PaymentRecord } from "./payment-record";
-import { PaymentStatus, lastDecline } from "./payment-status";
+import { PaymentStatus } from "./payment-status";
 import { ShortId } from "./short-id";
 
-type Payment = ReturnType<typeof usePayment>;
+/** The statuses that answer a Pay: the focus moves to them, so a screen reader (and the keyboard) lands there. */
+const ANSWERS = new Set(["paid", "overcharged", "declined", "refused", "no_answer", "stored_failure"]);
 
-/** The payment: its key, the card form with the Pay button, what happened, and the server's record. */
+/** The payment: its key, the card field with the Pay button, what happened, and the server's record. */
 export function PaymentCard({
-  order,
-  payment,
+  view,
+  account,
+  cardField,
+  cardError,
+  onPay,
   payVerb,
   unguarded,
 }: {
-  order: Order;
-  payment: Payment;
+  view: CheckoutView;
+  account: ServerAccount | undefined;
+  cardField: CardField;
+  cardError: string | null;
+  onPay: (finishing: boolean) => void;
   payVerb: string;
   unguarded: boolean;
 }) {
   const statusRef = useRef<HTMLDivElement>(null);
-  const { progress } = payment;
-  const answered = ["charged", "declined", "refused", "no_answer", "stored_failure"].includes(progress.phase);
-
+  const { order, status } = view;
+  const answered = ANSWERS.has(status.kind);
   useEffect(() => {
-    // Move focus to the answer, so a screen reader (and the keyboard) lands on it.
     if (answered) statusRef.current?.focus();
   }, [answered]);
 
   // While the key's owner holds a live lease, the payment settles by itself: nothing to press until it runs out.
-  const inProgress = order.status === "PENDING" && order.paymentKeyState === "in_progress";
+  const inProgress = view.payable && order.paymentKeyState === "in_progress";
   const now = useNow(inProgress, 500);
   const hydrated = useHydrated();
   const following =
-    inProgress &&
-    hydrated &&
-    progress.phase !== "processing" &&
-    Date.parse(order.paymentKeyLeaseExpiresAt ?? "") > now;
+    inProgress && hydrated && !view.busy && Date.parse(order.paymentKeyLeaseExpiresAt ?? "") > now;
   const amount = formatCents(order.totalCents);
-  const resumable =
-    order.status === "PENDING" && (payment.outcomeUnknown || order.paymentKeyState === "in_progress");
-  const label = resumable
+  const label = view.finishing
     ? `Finish payment of ${amount}`
     : lastDecline(order)
       ? `${payVerb} ${amount} with another card`
@@ -65,14 +67,18 @@ export function PaymentCard({
           Nothing to press: the server is finishing this payment under its key. If its server died, Finish
           payment appears once its lease runs out.
         </p>
-      ) : order.status === "PENDING" ? (
+      ) : view.payable ? (
         <CardForm
           label={label}
-          progress={progress}
-          onPay={payment.pay}
+          cardField={cardField}
+          busy={view.busy}
+          processing={status.kind === "processing" || status.kind === "card"}
+          waiting={status.kind === "offline"}
+          error={cardError}
+          onPay={() => onPay(view.finishing)}
           unguarded={unguarded}
           note={
-            resumable && progress.phase !== "processing" ? (
+            view.finishing ? (
               <p className="muted small" data-testid="resume-note">
                 An earlier attempt did not report back. Finishing sends the same key: if it was charged, you
                 get that charge, not a second one.
@@ -88,7 +94,7 @@ export function PaymentCard({
         className="payment-status"
         data-testid="payment-status"
       >
-        <PaymentStatus order={order} progress={progress} />
+        <PaymentStatus view={view} account={account} />
       </div>
       <PaymentRecord order={order} />
     </section>

@@ -1,6 +1,6 @@
 import { formatCents } from "~/app/_lib/money";
 import type { Order } from "~/app/_lib/order";
-import { lastDecline } from "./payment-status";
+import { lastDecline } from "~/app/_lib/checkout";
 import { ShortId } from "./short-id";
 
 const ATTEMPT_LABELS: Record<Order["attempts"][number]["status"], string> = {

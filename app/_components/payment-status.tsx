@@ -1,132 +1,103 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { keyInProgress, paymentStory } from "~/app/_lib/story/payment-story";
+import type { PaymentStory } from "~/app/_lib/story/payment-story";
+import type { ServerAccount } from "~/app/_lib/server-account";
 import { formatDuration } from "~/app/_lib/duration";
 import { formatCents } from "~/app/_lib/money";
 import { shortId } from "~/app/_lib/short-id";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useNow } from "~/app/_lib/use-now";
-import type { PaymentProgress } from "~/app/_lib/use-payment";
-import type { Order } from "~/app/_lib/order";
-import { useTRPC } from "~/app/_trpc/provider";
+import type { CheckoutView } from "~/app/_lib/checkout";
 
-/** The decline the customer is answering with another card: the last settled attempt, if it was declined. */
-export function lastDecline(order: Order) {
-  if (order.status !== "PENDING") return undefined;
-  const settled = order.attempts.filter((attempt) => attempt.status !== "OPEN").at(-1);
-  return settled?.status === "DECLINED" ? settled : undefined;
+/** The order's key in progress on the server, by the account (another tab, or an attempt cut off by a reload). */
+export function heldKey(account: ServerAccount | undefined, story: PaymentStory | null, key: string) {
+  return account && story ? keyInProgress(account, story.requests, key) : null;
 }
 
-/**
- * One sentence on where the payment stands. What the server holds comes
- * first (paid, charged twice, in progress, declined); then what this tab is
- * doing (offline, processing); then how its last try ended.
- */
-export function PaymentStatus({ order, progress }: { order: Order; progress: PaymentProgress }) {
-  const trpc = useTRPC();
-  // The figure's own record (ServerAccountView reads the same query): the two cannot disagree.
-  const account = useQuery(trpc.orders.serverAccount.queryOptions({ orderId: order.id })).data;
+/** One sentence on where the payment stands, as the customer's view (checkoutView) puts it. */
+export function PaymentStatus({ view, account }: { view: CheckoutView; account: ServerAccount | undefined }) {
+  const { order, status } = view;
   const amount = formatCents(order.totalCents);
-  const [firstCharge, ...extraCharges] = order.charges;
-
-  if (firstCharge && extraCharges.length > 0) {
-    const total = order.charges.reduce((sum, charge) => sum + charge.amountCents, 0);
-    const cause = account ? paymentStory(account, order.charges).overcharge : null;
-    return (
-      <p role="alert" className="alert danger" data-testid="overcharge">
-        <strong>Charged {timesInWords(order.charges.length)}:</strong> {formatCents(total)} taken for an order
-        of {amount}
-        {cause ? `: ${cause}.` : "."}
-      </p>
-    );
-  }
-  if (firstCharge) {
-    return (
-      <p className="alert success">
-        Paid. Charged {formatCents(firstCharge.amountCents)} to •••• {firstCharge.cardLast4}, once.
-      </p>
-    );
-  }
-  switch (progress.phase) {
-    case "waiting_for_connection":
+  switch (status.kind) {
+    case "overcharged": {
+      const total = order.charges.reduce((sum, charge) => sum + charge.amountCents, 0);
+      const cause = account ? paymentStory(account, order.charges).overcharge : null;
+      return (
+        <p role="alert" className="alert danger" data-testid="overcharge">
+          <strong>Charged {timesInWords(order.charges.length)}:</strong> {formatCents(total)} taken for an
+          order of {amount}
+          {cause ? `: ${cause}.` : "."}
+        </p>
+      );
+    }
+    case "paid":
+      return (
+        <p className="alert success">
+          Paid. Charged {formatCents(status.amountCents)} to •••• {status.cardLast4}, once.
+        </p>
+      );
+    case "offline":
       return (
         <p className="alert warning">
           <strong>You are offline.</strong> The payment will be sent with its key, {shortId(order.paymentKey)}
           , when the connection returns: however often it is sent, it is charged once.
         </p>
       );
+    case "card":
+      return <p>Sending the card to the payment provider…</p>;
     case "processing":
-      return progress.attempt === 1 ? (
+      return status.attempt === 1 ? (
         <p>Processing the payment of {amount}…</p>
       ) : (
         <p>
-          {progress.previousStatus === null
+          {status.previousStatus === null
             ? "No answer yet"
-            : `The server answered HTTP ${progress.previousStatus}, not a final answer`}
-          : sending it again with {progress.sameKey ? "the same key" : "a new key"} (try {progress.attempt}
-          {progress.sameKey ? ` of ${progress.maxAttempts}` : ""})…
+            : `The server answered HTTP ${status.previousStatus}, not a final answer`}
+          : sending it again with {status.sameKey ? "the same key" : "a new key"} (try {status.attempt}
+          {status.sameKey ? ` of ${status.maxAttempts}` : ""})…
         </p>
       );
-    case "charged":
-      // The order is read again after every payment; until then, what the answer said.
+    case "following": {
+      const story = account ? paymentStory(account, order.charges) : null;
+      const held = heldKey(account, story, order.paymentKey);
+      return held ? <FollowingPayment {...held} /> : null;
+    }
+    case "needs_review":
       return (
-        <p className="alert success">
-          Paid. Charged {formatCents(progress.charge.amountCents)} to •••• {progress.charge.cardLast4}.
+        <p role="alert" className="alert warning" data-testid="payment-needs-review">
+          <strong>Under review:</strong> this payment could not be confirmed automatically, and it may have
+          gone through. Do not pay again: the shop is checking it with the payment provider and will settle
+          it.
         </p>
       );
-  }
-  const inProgress =
-    account && order.status === "PENDING"
-      ? keyInProgress(account, paymentStory(account, order.charges).requests, order.paymentKey)
-      : null;
-  if (inProgress) return <FollowingPayment {...inProgress} />;
-  const current = order.attempts.at(-1);
-  if (order.status === "PENDING" && current?.status === "NEEDS_REVIEW") {
-    return (
-      <p role="alert" className="alert warning" data-testid="payment-needs-review">
-        <strong>Under review:</strong> this payment could not be confirmed automatically, and it may have gone
-        through. Do not pay again: the shop is checking it with the payment provider and will settle it.
-      </p>
-    );
-  }
-  if (awaitingProvider(order) && progress.phase !== "refused") {
-    return (
-      <p className="alert info following" data-testid="payment-unconfirmed">
-        <span className="spinner" aria-hidden="true" /> The payment may have gone through: the payment
-        provider&apos;s answer did not reach the shop. It will be confirmed or finished automatically; do not
-        pay again. Following it until it settles.
-      </p>
-    );
-  }
-  const declined = lastDecline(order);
-  if (declined) {
-    return (
-      <p className="alert danger">
-        <strong>Declined:</strong> {declined.declineReason} No charge was made
-        {declined.cardLast4 ? ` to the card ending ${declined.cardLast4}` : ""}. Pay with another card: it is
-        a new attempt, under a new key.
-      </p>
-    );
-  }
-  switch (progress.phase) {
+    case "unconfirmed":
+      return (
+        <p className="alert info following" data-testid="payment-unconfirmed">
+          <span className="spinner" aria-hidden="true" /> The payment may have gone through: the payment
+          provider&apos;s answer did not reach the shop. It will be confirmed or finished automatically; do
+          not pay again. Following it until it settles.
+        </p>
+      );
     case "declined":
       return (
         <p className="alert danger">
-          <strong>Declined:</strong> {progress.reason} No charge was made.
+          <strong>Declined:</strong> {status.reason} No charge was made
+          {status.cardLast4 ? ` to the card ending ${status.cardLast4}` : ""}.
+          {status.recorded ? " Pay with another card: it is a new attempt, under a new key." : ""}
         </p>
       );
     case "refused":
       return (
         <p className="alert danger">
-          <strong>The payment was refused:</strong> {progress.message}
+          <strong>The payment was refused:</strong> {status.message}
         </p>
       );
     case "stored_failure":
       return (
         <p className="alert danger">
           <strong>The server stored a failure as this key&apos;s outcome:</strong> it answers HTTP{" "}
-          {progress.status} from its store to every attempt with the key, however fine the card is. A server
+          {status.status} from its store to every attempt with the key, however fine the card is. A server
           should store only final answers (a charge, a decline).
         </p>
       );
@@ -137,14 +108,9 @@ export function PaymentStatus({ order, progress }: { order: Order; progress: Pay
           payment sends the same key: if it was charged, you get that charge, never a second.
         </p>
       );
+    case "ready":
+      return null;
   }
-  return null;
-}
-
-/** The current attempt reached the provider and is still open: the completer (or a retry) settles it. */
-export function awaitingProvider(order: Order): boolean {
-  const current = order.attempts.at(-1);
-  return order.status === "PENDING" && current?.status === "OPEN" && current.providerCalled;
 }
 
 /** The order's key is in progress on the server (another tab, or an attempt cut off by a reload). */

@@ -18,13 +18,15 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
     receivers: ["Provider"],
   });
   const provider = receivers[0]!;
-  const first = Date.parse(rows[0]!.call.at);
+  // One clock for the page: from the order's first request, as the request lane's.
+  const first = Date.parse(story.requests[0]?.attempt.at ?? rows[0]!.call.at);
   return (
     <section className="card server-account" aria-labelledby="provider-heading" data-testid="provider-lane">
       <h2 id="provider-heading">What the shop asked the provider</h2>
       <p className="muted small">
         The second hop: each call the shop sent the payment provider, from the shop&apos;s own record. Every
-        retry sends the key derived from the payment&apos;s, so the provider answers it once.
+        retry sends the key derived from the payment&apos;s, so the provider answers it once. Times count from
+        the first request.
       </p>
       <p className="account-summary" data-testid="provider-summary">
         {story.providerSentence}
@@ -47,7 +49,7 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
               from={sender}
               between={between}
               to={provider}
-              work={{ mark, decision: call.decision, label: mark }}
+              work={{ mark, decision: call.decision, status: call.status }}
               reply={reply === "none" ? null : { arrow: reply, status: call.status }}
             />
             <span className="lanes-caption">

@@ -56,15 +56,17 @@ export function QueueLane({ orderId }: { orderId: string }) {
   );
 }
 
-const BOX_CLASS: Record<DeliveryRow["box"], string> = {
-  receipt: "decision-executed",
-  answered: "decision-replayed",
-  failed: "decision-released",
+/** A delivery's box, in the tones of the other lanes' (boxOf): a receipt sent, answered from the key, or failed. */
+const BOX: Record<DeliveryRow["box"], { tone: string; word: string | null }> = {
+  receipt: { tone: "tone-done", word: null },
+  answered: { tone: "tone-answered", word: "replay" },
+  failed: { tone: "tone-refused", word: "failed" },
 };
-const ACK_CLASS: Record<DeliveryRow["ack"]["arrow"], string> = {
+/** The arrow back to the queue; a worker that died before its ack sent none, so none is drawn. */
+const ACK_CLASS: Record<DeliveryRow["ack"]["arrow"], string | null> = {
   acked: "",
   "handed back": " failed",
-  none: " lost",
+  none: null,
 };
 
 function QueueRowView({
@@ -112,14 +114,17 @@ function QueueRowView({
       <span className="lanes-arrows" aria-hidden="true">
         {lines}
         <span className="lanes-arrow request" style={arrow} />
-        <span className={`lanes-work ${BOX_CLASS[row.box]}`} style={{ left: `${workerX}%` }}>
-          {row.receipts.map((receipt) => (
-            <span key={receipt.id} data-receipt-mark={receipt.id}>
-              receipt
-            </span>
-          ))}
+        <span className={`lanes-work ${BOX[row.box].tone}`} style={{ left: `${workerX}%` }}>
+          {BOX[row.box].word ??
+            row.receipts.map((receipt) => (
+              <span key={receipt.id} data-receipt-mark={receipt.id}>
+                receipt
+              </span>
+            ))}
         </span>
-        <span className={`lanes-arrow reply${ACK_CLASS[row.ack.arrow]}`} style={arrow} />
+        {ACK_CLASS[row.ack.arrow] !== null && (
+          <span className={`lanes-arrow reply${ACK_CLASS[row.ack.arrow]}`} style={arrow} />
+        )}
       </span>
       <span className="lanes-caption">
         <strong>Delivery {row.number}</strong> {row.when} · {row.to} ·{" "}

@@ -20,7 +20,16 @@ const READ_EVERY_MS = 1_500;
  * request (the lanes figure), its key's lifecycle, and the key state grid.
  * Read again whenever this tab's attempts change, and every moment besides.
  */
-export function ServerAccountView({ order, attemptsEnded }: { order: Order; attemptsEnded: number }) {
+export function ServerAccountView({
+  order,
+  attemptsEnded,
+  heardAt,
+}: {
+  order: Order;
+  attemptsEnded: number;
+  /** When this tab last heard the server answer: a record read before then is older than what the tab knows. */
+  heardAt: number | null;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const account = useQuery(
@@ -34,12 +43,13 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
 
   const data = account.data;
   if (!data) return null;
+  const readBefore = heardAt !== null && account.dataUpdatedAt < heardAt;
   const story = paymentStory(data, order.charges);
   const latestKey = data.attempts.at(-1)?.key ?? order.paymentKey;
   const lifecycle = data.keys.find((key) => key.key === latestKey);
   return (
     <div className="server-account-view">
-      <ServerLanes story={story} />
+      <ServerLanes story={story} readBeforeAnswer={readBefore} />
       <ProviderLane story={story} />
       <WebhookLane story={story} />
       <QueueLane orderId={order.id} />
@@ -48,6 +58,7 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
           lifecycle={lifecycle}
           clockOffsetMs={Date.parse(data.now) - account.dataUpdatedAt}
           notInStore={story.keyNotInStore}
+          readBeforeAnswer={readBefore}
         />
       )}
       <KeyStateGrid attempts={data.attempts} />

@@ -16,7 +16,7 @@ import { ShortId } from "./short-id";
  * charge box stands where a ledger charge names the request that made it.
  * Each request opens to show what was sent and answered, and copies as curl.
  */
-export function ServerLanes({ story }: { story: PaymentStory }) {
+export function ServerLanes({ story, readBeforeAnswer }: { story: PaymentStory; readBeforeAnswer: boolean }) {
   const rows = story.requests;
   const instances = [...new Set(rows.map((row) => row.attempt.instance))];
   const { sender, between, receivers, heads } = laneLayout({
@@ -33,6 +33,11 @@ export function ServerLanes({ story }: { story: PaymentStory }) {
         Every request with this order&apos;s keys that reached the server, from the server&apos;s own record
         (written in batches, so it lags by a moment). Open one to see what was sent and answered.
       </p>
+      {readBeforeAnswer && (
+        <p className="small" data-testid="account-read-before">
+          Read before this tab&apos;s latest answer: read again as soon as the server answers.
+        </p>
+      )}
       <p className="account-summary" data-testid="account-summary">
         {story.whatHappened}
       </p>
@@ -68,14 +73,6 @@ function serverName(instances: readonly string[], i: number): string {
 /** Who ran a row no client sent. */
 const BY_SERVER = { completer: "the background completer", webhook: "the provider's webhook" } as const;
 
-const WORK_WORDS: Record<RequestRow["work"], string> = {
-  charge: "charge",
-  decline: "decline",
-  wait: "wait",
-  ran: "completer",
-  "": "",
-};
-
 function LanesRow({
   row,
   sinceFirstMs,
@@ -110,11 +107,8 @@ function LanesRow({
     >
       {previous?.reply === "lost" && row.crossesNetwork && (
         <p className="lanes-gap small">
-          No reply reached the client; it sent again{" "}
-          {formatDuration(
-            Date.parse(attempt.at) - Date.parse(previous.attempt.at) - previous.attempt.durationMs,
-          )}{" "}
-          later, with {previous.attempt.key === attempt.key ? "the same key" : "a new key"}.
+          No reply reached the client; it sent again at +{formatDuration(sinceFirstMs)}, with{" "}
+          {previous.attempt.key === attempt.key ? "the same key" : "a new key"}.
         </p>
       )}
       <details>
@@ -126,9 +120,10 @@ function LanesRow({
             to={serverX}
             request={row.crossesNetwork}
             work={{
-              mark: row.work,
               decision: attempt.decision,
-              label: row.work === "ran" && attempt.sentBy === "webhook" ? "webhook" : WORK_WORDS[row.work],
+              status: attempt.status,
+              mark: row.work === "charge" || row.work === "decline" ? row.work : null,
+              waited: row.work === "wait",
             }}
             reply={row.reply === "none" ? null : { arrow: row.reply, status: attempt.status }}
           />

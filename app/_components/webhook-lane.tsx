@@ -49,7 +49,11 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
               from={sender}
               between={between}
               to={shop}
-              work={{ mark: work, decision: delivery.decision, label: work }}
+              work={{
+                decision: delivery.decision,
+                status: delivery.status,
+                waited: work === "wait" || delivery.outcome === "shared",
+              }}
               reply={delivery.status === null ? null : { arrow: "received", status: delivery.status }}
             />
             <span className="lanes-caption">

@@ -73,7 +73,7 @@ export function LabPanel({
   const own = (toggle: Toggle) =>
     chosen !== null &&
     current !== undefined &&
-    (toggle.isOn(switchesFor(chosen, current)) || chosen.alsoShows?.includes(toggle.id) === true);
+    (toggle.isOn(switchesFor(chosen, current)) || chosen.alsoShows?.[toggle.id] !== undefined);
   const disabled = paying || !hydrated;
   const faultRow = (toggle: (typeof FAULT_TOGGLES)[number], brief: boolean, shown: Switches) => {
     const on = toggle.isOn(shown);

@@ -9,6 +9,7 @@ import { paymentStory } from "~/app/_lib/story/payment-story";
 import { queueStory } from "~/app/_lib/story/queue-story";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
+import { FAULT_TOGGLES } from "./fault-switches";
 import { SCENARIOS, allOff, switchesFor } from "./scenarios";
 import { StallGuide } from "./stall-guide";
 import type { Switches } from "./switches";
@@ -100,6 +101,10 @@ export function ScenarioPicker({
           {children}
           <p data-testid="scenario-should-happen">
             <strong>Should happen:</strong> {scenario.shouldHappen}
+            {switches &&
+              FAULT_TOGGLES.filter((toggle) => scenario.alsoShows?.[toggle.id] && toggle.isOn(switches)).map(
+                (toggle) => ` ${scenario.alsoShows![toggle.id]}`,
+              )}
           </p>
           {somethingHappened && (
             <p className="scenario-happened" role="status" data-testid="scenario-happened">

@@ -18,8 +18,8 @@ export interface Scenario {
   waitClock?: true;
   /** The Pay button stays enabled while a payment is out, so that a person's double-click sends two requests. */
   unguardedPay?: true;
-  /** Switches shown with it though it leaves them off: its variations, one click away. */
-  alsoShows?: readonly string[];
+  /** Switches shown with it though it leaves them off (its variations, one click away), each with what it adds to "Should happen" once on. */
+  alsoShows?: Readonly<Record<string, string>>;
   shouldHappen: string;
   /** Its lesson is the queue's: "What happened" also tells the receipt worker's account. */
   queue?: true;
@@ -83,7 +83,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: "webhook-first",
-    title: "The webhook before the shop's reply",
+    title: "Webhook before the reply",
     switches: { provider: { holdReplyMs: WEBHOOK_FIRST_HOLD_MS } },
     toDo: "Press Pay: the provider charges and holds its reply to the shop for 3 s, and its webhook arrives first.",
     webhook: true,
@@ -94,7 +94,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "decline-then-card",
     title: "Decline, then another card",
     switches: {},
-    toDo: "Pick the test card Declined (4000 0000 0000 0002) and press Pay: it is declined. Then pick Approved (4242 4242 4242 4242) and press Pay with another card.",
+    toDo: "Pick the test card Declined and press Pay: it is declined. Then pick Approved and press Pay with another card.",
     shouldHappen:
       "The decline is final for its key and charges nothing; the order stays payable under a new key, and the other card charges once.",
   },
@@ -110,11 +110,16 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "queue-redelivery",
     title: "A job redelivered by the queue",
     switches: { shop: { consumerDeathsBeforeAck: 1 } },
-    alsoShows: ["relay-publishes-twice", "poison-message", "naive-consumer"],
+    alsoShows: {
+      "relay-publishes-twice": "The second publication is replayed too: still one receipt.",
+      "poison-message":
+        "The poison message fails every delivery instead, and after its last allowed one the queue dead-letters it: no receipt.",
+      "naive-consumer": "The naive consumer sends a receipt per delivery instead: two receipts, flagged.",
+    },
     queue: true,
     toDo: "Press Pay, then watch What the queue did below, and the Ledger's mailbox.",
     shouldHappen:
-      "The worker sends the receipt under the key receipt:<order> and dies before its ack; npm start starts it again, the queue redelivers (the embedded queue after 10 s), and the key replays it: one receipt. A second publication is replayed too, a poison message dead-lettered; the naive consumer sends two.",
+      "The worker sends the receipt under the key receipt:<order> and dies before its ack; npm start starts it again, the queue redelivers (the embedded queue after 10 s), and the key replays it: one receipt.",
   },
   {
     id: "keys-per-attempt",
@@ -126,7 +131,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: "partial-commit",
-    title: "Pitfall: releasing the key after a partial commit",
+    title: "Pitfall: partial commit",
     switches: breakingRule("partial-commit"),
     toDo: "Press Pay in pitfall mode.",
     shouldHappen:
@@ -134,15 +139,15 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: "memory-store",
-    title: "Pitfall: keys in memory behind a load balancer",
+    title: "Pitfall: keys in memory",
     switches: breakingRule("memory-store"),
     toDo: "Press Pay in pitfall mode.",
     shouldHappen:
-      "The reply is lost once; the retry reaches the other instance, whose memory has never seen the key, and charges again: two charges.",
+      "The reply is lost once. On two instances the retry reaches the other, whose memory never saw the key: two charges; on one, one.",
   },
   {
     id: "cached-error",
-    title: "Pitfall: caching error responses forever",
+    title: "Pitfall: cached errors",
     switches: breakingRule("cached-error"),
     toDo: "Press Pay in pitfall mode.",
     shouldHappen:
@@ -150,7 +155,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: "unbounded-wait",
-    title: "Pitfall: duplicates wait without a bound",
+    title: "Pitfall: unbounded wait",
     switches: breakingRule("unbounded-wait"),
     toDo: "Double-click Pay in pitfall mode: the second click sends a duplicate while the first execution is stuck for 20 s.",
     unguardedPay: true,

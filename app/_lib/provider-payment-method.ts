@@ -1,77 +1,8 @@
-import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
-
-/** Stripe's documented test payment method for 4242 4242 4242 4242: it exists at the provider without a card form. */
+/** Stripe's documented test payment method for 4242 4242 4242 4242: it exists at the provider without a card field. */
 export const TEST_PAYMENT_METHOD = "pm_card_visa";
 
-/** Where the browser sends the card: the provider's public URL and the shop's publishable key, given by the page at run time. */
+/** The provider's public URL, which serves the card field's frame, and the shop's publishable key, given by the page at run time. */
 export interface PaymentProviderEndpoint {
   url: string;
   publishableKey: string;
-}
-
-/** The card as the provider takes it (Stripe's `card` hash). */
-export interface CardDetails {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
-}
-
-/** Why no payment method was made: the provider refused the card or the request (its message), or did not answer. */
-export class PaymentMethodError extends Error {
-  constructor(
-    readonly reason: "refused" | "no_answer",
-    message: string,
-  ) {
-    super(message);
-    this.name = "PaymentMethodError";
-  }
-}
-
-/** The provider's answer: a PaymentMethod, or a Stripe error. */
-interface ProviderAnswer {
-  id?: unknown;
-  error?: { type?: string; message?: string };
-}
-
-/**
- * Creates a card PaymentMethod at the provider from the browser, as Stripe.js's
- * `stripe.createPaymentMethod({ type: "card", card })` does, and returns its id:
- * the card number goes to the provider only, never to the shop.
- */
-export async function createPaymentMethod(
-  endpoint: PaymentProviderEndpoint,
-  card: CardDetails,
-  { timeoutMs = DEFAULT_RETRY_SETTINGS.attemptTimeoutMs }: { timeoutMs?: number } = {},
-): Promise<string> {
-  let response: Response;
-  try {
-    response = await fetch(`${endpoint.url.replace(/\/+$/, "")}/v1/payment_methods`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${endpoint.publishableKey}` },
-      // Form-encoded as Stripe.js sends it: card[number]=…&card[exp_month]=…
-      body: new URLSearchParams({
-        type: "card",
-        "card[number]": card.number,
-        "card[exp_month]": String(card.expMonth),
-        "card[exp_year]": String(card.expYear),
-        "card[cvc]": card.cvc,
-      }),
-      // The shop's session cookie is none of the provider's business, even behind the shop's own origin.
-      credentials: "omit",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch {
-    throw new PaymentMethodError(
-      "no_answer",
-      "The payment provider did not answer: nothing was charged. Check the connection and press Pay again.",
-    );
-  }
-  const answer = (await response.json().catch(() => ({}))) as ProviderAnswer;
-  if (response.ok && typeof answer.id === "string" && answer.id.startsWith("pm_")) return answer.id;
-  const said = answer.error?.message ?? `it answered HTTP ${response.status}.`;
-  throw new PaymentMethodError(
-    "refused",
-    answer.error?.type === "card_error" ? said : `The payment provider refused the card details: ${said}`,
-  );
 }

@@ -40,6 +40,8 @@ interface AxisOptions {
   longestIdleMs: number;
   /** The width a compressed stretch takes, at most. */
   gapWidth: number;
+  /** The instant tick labels count from (the page's clock); the first start unless given. */
+  since?: number;
 }
 
 const DEFAULTS: AxisOptions = { longestIdleMs: 2_000, gapWidth: 0.08 };
@@ -53,7 +55,7 @@ interface Piece extends Placed {
 
 /** A time axis, linear except that idle stretches over `longestIdleMs` are squeezed into marked gaps. */
 export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> = {}): TimeAxis {
-  const { longestIdleMs, gapWidth } = { ...DEFAULTS, ...options };
+  const { longestIdleMs, gapWidth, since } = { ...DEFAULTS, ...options };
   const origin = Math.min(...spans.map((span) => span.start));
   const finish = Math.max(origin + 1, ...spans.map((span) => span.end));
   const idle = idleStretches(spans).filter((stretch) => stretch.to - stretch.from > longestIdleMs);
@@ -95,7 +97,7 @@ export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> =
       })),
     ticks: ticksOn(
       pieces.filter((piece) => !piece.compressed),
-      origin,
+      since ?? origin,
       realTime,
     ),
   };

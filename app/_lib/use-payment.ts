@@ -1,17 +1,16 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { onlineManager, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import type { TRPCClient } from "@trpc/client";
-import type { inferRouterOutputs } from "@trpc/server";
-import { useCallback, useReducer, useSyncExternalStore } from "react";
-import type { Attempt, AttemptOutcome, AttemptRun } from "~/app/_trpc/attempt-log";
+import { useCallback, useReducer, useRef, useSyncExternalStore } from "react";
+import type { Attempt, AttemptRun } from "~/app/_trpc/attempt-log";
 import { describeFailure } from "~/app/_trpc/links";
 import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
-import { DEFAULT_RETRY_SETTINGS, isRetryable } from "retry-policy";
+import { isRetryable } from "retry-policy";
 import type { AppRouter } from "~/server/trpc/routers/_app";
-import { PaymentMethodError, createPaymentMethod } from "./provider-payment-method";
-import type { CardDetails, PaymentProviderEndpoint } from "./provider-payment-method";
+import { STARTED, checkout, isStoredFailure } from "./checkout";
+import type { Charge, ChargeAnswer, Step } from "./checkout";
 import { tabAttemptLog } from "./tab-attempt-log";
 
 interface PayableOrder {
@@ -24,11 +23,9 @@ export interface ChargeRequest {
   orderId: string;
   amountCents: number;
   idempotencyKey: string;
-  /** Made at the provider by the browser: the shop never sees the card. */
+  /** Made at the provider by its card field: the shop never sees the card. */
   paymentMethodId: string;
 }
-
-export type Charge = inferRouterOutputs<AppRouter>["payments"]["charge"];
 
 /** How a charge goes over the wire. The lab composes in another one (its naive client). */
 export type SendCharge = (
@@ -41,45 +38,45 @@ export type SendCharge = (
 const sendCharge: SendCharge = (client, request, run) =>
   client.payments.charge.mutate(request, { context: { attempts: run.recorder(request.idempotencyKey) } });
 
-/** What this tab's payment is doing; what the server holds is the order's to say. */
-export type PaymentProgress =
-  | { phase: "idle" }
-  /** The provider made no payment method of the card (refused it, or did not answer): nothing was sent to the shop. */
-  | { phase: "no_payment_method"; message: string }
-  | { phase: "waiting_for_connection"; since: number }
-  | {
-      phase: "processing";
-      attempt: number;
-      maxAttempts: number;
-      sameKey: boolean;
-      /** The status the previous try was answered with; null when no answer reached the tab. */
-      previousStatus: number | null;
-    }
-  | { phase: "charged"; charge: Charge }
-  | { phase: "declined"; reason: string }
-  | { phase: "refused"; message: string }
-  | { phase: "no_answer" }
-  | { phase: "stored_failure"; status: number };
-
-/** Outcomes that leave the charge unknown: only the same key, sent again, can tell. */
-const UNKNOWN_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set<AttemptOutcome>([
-  "in_flight",
-  "interrupted",
-  "network_error",
-  "timed_out",
-  "conflict",
-  "unavailable",
-]);
+/** What the card field made of the card: a PaymentMethod's id, or why none. */
+export type MadePaymentMethod =
+  { ok: true; id: string } | { ok: false; reason: "invalid" | "refused" | "no_answer"; message: string };
 
 const NO_ATTEMPTS: readonly Attempt[] = [];
 
+/** Resolves at once when online, else when the connection returns. */
+function untilOnline(): Promise<void> {
+  return new Promise((resolve) => {
+    if (onlineManager.isOnline()) return resolve();
+    const stop = onlineManager.subscribe((online) => {
+      if (!online) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** The server's answer to the charge, as the customer's view takes it. */
+function answerOf(error: unknown, attempts: readonly Attempt[]): ChargeAnswer {
+  if (!(error instanceof TRPCClientError)) return { kind: "no_answer" };
+  if ((error.data as { code?: string } | undefined)?.code === "PAYMENT_REQUIRED") {
+    return { kind: "declined", reason: error.message };
+  }
+  if (!isRetryable(describeFailure(error))) return { kind: "refused", message: error.message };
+  const last = attempts.at(-1);
+  return last && isStoredFailure(last)
+    ? { kind: "stored_failure", status: last.status ?? 503 }
+    : { kind: "no_answer" };
+}
+
 /**
- * Pays an order with its persisted key, the same on every click, retry and reload; offline, it waits.
- * Each Pay first turns the card into a payment method at the provider, from the browser.
+ * Pays an order with its persisted key, the same on every click, retry and reload. Each Pay asks the card
+ * field for a PaymentMethod, then charges it; a step cut off by a lost connection resumes by itself, with the
+ * same key, when the connection returns.
  */
 export function usePayment(
   order: PayableOrder,
-  provider: PaymentProviderEndpoint,
+  makePaymentMethod: () => Promise<MadePaymentMethod>,
   send: SendCharge = sendCharge,
 ) {
   const trpc = useTRPC();
@@ -91,90 +88,55 @@ export function usePayment(
     // The log lives in the tab; the server's render has none.
     () => NO_ATTEMPTS,
   );
+  const [state, dispatch] = useReducer(checkout, STARTED);
+  const runs = useRef(0);
+  /** The latest PaymentMethod made: Finish payment charges it again, under the same key. */
+  const madeBefore = useRef<string | null>(null);
 
-  // React Query tells its observers a tick later: a render of our own shows a Pay as pending at once,
-  // so the button is disabled before a double-click's second click, while the payment method is made.
-  const [, renderPending] = useReducer((renders: number) => renders + 1, 0);
-  const mutation = useMutation({
-    mutationFn: async (card: CardDetails) => {
-      // Made once per Pay, before the charge: every retry of this charge sends the same payment method.
-      const paymentMethodId = await createPaymentMethod(provider, card);
-      return send(
-        client,
-        {
-          orderId: order.id,
-          amountCents: order.totalCents,
-          idempotencyKey: order.paymentKey,
-          paymentMethodId,
-        },
-        tabAttemptLog(order.id).startRun(),
-      );
-    },
-    // Settled only once the order is read again, so the page shows the server's account of it.
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: trpc.orders.get.queryKey({ orderId: order.id }) }),
-        queryClient.invalidateQueries({ queryKey: trpc.ledger.pathKey() }),
-      ]),
-  });
-
-  return {
-    progress: progressOf(mutation, attempts),
-    attempts,
-    pay: (card: CardDetails) => {
-      mutation.mutate(card);
-      renderPending();
-    },
-    /** The tab's last attempt never learned its outcome (a reload, a lost answer, no connection). */
-    outcomeUnknown: !mutation.isPending && outcomeUnknown(attempts.at(-1)),
-  };
-}
-
-/** A failure the server says it ran or replayed: its stored answer (a server that stores failures), not a missing one. */
-function isStoredFailure(attempt: Attempt): boolean {
-  return (
-    attempt.outcome === "unavailable" && (attempt.decision === "replayed" || attempt.decision === "executed")
-  );
-}
-
-function outcomeUnknown(last: Attempt | undefined): boolean {
-  return last !== undefined && UNKNOWN_OUTCOMES.has(last.outcome) && !isStoredFailure(last);
-}
-
-function progressOf(
-  mutation: {
-    status: "idle" | "pending" | "success" | "error";
-    isPaused: boolean;
-    submittedAt: number;
-    data?: Charge;
-    error: unknown;
-  },
-  attempts: readonly Attempt[],
-): PaymentProgress {
-  if (mutation.status === "pending") {
-    if (mutation.isPaused) return { phase: "waiting_for_connection", since: mutation.submittedAt };
-    const run = Math.max(0, ...attempts.map((attempt) => attempt.run));
-    const ofRun = attempts.filter((attempt) => attempt.run === run);
-    return {
-      phase: "processing",
-      attempt: Math.max(1, ofRun.length),
-      maxAttempts: DEFAULT_RETRY_SETTINGS.maxAttempts,
-      sameKey: new Set(ofRun.map((attempt) => attempt.key)).size <= 1,
-      previousStatus: ofRun.at(-2)?.status ?? null,
+  const pay = async ({ finishing }: { finishing: boolean }) => {
+    const run = ++runs.current;
+    const step = (next: Step) => dispatch({ type: "step", run, step: next });
+    const offline = async () => {
+      step({ name: "offline", since: Date.now() });
+      await untilOnline();
     };
-  }
-  if (mutation.status === "success" && mutation.data) return { phase: "charged", charge: mutation.data };
-  if (mutation.status === "error") {
-    const error = mutation.error;
-    if (error instanceof PaymentMethodError) return { phase: "no_payment_method", message: error.message };
-    if (!(error instanceof TRPCClientError)) return { phase: "no_answer" };
-    if ((error.data as { code?: string } | undefined)?.code === "PAYMENT_REQUIRED") {
-      return { phase: "declined", reason: error.message };
+    let paymentMethodId = finishing ? madeBefore.current : null;
+    while (paymentMethodId === null) {
+      if (!onlineManager.isOnline()) await offline();
+      step({ name: "card" });
+      const made = await makePaymentMethod();
+      if (made.ok) paymentMethodId = made.id;
+      else if (made.reason === "no_answer" && !onlineManager.isOnline()) continue;
+      else
+        return step(
+          made.reason === "invalid" ? { name: "ready" } : { name: "card_refused", message: made.message },
+        );
     }
-    if (!isRetryable(describeFailure(error))) return { phase: "refused", message: error.message };
-    const last = attempts.at(-1);
-    if (last && isStoredFailure(last)) return { phase: "stored_failure", status: last.status ?? 503 };
-    return { phase: "no_answer" };
-  }
-  return { phase: "idle" };
+    madeBefore.current = paymentMethodId;
+    const request = {
+      orderId: order.id,
+      amountCents: order.totalCents,
+      idempotencyKey: order.paymentKey,
+      paymentMethodId,
+    };
+    // One run of tries in the tab's log, however often the connection cuts it: every try carries the same key.
+    const tries = tabAttemptLog(order.id).startRun();
+    let answer: ChargeAnswer = { kind: "no_answer" };
+    do {
+      if (!onlineManager.isOnline()) await offline();
+      step({ name: "charging" });
+      answer = await send(client, request, tries).then(
+        (charge): ChargeAnswer => ({ kind: "charged", charge }),
+        (error: unknown) => answerOf(error, tabAttemptLog(order.id).attempts),
+      );
+    } while (answer.kind === "no_answer" && !onlineManager.isOnline());
+    dispatch({ type: "answered", run, answer });
+    // The page shows the server's account of the payment: read it again.
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.orders.get.queryKey({ orderId: order.id }) }),
+      queryClient.invalidateQueries({ queryKey: trpc.ledger.pathKey() }),
+    ]);
+  };
+
+  return { state, attempts, pay: (finishing: boolean) => void pay({ finishing }) };
 }

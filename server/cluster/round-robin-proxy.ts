@@ -14,9 +14,11 @@ export interface RoundRobinProxy {
 
 /**
  * One address in front of several instances, as a load balancer is: each
- * request goes to the next instance in turn, so a retry can land on another
- * instance than its first attempt did. The proxying is http-proxy-3's (a
- * maintained rewrite of http-proxy); only the choice of instance is ours.
+ * request of a route (method and path) goes to the next instance in turn, so
+ * a retry lands on another instance than its first attempt did, however many
+ * reads of other routes (a page's polling) come between. The proxying is
+ * http-proxy-3's (a maintained rewrite of http-proxy); only the choice of
+ * instance is ours.
  *
  * A failure is passed on as the client would see it without the proxy: an
  * instance that breaks its connection mid-reply (a crash, the lab's lost
@@ -32,15 +34,19 @@ export async function startRoundRobinProxy(opts: {
   const { targets } = opts;
   if (targets.length === 0) throw new Error("a proxy needs at least one instance behind it");
   const restingUntil = new Map<string, number>();
-  let turn = 0;
+  const turns = new Map<string, number>();
 
-  const nextTarget = (): string => {
+  const nextTarget = (route: string): string => {
     const now = Date.now();
-    for (let tried = 0; tried < targets.length; tried++) {
-      const target = targets[turn++ % targets.length]!;
-      if ((restingUntil.get(target) ?? 0) <= now) return target;
+    let turn = turns.get(route) ?? 0;
+    let target = targets[turn++ % targets.length]!;
+    for (let tried = 1; tried < targets.length && (restingUntil.get(target) ?? 0) > now; tried++) {
+      target = targets[turn++ % targets.length]!;
     }
-    return targets[turn++ % targets.length]!;
+    // Routes are few (a page's procedures); a flood of made-up paths must not grow the map for ever.
+    if (turns.size >= 1_000) turns.clear();
+    turns.set(route, turn);
+    return target;
   };
 
   // A keep-alive agent: without one, http-proxy asks for "Connection: close", and
@@ -76,7 +82,7 @@ export async function startRoundRobinProxy(opts: {
   };
 
   const server = http.createServer((request, response) => {
-    const target = nextTarget();
+    const target = nextTarget(`${request.method} ${request.url?.split("?")[0]}`);
     response.setHeader(SERVED_BY_HEADER, target);
     proxy.web(request, response, { target }, (error) => onError(error, target, request, response));
   });

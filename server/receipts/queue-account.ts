@@ -37,6 +37,9 @@ export const receiptAccountOutput = z.object({
       deliveryId: z.string(),
       /** The queue's count of the message's deliveries (1 the first). */
       delivery: z.number().int(),
+      /** What the receipt says: the charge it is for, and its amount. */
+      chargeId: z.string(),
+      amountCents: z.number().int(),
       pid: z.number().int(),
       naive: z.boolean(),
       createdAt: z.iso.datetime(),
@@ -87,11 +90,13 @@ export async function receiptAccountsOf(db: Db, orderIds: string[]): Promise<Map
         chargedNaively: naiveCharges.some((charge) => charge.orderId === orderId),
         receipts: receipts
           .filter((receipt) => receipt.orderId === orderId)
-          .map(({ id, eventId, deliveryId, delivery, pid, naive, createdAt }) => ({
+          .map(({ id, eventId, deliveryId, delivery, chargeId, amountCents, pid, naive, createdAt }) => ({
             id,
             eventId,
             deliveryId,
             delivery,
+            chargeId,
+            amountCents,
             pid,
             naive,
             createdAt: createdAt.toISOString(),

@@ -43,6 +43,8 @@ function writer() {
         id: `rcp_${account.receipts.length + 1}`,
         eventId: "evt_1",
         delivery: 1,
+        chargeId: "ch_1",
+        amountCents: 1200,
         pid: 100,
         naive: false,
         createdAt: at(),

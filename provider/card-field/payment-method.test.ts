@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
-import { PaymentMethodError, createPaymentMethod } from "./provider-payment-method";
+import { PaymentMethodError, createPaymentMethod } from "./payment-method";
 
 const CARD = { number: "4242424242424242", expMonth: 12, expYear: 2034, cvc: "123" };
 const PUBLISHABLE_KEY = "pk_test_idempotent_checkout";

@@ -1,7 +1,7 @@
 import cardValidator from "card-validator";
-import type { CardDetails } from "./provider-payment-method";
+import type { CardDetails } from "./payment-method";
 
-/** What the card form holds: it goes to the payment provider, never to the shop. */
+/** What the card field holds, in the provider's frame: it goes to the provider, never to the merchant's page. */
 export interface CardFields {
   number: string;
   expiry: string;
