@@ -53,7 +53,7 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
             <span className="lanes-caption">
               <strong>Call {n}</strong> +{formatDuration(Date.parse(call.at) - first)} · {call.purpose} ·{" "}
               <code title={call.key} data-testid="provider-key">
-                {derivedKey(call.key)}
+                {shortId(call.paymentKey ?? call.key)}
               </code>{" "}
               · try {call.try}
               {call.status === null ? "" : ` · HTTP ${call.status}`} ·{" "}
@@ -66,10 +66,4 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
       </LanesFigure>
     </section>
   );
-}
-
-/** A derived key, short: the payment's key in its short form, and what the shop derived it for (`pay_…9kX2/charge`). */
-function derivedKey(key: string): string {
-  const slash = key.lastIndexOf("/");
-  return slash === -1 ? shortId(key) : `${shortId(key.slice(0, slash))}${key.slice(slash)}`;
 }

@@ -35,7 +35,7 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
   const data = account.data;
   if (!data) return null;
   const story = paymentStory(data, order.charges);
-  const latestKey = data.attempts.at(-1)?.key ?? order.paymentKey;
+  const latestKey = data.requests.at(-1)?.key ?? order.paymentKey;
   const lifecycle = data.keys.find((key) => key.key === latestKey);
   return (
     <div className="server-account-view">
@@ -50,7 +50,7 @@ export function ServerAccountView({ order, attemptsEnded }: { order: Order; atte
           notInStore={story.keyNotInStore}
         />
       )}
-      <KeyStateGrid attempts={data.attempts} />
+      <KeyStateGrid requests={data.requests} />
     </div>
   );
 }

@@ -93,3 +93,14 @@ test("writes a batch of 300 first executions, as steady load makes them, in one 
     firsts.map((r) => [r.scope.key, "executed", r.at.getTime()]),
   );
 });
+
+test("never writes a run back to in flight: a batch taken before its transaction wrote its ending may land after it", async ({
+  startApp,
+}) => {
+  const { services } = await startApp();
+  const inFlight = { ...duplicate(1), decision: null, status: null };
+  await services.account.journal.write(services.db, [{ ...inFlight, decision: "executed", status: 200 }]);
+  await services.account.journal.append([inFlight], REQUESTS_KEPT_PER_KEY);
+  const kept = await services.account.journal.list(scope.caller, scope.path, [scope.key]);
+  expect(kept.map((r) => [r.decision, r.status])).toEqual([["executed", 200]]);
+});

@@ -1,12 +1,13 @@
-import { randomUUID } from "node:crypto";
 import type { Json, KeyScope, RunOnceOutcome, RunResult } from "run-once";
 import type { KeyRecord } from "run-once/store";
+import type { Db, Tx } from "../db/client";
+import type { Road } from "./road";
 import { WriteBehind } from "./write-behind";
 
 /** The state a request found its key in: the row of the key state grid that answered it. */
 export type FoundKeyState = KeyRecord["state"] | "absent" | "expired";
 
-/** One request that reached a run-once operation, as the server saw and answered it. */
+/** One run under a key (a request, a completer run, a delivery...) or one of its provider calls, as the server saw it. */
 export interface RequestRecord {
   id: string;
   scope: KeyScope;
@@ -31,8 +32,8 @@ export interface RequestRecord {
   retryAfterSeconds: number | null;
   /** Until when the key is retained (the answer's Idempotency-Key-Expires). */
   keyExpiresAt: Date | null;
-  /** A client's request, the completer's run of a stranded payment, the shop's call to the provider, or the lab's naive client. */
-  sentBy: "client" | "completer" | "webhook" | "shop" | "naive client";
+  /** The road the run came by; for a provider call, the road of the run that sent it. */
+  sentBy: Road;
 }
 
 /** What a request's ending adds to its record. */
@@ -50,8 +51,8 @@ export const KEY_STATE_OF_DECISION: Record<RunResult["decision"], FoundKeyState>
   coalesced: "in_progress",
 };
 
-/** What the record says of a request not answered yet. */
-const IN_FLIGHT: RequestEnding = {
+/** What the record says of a run not ended yet. */
+export const IN_FLIGHT: RequestEnding = {
   decision: null,
   keyState: null,
   generation: null,
@@ -67,8 +68,13 @@ export interface RequestJournal {
    * newest `capPerKey` of each key they name, and counts their keys' replays.
    */
   append(records: RequestRecord[], capPerKey: number): Promise<void>;
-  /** Marks an attempt already written as one whose reply was lost. */
+  /** Marks a record already written as one whose reply was lost. */
   markReplyLost(id: string): Promise<void>;
+  /**
+   * Writes the records now, on `client` (a transaction's, to write them with the work they describe): a
+   * record already written is updated, never back to in flight.
+   */
+  write(client: Db | Tx, records: RequestRecord[]): Promise<void>;
   /** The records of some keys (or all) of one caller and operation, oldest first. */
   list(caller: string, path: string, keys?: string[]): Promise<RequestRecord[]>;
   /** Deletes the records of keys that no longer exist, once their last record is older than `before`. */
@@ -82,11 +88,10 @@ export const keyIdOf = (scope: KeyScope) => JSON.stringify([scope.caller, scope.
 export const REQUESTS_KEPT_PER_KEY = 50;
 
 /**
- * Records attempts off the requests' path (see WriteBehind); a failed write is
- * logged, never thrown. A request is recorded on arrival (in flight), when it
- * claims its key, and when it ends: a later version that finds the earlier one
- * still pending replaces it, so a burst of quick duplicates writes one row each;
- * one that finds it written replaces that row in place.
+ * Writes records off the requests' path (see WriteBehind); a failed write is
+ * logged, never thrown. A later version of a record that finds the earlier
+ * one still pending replaces it, so a burst of quick duplicates writes one
+ * row each; one that finds it written updates that row in place.
  */
 export class RequestRecorder {
   readonly #batches: WriteBehind<RequestRecord>;
@@ -98,46 +103,23 @@ export class RequestRecorder {
     this.#batches = new WriteBehind(
       (batch) =>
         journal.append(batch, REQUESTS_KEPT_PER_KEY).catch((error: unknown) => {
-          logger.warn({ err: error, count: batch.length }, "could not record attempts");
+          logger.warn({ err: error, count: batch.length }, "could not write the account");
         }),
       (record) => keyIdOf(record.scope),
     );
   }
 
-  /**
-   * Records a request on its arrival, in flight. `claimed` adds the key's generation and the state it found
-   * once it runs (even after its client went away), `end` how it ended (and, where the ending adds to
-   * what was sent, the body as it then stands): each updates the same row.
-   */
-  arrived(request: Omit<RequestRecord, keyof RequestEnding | "id" | "at" | "durationMs" | "replyLost">) {
-    let current: RequestRecord = {
-      ...request,
-      ...IN_FLIGHT,
-      id: randomUUID(),
-      at: new Date(),
-      durationMs: 0,
-      replyLost: false,
-    };
-    const startedAt = performance.now();
-    const put = (change: Partial<RequestRecord>) => {
-      current = { ...current, ...change };
-      this.#batches.put(current.id, current);
-    };
-    this.#batches.put(current.id, current);
-    return {
-      id: current.id,
-      claimed: (claim: Pick<RequestRecord, "generation" | "keyState">) => put(claim),
-      end: (ending: RequestEnding, body?: Json) =>
-        put({
-          ...ending,
-          ...(body === undefined ? {} : { body }),
-          ...(current.generation ? { generation: current.generation, keyState: current.keyState } : {}),
-          durationMs: performance.now() - startedAt,
-        }),
-    };
+  /** Writes this version of a record in a later batch. */
+  put(record: RequestRecord): void {
+    this.#batches.put(record.id, record);
   }
 
-  /** The reply of a recorded attempt was lost: noted in its pending record, or on its written row. */
+  /** This version of a record is written already: a pending copy of it need not be written again. */
+  written(record: RequestRecord): void {
+    if (this.#batches.pending(record.id) === record) this.#batches.drop(record.id);
+  }
+
+  /** The reply of a recorded run was lost: noted in its pending record, or on its written row. */
   replyLost(id: string): void {
     const pending = this.#batches.pending(id);
     if (pending) {

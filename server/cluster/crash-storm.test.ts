@@ -88,11 +88,12 @@ test(`${ROUNDS} rounds of kill -9, between the hops and at the provider: 0 doubl
     });
     const recorded = await db.charge.findMany({
       where: { orderId: order.id },
-      select: { id: true, madeBy: true },
+      select: { id: true, recordedBy: true },
     });
-    for (const { madeBy } of recorded) {
+    for (const { recordedBy } of recorded) {
       const maker =
-        madeBy && (await db.requestRecord.findUnique({ where: { id: madeBy }, select: { sentBy: true } }));
+        recordedBy &&
+        (await db.requestRecord.findUnique({ where: { id: recordedBy }, select: { sentBy: true } }));
       const road = maker ? maker.sentBy : "not on record";
       byRoad[road] = (byRoad[road] ?? 0) + 1;
     }

@@ -5,13 +5,16 @@ import type { Db, Tx } from "../db/client";
 import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { logger } from "service-kit/logger";
 import { trpcFinalErrors } from "../trpc/idempotency/final-errors";
+import { Account } from "../account/accounted-run";
 import { PrismaRequestJournal } from "../account/request-journal";
 import { RequestRecorder } from "../account/request-recorder";
 
-/** The run-once core on the shop's database, with the tRPC final errors and the account of attempts. */
+/** The run-once core on the shop's database, with the tRPC final errors and the account of its runs. */
 export function createRunOnce(opts: {
   databaseUrl: string;
   db: Db;
+  /** This process's name in the account (see instanceName). */
+  instance: string;
   settings: Partial<RunOnceSettings>;
   /** How long a webhook event's key is kept: past the provider's retry window (env.ts checks). */
   webhookKeyTtlMs: number;
@@ -40,6 +43,11 @@ export function createRunOnce(opts: {
   });
   const journal = new PrismaRequestJournal(opts.db);
   const recorder = new RequestRecorder(journal, logger);
+  const account = new Account(recorder, journal, {
+    db: opts.db,
+    instance: opts.instance,
+    finalErrors: trpcFinalErrors,
+  });
   const sweepKeysAndTheirAttempts = async (expiredBefore: Date, abandonedBefore: Date) => {
     const deleted = await store.sweep(expiredBefore, abandonedBefore);
     await journal.sweep(abandonedBefore);
@@ -53,8 +61,7 @@ export function createRunOnce(opts: {
     runOnce,
     webhookRunOnce,
     sweeper,
-    journal,
-    recorder,
+    account,
     /** Writes what is pending, then closes the connections the store and its watcher hold of their own. */
     async close() {
       await recorder.flush();

@@ -4,7 +4,6 @@ import type { z } from "zod";
 import type { Db } from "../db/client";
 import { logger } from "service-kit/logger";
 import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
-import type { ProviderCallObserver } from "../payment-provider/http-payment-provider";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
 import type { ChargeAnswer, PaymentProvider, PaymentRequest } from "../payment-provider/payment-provider";
 import type { providerFaultsSchema } from "../trpc/schemas/lab";
@@ -29,7 +28,7 @@ export class LabProvider implements PaymentProvider {
   constructor(
     private readonly db: Db,
     private readonly inner: PaymentProvider,
-    private readonly endpoint: { url: string; apiKey: string; onCall?: ProviderCallObserver },
+    private readonly endpoint: { url: string; apiKey: string },
     /** Writes the server's account before a stall, so that the request killed in it is on record. */
     private readonly beforeStall: () => Promise<void> = async () => {},
   ) {
@@ -78,8 +77,8 @@ export class LabProvider implements PaymentProvider {
     }
   }
 
-  chargesOf(orderId: string, idempotencyKey?: string) {
-    return this.inner.chargesOf(orderId, idempotencyKey);
+  chargesOf(orderId: string, paymentKey?: string) {
+    return this.inner.chargesOf(orderId, paymentKey);
   }
 
   chargeOfIntent(paymentIntentId: string) {
@@ -88,6 +87,10 @@ export class LabProvider implements PaymentProvider {
 
   cardOf(paymentMethodId: string) {
     return this.inner.cardOf(paymentMethodId);
+  }
+
+  webhookTriesOf(orderId: string) {
+    return this.inner.webhookTriesOf(orderId);
   }
 
   async providerFaults(orderId: string): Promise<ProviderFaults> {

@@ -1,7 +1,7 @@
 import type { RequestRecorder } from "../account/request-recorder";
 import type { Db } from "../db/client";
 import { lostReply } from "service-kit/http/lost-reply";
-import { REQUEST_RECORD_HEADER } from "../trpc/idempotency/request-account";
+import { REQUEST_RECORD_HEADER } from "../account/accounted-run";
 import { chargeOutput } from "../payments/schemas";
 import { spend } from "./switches";
 
