@@ -7,7 +7,7 @@ import { shortId } from "~/app/_lib/short-id";
  * The second hop's lane, from the payment's story: every call the shop made
  * to the payment provider for this order, each under a key derived from the
  * payment's, with the provider's decision and the reply that came back, or
- * none. A mark stands where the provider charged, declined or saved a card.
+ * none. A mark stands where the provider charged or declined the card.
  */
 export function ProviderLane({ story }: { story: PaymentStory }) {
   const rows = story.providerCalls;

@@ -28,19 +28,15 @@ export type RunEnding =
   { result: RunResult } | { error: unknown; retryAfterSeconds?: number } | { unkeyed: true };
 
 /**
- * The server's account, written from each run's typed events, in one place:
- * a run arrives (in flight), claims its key, acts (each provider call, its
- * record written before it is sent), is written with the work it describes
- * (inside commit(), in the transaction of the charge, the decline or the
- * event's answer), and ends. What a crash can lose is only what the work did
- * not depend on: an arrival, an ending's details, a call's reply, written
- * later in batches.
+ * The server's account, written in one place from each run's typed events: it arrives, claims its key, acts
+ * (each provider call on record before it leaves), is written with its work (inside commit()), and ends. A
+ * crash loses only what the work does not depend on: arrivals, endings' details and replies, in batches.
  */
 export class Account {
   constructor(
     readonly recorder: RequestRecorder,
     readonly journal: RequestJournal,
-    private readonly deps: {
+    readonly deps: {
       db: Db;
       /** This process's name in the account (see instanceName). */
       instance: string;
@@ -49,12 +45,8 @@ export class Account {
     },
   ) {}
 
-  get instance(): string {
-    return this.deps.instance;
-  }
-
   arrived(arrival: Arrival): AccountedRun {
-    return new AccountedRun(this, this.deps, arrival);
+    return new AccountedRun(this, arrival);
   }
 }
 
@@ -67,22 +59,22 @@ export class AccountedRun implements CallRecorder {
   readonly #startedAt = performance.now();
 
   constructor(
-    private readonly account: Pick<Account, "recorder" | "journal">,
-    private readonly deps: { db: Db; instance: string; finalErrors: Pick<FinalErrors, "isFinal"> },
+    private readonly account: Account,
     private readonly arrival: Arrival,
   ) {
-    this.road = arrival.road;
+    const { road: sentBy, scope, fingerprint, body } = arrival;
+    this.road = sentBy;
     this.#record = {
       ...IN_FLIGHT,
       id: this.id,
-      scope: arrival.scope,
+      scope,
       at: new Date(),
-      instance: deps.instance,
-      fingerprint: arrival.fingerprint,
-      body: arrival.body,
+      instance: account.deps.instance,
+      fingerprint,
+      body,
+      sentBy,
       durationMs: 0,
       replyLost: false,
-      sentBy: arrival.road,
     };
     account.recorder.put(this.#record);
   }
@@ -105,7 +97,8 @@ export class AccountedRun implements CallRecorder {
             return done;
           } catch (error) {
             // A final error (a decline) commits with what the work wrote, this record too; any other rolls back.
-            if (this.deps.finalErrors.isFinal(error)) await this.writtenIn(tx, answers?.error(error) ?? null);
+            if (this.account.deps.finalErrors.isFinal(error))
+              await this.writtenIn(tx, answers?.error(error) ?? null);
             throw error;
           }
         }),
@@ -134,7 +127,7 @@ export class AccountedRun implements CallRecorder {
   /** A provider call, written before it leaves (in flight, with this run) so that a charge can name it. */
   async called(call: ProviderCall): Promise<(reply: ProviderReply) => void> {
     const sent = callSent(this.#record, call);
-    await this.account.journal.write(this.deps.db, [this.#record, sent]);
+    await this.account.journal.write(this.account.deps.db, [this.#record, sent]);
     this.account.recorder.written(this.#record);
     const sentAt = performance.now();
     return (reply) => this.account.recorder.put(callAnswered(sent, reply, performance.now() - sentAt));
@@ -151,37 +144,28 @@ export class AccountedRun implements CallRecorder {
   }
 
   #endingOf(ending: RunEnding, status: number | null): RequestEnding {
-    const claimed = this.#claimed;
-    const generation = claimed?.generation ?? null;
     if ("unkeyed" in ending) return { ...IN_FLIGHT, decision: "executed", status };
     if ("result" in ending) {
-      const { decision, expiresAt } = ending.result;
-      return {
-        decision,
-        keyState: KEY_STATE_OF_DECISION[decision],
-        generation: ending.result.generation,
-        status,
-        retryAfterSeconds: null,
-        keyExpiresAt: expiresAt,
-      };
+      const { decision, generation, expiresAt } = ending.result;
+      const keyState = KEY_STATE_OF_DECISION[decision];
+      return { ...IN_FLIGHT, decision, keyState, generation, status, keyExpiresAt: expiresAt };
     }
-    const { error } = ending;
-    const decision = outcomeOfFailure(error, claimed !== undefined, this.deps.finalErrors);
+    const { error, retryAfterSeconds = null } = ending;
+    const claimed = this.#claimed;
+    const decision = outcomeOfFailure(error, claimed !== undefined, this.account.deps.finalErrors);
     const keyState =
       decision === "mismatch"
         ? (error as KeyReusedError).keyState
         : decision === "conflict" || decision === "coalesced"
           ? "in_progress"
-          : claimed
-            ? KEY_STATE_OF_DECISION[claimed.decision]
-            : null;
+          : claimed && KEY_STATE_OF_DECISION[claimed.decision];
     return {
+      ...IN_FLIGHT,
       decision,
-      keyState,
-      generation,
+      keyState: keyState ?? null,
+      generation: claimed?.generation ?? null,
       status,
-      retryAfterSeconds: ending.retryAfterSeconds ?? null,
-      keyExpiresAt: null,
+      retryAfterSeconds,
     };
   }
 

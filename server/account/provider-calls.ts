@@ -2,7 +2,7 @@ import { z } from "zod";
 import { RUN_ONCE_OUTCOMES } from "run-once";
 import type { RunOnceOutcome } from "run-once";
 import type { ProviderCall, ProviderReply } from "../payment-provider/payment-provider";
-import { IN_FLIGHT } from "./request-recorder";
+import { IN_FLIGHT, recordViewSchema, viewOf } from "./request-recorder";
 import type { RequestRecord } from "./request-recorder";
 
 /** What a call to the provider is for, by its path: the provider lane's words. */
@@ -15,13 +15,22 @@ export const PROVIDER_CALLS_PATH = "payment provider";
 const sentCall = z.object({
   path: z.string(),
   purpose: z.enum(PROVIDER_CALL_PURPOSES),
+  /** Which try of the shop's retry policy, from 1. */
   try: z.number().int(),
   /** The account's record of the run that sent it. */
   run: z.string(),
   /** The payment's key the call's key was made for; null for a key of the lab's own. */
   paymentKey: z.string().nullable(),
-  /** The provider's id for this request (its reply's Request-Id); null until a reply names it. */
+  /** The provider's id for this request (its reply's Request-Id): a charge names the request that made it. */
   requestId: z.string().nullable(),
+});
+
+/** A call from the shop to the payment provider, under a key derived from the payment's; its decision is the provider's. */
+export const providerCallSchema = recordViewSchema.extend({
+  key: z.string(),
+  ...sentCall.shape,
+  /** No reply reached the shop: lost on the way, or timed out. */
+  noReply: z.boolean(),
 });
 
 /** A call of `run` as it leaves, in flight. */
@@ -61,16 +70,11 @@ export function callAnswered(sent: RequestRecord, reply: ProviderReply, duration
 }
 
 /** A provider call as the account recorded it: the call, the provider's decision and status, or no reply. */
-export function providerCallOf(record: RequestRecord) {
+export function providerCallOf(record: RequestRecord): z.infer<typeof providerCallSchema> {
   return {
-    id: record.id,
-    at: record.at.toISOString(),
-    instance: record.instance,
+    ...viewOf(record),
     key: record.scope.key,
     ...sentCall.parse(record.body),
-    decision: record.decision,
-    status: record.status,
-    durationMs: Math.round(record.durationMs),
     noReply: record.replyLost,
   };
 }

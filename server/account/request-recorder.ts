@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { RUN_ONCE_OUTCOMES } from "run-once";
 import type { Json, KeyScope, RunOnceOutcome, RunResult } from "run-once";
 import type { KeyRecord } from "run-once/store";
 import type { Db, Tx } from "../db/client";
@@ -34,6 +36,23 @@ export interface RequestRecord {
   keyExpiresAt: Date | null;
   /** The road the run came by; for a provider call, the road of the run that sent it. */
   sentBy: Road;
+}
+
+/** What every record shows the page: when, where, how it ended (null in flight), how long it took. */
+export const recordViewSchema = z.object({
+  id: z.string(),
+  at: z.iso.datetime(),
+  /** The shop's instance that ran or sent it. */
+  instance: z.string(),
+  /** The core's words (RUN_ONCE_OUTCOMES); for a provider call, the provider's Idempotency-Decision. */
+  decision: z.enum(RUN_ONCE_OUTCOMES).nullable(),
+  status: z.number().int().nullable(),
+  durationMs: z.number().int(),
+});
+
+export function viewOf(record: RequestRecord): z.infer<typeof recordViewSchema> {
+  const { id, at, instance, decision, status, durationMs } = record;
+  return { id, at: at.toISOString(), instance, decision, status, durationMs: Math.round(durationMs) };
 }
 
 /** What a request's ending adds to its record. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Account } from "./accounted-run";
+import { recordViewSchema, viewOf } from "./request-recorder";
 import type { RequestRecord } from "./request-recorder";
 
 /** Where the account keeps the provider's webhook deliveries: under their order (kept as long as it is), each under its event's id. */
@@ -36,12 +37,16 @@ export const DELIVERY_OUTCOMES = [...EVENT_OUTCOMES, ...NOT_HANDLED] as const;
 const deliveryBody = z.object({
   event: z.string(),
   type: z.string(),
-  /** What the event tells, for a type the shop handles. */
+  /** What the event tells of its payment, for a type the shop handles. */
   tells: z.enum(EVENT_TELLS).nullable(),
-  /** The payment it tells of (its metadata's payment_key), if it names one. */
+  /** The payment's key (its metadata's payment_key), which the event's handling records under. */
   paymentKey: z.string().nullable(),
+  /** What it came to for the payment (the stored answer, for a replay); null in flight or refused before it ran. */
   outcome: z.enum(DELIVERY_OUTCOMES).nullable(),
 });
+
+/** A delivery of the provider's webhook, as the shop answered it: its decision is the event's key's. */
+export const webhookDeliverySchema = recordViewSchema.extend(deliveryBody.shape);
 type DeliveryBody = z.infer<typeof deliveryBody>;
 
 /** A delivery of the provider's webhook, run under its event's id: its record, and what it came to. */
@@ -69,14 +74,6 @@ export function deliveryArrived(
 export type Delivery = ReturnType<typeof deliveryArrived>;
 
 /** A delivery as the account recorded it: the event, how its key answered, and what it did for the payment. */
-export function webhookDeliveryOf(record: RequestRecord) {
-  return {
-    id: record.id,
-    at: record.at.toISOString(),
-    instance: record.instance,
-    ...deliveryBody.parse(record.body),
-    decision: record.decision,
-    status: record.status,
-    durationMs: Math.round(record.durationMs),
-  };
+export function webhookDeliveryOf(record: RequestRecord): z.infer<typeof webhookDeliverySchema> {
+  return { ...viewOf(record), ...deliveryBody.parse(record.body) };
 }

@@ -130,8 +130,8 @@ describe("paying through Stripe's client", () => {
       apiKey: provider.apiKey,
       retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 10, attemptTimeoutMs: 2_000, deadlineMs: 5_000 },
     });
-    await expect(
-      quick.charge(payment("ord_u", 300), "pay_u/charge"),
-    ).rejects.toThrow(ProviderUnavailableError);
+    await expect(quick.charge(payment("ord_u", 300), "pay_u/charge")).rejects.toThrow(
+      ProviderUnavailableError,
+    );
   });
 });

@@ -125,10 +125,7 @@ export class HttpPaymentProvider implements PaymentProvider {
     const list = (await this.#stripe
       .rawRequest("GET", "/v1/test_helpers/webhook_deliveries", { order: orderId })
       .catch(() => null)) as { data: WebhookTryJson[] } | null;
-    return (
-      list?.data.map(({ duration_ms, at, ...rest }) => ({ ...rest, at: new Date(at), durationMs: duration_ms })) ??
-      null
-    );
+    return list?.data.map(({ duration_ms, ...rest }) => ({ ...rest, durationMs: duration_ms })) ?? null;
   }
 
   /**
@@ -196,7 +193,7 @@ function replyOf(answer: {
 }
 
 /** A try as the provider's test helper lists it. */
-type WebhookTryJson = Omit<WebhookTry, "at" | "durationMs"> & { at: string; duration_ms: number | null };
+type WebhookTryJson = Omit<WebhookTry, "durationMs"> & { duration_ms: number | null };
 
 function describe(failure: AttemptFailure): string {
   return failure.kind === "http" ? `HTTP ${failure.status}` : failure.kind;

@@ -50,7 +50,8 @@ export interface WebhookTry {
   type: string;
   /** The provider's count of this event's tries, from 1. */
   try: number;
-  at: Date;
+  /** When it was sent (ISO). */
+  at: string;
   /** The shop's status; null while in flight, or when no answer came (then `error` says why). */
   status: number | null;
   error: string | null;

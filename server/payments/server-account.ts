@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Json } from "run-once";
+import { viewOf } from "../account/request-recorder";
 import type { RequestRecord } from "../account/request-recorder";
 import { viewKeys } from "../keys/key-views";
 import type { KeyView } from "../keys/key-views";
@@ -46,12 +47,7 @@ export async function serverAccountOf(
     requests: withPayloadColumn(records),
     providerCalls: providerCalls.map(providerCallOf),
     webhookDeliveries: deliveries.map(webhookDeliveryOf),
-    webhookTries:
-      tries?.map(({ at, durationMs, ...rest }) => ({
-        ...rest,
-        at: at.toISOString(),
-        durationMs: durationMs === null ? null : Math.round(durationMs),
-      })) ?? null,
+    webhookTries: tries,
     keys: keys.map((key) =>
       lifecycleOf(
         key,
@@ -70,18 +66,13 @@ function withPayloadColumn(records: RequestRecord[]): RequestView[] {
     const different = record.decision === "mismatch" || (held !== undefined && held !== record.fingerprint);
     if (record.decision !== "mismatch") heldBody.set(record.scope.key, record.fingerprint);
     return {
-      id: record.id,
-      at: record.at.toISOString(),
-      instance: record.instance,
+      ...viewOf(record),
       key: record.scope.key,
       generation: record.generation,
-      decision: record.decision,
       keyState: record.keyState,
       payload: different ? "different" : "same",
       fingerprint: record.fingerprint,
       body: isObject(record.body) ? record.body : {},
-      status: record.status,
-      durationMs: Math.round(record.durationMs),
       replyLost: record.replyLost,
       retryAfterSeconds: record.retryAfterSeconds,
       keyExpiresAt: record.keyExpiresAt?.toISOString() ?? null,

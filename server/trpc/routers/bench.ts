@@ -7,7 +7,6 @@ import { chargeOrder } from "../../payments/charge-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
 import { sessionProcedure } from "../procedures";
-import { trpcFinalErrors } from "../idempotency/final-errors";
 import { runOnce } from "../idempotency/middleware";
 import { chargeInput, chargeOutput, chargeFingerprinted } from "../../payments/schemas";
 
@@ -50,11 +49,7 @@ export const benchRouter = router({
     .use(({ ctx, next }) =>
       next({
         ctx: {
-          account: new Account(recorderWithoutWrites, nowhere, {
-            db: ctx.db,
-            instance: ctx.account.instance,
-            finalErrors: trpcFinalErrors,
-          }),
+          account: new Account(recorderWithoutWrites, nowhere, ctx.account.deps),
         },
       }),
     )
