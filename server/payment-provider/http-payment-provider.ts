@@ -123,7 +123,7 @@ export class HttpPaymentProvider implements PaymentProvider {
   async webhookTriesOf(orderId: string): Promise<WebhookTry[] | null> {
     // The provider's test helper (Stripe has none: there, and with the provider down, the shop's record alone).
     const list = (await this.#stripe
-      .rawRequest("GET", "/v1/test_helpers/webhook_deliveries", { order: orderId })
+      .rawRequest("GET", `/v1/test_helpers/webhook_deliveries?${new URLSearchParams({ order: orderId })}`)
       .catch(() => null)) as { data: WebhookTryJson[] } | null;
     return list?.data.map(({ duration_ms, ...rest }) => ({ ...rest, durationMs: duration_ms })) ?? null;
   }

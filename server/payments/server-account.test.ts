@@ -1,4 +1,5 @@
-import { describe, expect } from "vitest";
+import { describe, expect, vi } from "vitest";
+import { PROVIDER_CALLS_PATH } from "../account/provider-calls";
 import { REQUESTS_KEPT_PER_KEY } from "../account/request-recorder";
 import type { RequestRecord } from "../account/request-recorder";
 import { ageKeyPastRetention } from "../lab/age-key";
@@ -256,6 +257,36 @@ describe("the record itself", () => {
     expect(account.providerCalls[1]!.requestId).not.toBe(recorded!.providerRequestId);
     // Another session's account shows none of them.
     await expect(app.caller().orders.serverAccount({ orderId: c.order.id })).rejects.toThrow();
+  });
+
+  test("a crash loses only the batches: the run a charge names, and the call that made it, are on record without them", async ({
+    startApp,
+  }) => {
+    const app = await startApp({ lab: true });
+    // The batches are never written, as if the server died before each: only what is written with the work stays.
+    vi.spyOn(app.services.account.journal, "append").mockResolvedValue();
+    vi.spyOn(app.services.account.journal, "markReplyLost").mockResolvedValue();
+    const c = await customer(app);
+    await labProviderOf(app.services.provider).setProviderFaults(c.order.id, { dropReplies: 1 });
+    expect(await c.pay()).toBe(200);
+    const [charge] = await app.services.db.charge.findMany({ where: { orderId: c.order.id } });
+    const run = await app.services.db.requestRecord.findUniqueOrThrow({ where: { id: charge!.recordedBy! } });
+    expect(run).toMatchObject({
+      sentBy: "client",
+      decision: "executed",
+      status: 200,
+      key: c.order.paymentKey,
+    });
+    // Both tries of the call are on record, in flight as they left, each naming the run: the first one, whose
+    // reply never came, made the charge (the second's reply names another request).
+    const calls = await app.services.db.requestRecord.findMany({
+      where: { scope: c.order.id, path: PROVIDER_CALLS_PATH },
+      orderBy: { at: "asc" },
+    });
+    expect(calls.map((call) => [call.key, call.status, JSON.parse(call.body).run])).toEqual([
+      [charge!.providerKey, null, run.id],
+      [charge!.providerKey, null, run.id],
+    ]);
   });
 
   test("the naive client's requests: each under the key it made, flagged, and outside the grid", async ({

@@ -168,6 +168,11 @@ describe("events, delivered at least once, record each payment once", () => {
     expect(["already recorded", "shared"]).toContain(first!.outcome);
     expect(second).toMatchObject({ decision: "replayed", status: 200, outcome: first!.outcome });
     expect(account.webhookDeliveries).toHaveLength(2);
+    // The provider's own record of its tries, beside the shop's: the two, each answered 200.
+    expect(account.webhookTries?.map((t) => [t.event, t.try, t.status])).toEqual([
+      [first!.event, 1, 200],
+      [first!.event, 2, 200],
+    ]);
   });
 
   test("the shop dies after the provider charged: the webhook records the charge once, and the retry replays it", async ({
