@@ -13,6 +13,7 @@ import { startTestProvider } from "~/testing/test-provider";
 import type { TestApp } from "~/testing/test-app";
 import { PaymentRecord } from "~/app/_components/payment-record";
 import { webhookRetentionProblem } from "../env";
+import { naiveCharge } from "../lab/naive-charge";
 import { WEBHOOK_KEYSPACE, serveWebhook } from "./serve-webhook";
 import { WEBHOOK_BODY_LIMIT_BYTES } from "./verified-event";
 
@@ -33,7 +34,7 @@ async function webhookEndpoint(app: () => TestApp | undefined) {
 /** An app whose provider delivers its events to it, signed with SECRET, retried quickly. */
 async function appWithWebhooks(
   startApp: (opts?: Parameters<typeof createTestApp>[0]) => Promise<TestApp>,
-  opts: { provider?: ControllableProvider; duplicateRate?: number } = {},
+  opts: { provider?: ControllableProvider; duplicateRate?: number; lab?: boolean } = {},
 ) {
   const started: { app?: TestApp } = {};
   const url = await webhookEndpoint(() => started.app);
@@ -47,7 +48,12 @@ async function appWithWebhooks(
     },
   });
   onTestFinished(() => paymentProvider.close());
-  started.app = await startApp({ paymentProvider, provider: opts.provider, webhookSecret: SECRET });
+  started.app = await startApp({
+    paymentProvider,
+    provider: opts.provider,
+    webhookSecret: SECRET,
+    lab: opts.lab,
+  });
   return started.app;
 }
 
@@ -210,6 +216,25 @@ describe("events, delivered at least once, record each payment once", () => {
     expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
     expect(await app.paymentProvider.executions()).toBe(1);
   });
+});
+
+test("the lab's naive charges are told too: their events are delivered, drawn under the order, and record nothing", async ({
+  startApp,
+}) => {
+  const app = await appWithWebhooks(startApp, { lab: true });
+  const { session, order } = await placedOrder(app);
+  const deps = { ...app.services, sessionId: session, http: null };
+  const input = { orderId: order.id, amountCents: order.totalCents, paymentMethodId: "pm_card_visa" };
+  await naiveCharge(deps, { ...input, attemptKey: "naive_1" });
+  await expect
+    .poll(async () => {
+      await app.services.account.recorder.flush();
+      return (await app.caller(session).orders.serverAccount({ orderId: order.id })).webhookDeliveries;
+    })
+    .toMatchObject([{ paymentKey: "naive_1", status: 200, outcome: "not a payment of this shop's" }]);
+  expect(await app.services.db.paymentAttempt.findMany({ where: { orderId: order.id } })).toMatchObject([
+    { status: "OPEN", settledBy: null },
+  ]);
 });
 
 describe("one event, delivered many times, is handled once", () => {
