@@ -4,7 +4,8 @@ import { decideRetry } from "retry-policy";
 import type { AttemptFailure, RetrySettings } from "retry-policy";
 import { IDEMPOTENCY_HEADERS } from "run-once/http";
 import { CardDeclinedError, failureOf } from "./stripe-errors";
-import { ProviderUnavailableError } from "./payment-provider";
+import { z } from "zod";
+import { ProviderUnavailableError, webhookTrySchema } from "./payment-provider";
 import type {
   CallRecorder,
   ChargeAnswer,
@@ -122,10 +123,10 @@ export class HttpPaymentProvider implements PaymentProvider {
 
   async webhookTriesOf(orderId: string): Promise<WebhookTry[] | null> {
     // The provider's test helper (Stripe has none: there, and with the provider down, the shop's record alone).
-    const list = (await this.#stripe
+    const list: unknown = await this.#stripe
       .rawRequest("GET", `/v1/test_helpers/webhook_deliveries?${new URLSearchParams({ order: orderId })}`)
-      .catch(() => null)) as { data: WebhookTryJson[] } | null;
-    return list?.data.map(({ duration_ms, ...rest }) => ({ ...rest, durationMs: duration_ms })) ?? null;
+      .catch(() => null);
+    return triesSchema.safeParse(list).data?.data ?? null;
   }
 
   /**
@@ -192,8 +193,15 @@ function replyOf(answer: {
   };
 }
 
-/** A try as the provider's test helper lists it. */
-type WebhookTryJson = Omit<WebhookTry, "durationMs"> & { duration_ms: number | null };
+/** The tries as the provider's test helper lists them. */
+const triesSchema = z.object({
+  data: z.array(
+    webhookTrySchema
+      .omit({ durationMs: true })
+      .extend({ duration_ms: z.number().int().nullable() })
+      .transform(({ duration_ms, ...sent }) => ({ ...sent, durationMs: duration_ms })),
+  ),
+});
 
 function describe(failure: AttemptFailure): string {
   return failure.kind === "http" ? `HTTP ${failure.status}` : failure.kind;

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** A charge as the payment provider keeps it. */
 export interface ProviderCharge {
   id: string;
@@ -44,42 +46,31 @@ export interface CallRecorder {
 }
 
 /** One try of the provider's webhook delivery, as the provider's own record has it (its test helper). */
-export interface WebhookTry {
-  id: string;
-  event: string;
-  type: string;
+export const webhookTrySchema = z.object({
+  id: z.string(),
+  event: z.string(),
+  type: z.string(),
   /** The provider's count of this event's tries, from 1. */
-  try: number;
-  /** When it was sent (ISO). */
-  at: string;
-  /** The shop's status; null while in flight, or when no answer came (then `error` says why). */
-  status: number | null;
-  error: string | null;
-  durationMs: number | null;
-}
+  try: z.number().int(),
+  at: z.iso.datetime({ offset: true }),
+  /** The shop's status; null in flight, or when no answer came (then `error` says why). */
+  status: z.number().int().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+});
+export type WebhookTry = z.infer<typeof webhookTrySchema>;
 
 /** The provider's final answer to a payment: charged, or declined (a 402, final for its key). */
 export type ChargeAnswer = { charged: ProviderCharge } | { declined: { reason: string; cardLast4: string } };
 
 /**
- * The payment service the shop charges through, in the shape of Stripe's
- * API: the browser creates a PaymentMethod from the card, so the shop only
- * ever holds its id, and every payment is sent under an idempotency key, so
- * that retrying an unknown outcome cannot charge twice. Swapped in the
- * services to test.
+ * The payment service the shop charges through, in Stripe's shape: the shop only ever holds a PaymentMethod's
+ * id, and every payment is sent under an idempotency key. Swapped in the services to test.
  */
 export interface PaymentProvider {
-  /**
-   * Charges under `idempotencyKey` (a PaymentIntent confirmed on creation),
-   * retrying unknown outcomes with the same key. Throws
-   * ProviderUnavailableError when no attempt got a final answer.
-   */
+  /** Charges under the key, retrying unknown outcomes with it; ProviderUnavailableError when none got a final answer. */
   charge(request: PaymentRequest, idempotencyKey: string): Promise<ChargeAnswer>;
-  /**
-   * The provider's charges of one order, for reconciliation; with
-   * `paymentKey`, only the payment's: what a late recovery asks instead of
-   * charging again once the provider may have forgotten the key.
-   */
+  /** An order's charges (reconciliation), or one payment's: what a late recovery asks once the key may be forgotten. */
   chargesOf(orderId: string, paymentKey?: string): Promise<ProviderCharge[]>;
   /** The charge a PaymentIntent made, if it succeeded: what a webhook's event is checked against. */
   chargeOfIntent(paymentIntentId: string): Promise<ProviderCharge | null>;
@@ -89,7 +80,7 @@ export interface PaymentProvider {
   webhookTriesOf(orderId: string): Promise<WebhookTry[] | null>;
 }
 
-/** No attempt got a final answer within the retry policy: the outcome at the provider is unknown. */
+/** No try got a final answer within the retry policy: the outcome at the provider is unknown. */
 export class ProviderUnavailableError extends Error {
   constructor(lastFailure: string) {
     super(`The payment provider gave no final answer (last: ${lastFailure}); nothing was recorded.`);

@@ -4,6 +4,7 @@ import { providerCallSchema } from "../account/provider-calls";
 import { recordViewSchema } from "../account/request-recorder";
 import { ROADS } from "../account/road";
 import { webhookDeliverySchema } from "../account/webhook-deliveries";
+import { webhookTrySchema } from "../payment-provider/payment-provider";
 
 export const serverAccountInput = z.strictObject({ orderId: orderIdSchema });
 
@@ -27,20 +28,6 @@ export const requestViewSchema = recordViewSchema.extend({
   sentBy: z.enum(ROADS),
   /** A webhook's run: the delivery (webhookDeliveries) whose handling ran it. */
   delivery: z.string().nullable(),
-});
-
-/** One try of the provider's webhook delivery, as the provider's own record has it. */
-export const webhookTrySchema = z.object({
-  id: z.string(),
-  event: z.string(),
-  type: z.string(),
-  /** The provider's count of this event's tries, from 1. */
-  try: z.number().int(),
-  at: z.iso.datetime(),
-  /** The shop's status; null in flight, or when no answer came (then `error` says why). */
-  status: z.number().int().nullable(),
-  error: z.string().nullable(),
-  durationMs: z.number().int().nullable(),
 });
 
 /** A key of the order, where it stands in its lifecycle now. */
