@@ -67,7 +67,7 @@ export function createServices(opts: {
   });
   const { runOnce, webhookRunOnce, sweeper, account } = shopRunOnce;
   const http = opts.providerOverride ?? new HttpPaymentProvider(opts.provider);
-  const provider = opts.lab ? new LabProvider(db, http, opts.provider, () => account.recorder.flush()) : http;
+  const provider = opts.lab ? new LabProvider(db, http, opts.provider, () => account.flush()) : http;
   const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
   const completer = new PaymentCompleter({
     db,

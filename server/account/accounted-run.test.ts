@@ -3,8 +3,8 @@ import { CallerGoneError } from "run-once";
 import type { Execution, RunResult } from "run-once";
 import type { Tx } from "../db/client";
 import { Account } from "./accounted-run";
-import { REQUESTS_KEPT_PER_KEY, RequestRecorder } from "./request-recorder";
-import type { RequestRecord } from "./request-recorder";
+import { REQUESTS_KEPT_PER_KEY } from "./request-record";
+import type { RequestRecord } from "./request-record";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -35,13 +35,13 @@ function accountWithJournal() {
     list: () => Promise.resolve([]),
     sweep: () => Promise.resolve(0),
   };
-  const recorder = new RequestRecorder(journal, { warn: vi.fn() });
-  const account = new Account(recorder, journal, {
+  const account = new Account(journal, {
     db: {} as never,
     instance: "test",
     finalErrors: { isFinal: (error) => error instanceof Error && error.message === "declined" },
+    logger: { warn: vi.fn() },
   });
-  return { account, recorder, batches, writes, lost };
+  return { account, recorder: account, batches, writes, lost };
 }
 
 const arrival = (key = "k") =>
@@ -154,14 +154,14 @@ it("notes a lost reply in the pending record, or on the written row once it is w
   const { account, recorder, batches, lost } = accountWithJournal();
   const pending = account.arrived(arrival());
   pending.ended({ result });
-  pending.replyLost();
+  account.replyLost(pending.id);
   await recorder.flush();
   expect(batches[0]?.records[0]?.replyLost).toBe(true);
 
   const written = account.arrived(arrival());
   written.ended({ result });
   await recorder.flush();
-  written.replyLost();
+  account.replyLost(written.id);
   await recorder.flush();
   expect(batches[1]?.records[0]?.replyLost).toBe(false);
   expect(lost).toEqual([written.id]);

@@ -4,9 +4,10 @@ import type { Execution, FinalErrors, Json, KeyScope, RunOnceOutcome, RunResult 
 import type { Db, Tx } from "../db/client";
 import type { CallRecorder, ProviderCall, ProviderReply } from "../payment-provider/payment-provider";
 import { callAnswered, callSent } from "./provider-calls";
-import { IN_FLIGHT, KEY_STATE_OF_DECISION } from "./request-recorder";
-import type { RequestEnding, RequestJournal, RequestRecord, RequestRecorder } from "./request-recorder";
+import { IN_FLIGHT, KEY_STATE_OF_DECISION, REQUESTS_KEPT_PER_KEY, keyIdOf } from "./request-record";
+import type { RequestEnding, RequestJournal, RequestRecord } from "./request-record";
 import type { Road } from "./road";
+import { WriteBehind } from "./write-behind";
 
 /** The response header that names the server's record of a request, so the lab and the page can point at it. */
 export const REQUEST_RECORD_HEADER = "Run-Once-Request";
@@ -33,8 +34,10 @@ export type RunEnding =
  * crash loses only what the work does not depend on: arrivals, endings' details and replies, in batches.
  */
 export class Account {
+  /** Arrivals, endings and replies, written in later batches: a failed write is logged, never thrown. */
+  readonly batches: WriteBehind<RequestRecord>;
+
   constructor(
-    readonly recorder: RequestRecorder,
     readonly journal: RequestJournal,
     readonly deps: {
       db: Db;
@@ -42,11 +45,37 @@ export class Account {
       instance: string;
       /** Whether a failure thrown while its key was claimed is an answer (refused) or a failure (released). */
       finalErrors: Pick<FinalErrors, "isFinal">;
+      logger: { warn(details: object, message: string): void };
     },
-  ) {}
+  ) {
+    this.batches = new WriteBehind(
+      (batch) =>
+        journal.append(batch, REQUESTS_KEPT_PER_KEY).catch((error: unknown) => {
+          deps.logger.warn({ err: error, count: batch.length }, "could not write the account");
+        }),
+      (record) => keyIdOf(record.scope),
+    );
+  }
 
   arrived(arrival: Arrival): AccountedRun {
     return new AccountedRun(this, arrival);
+  }
+
+  /** A recorded run's reply was lost (the lab dropped it): noted in its pending record, or on its written row. */
+  replyLost(id: string): void {
+    const pending = this.batches.pending(id);
+    if (pending) pending.replyLost = true;
+    else
+      this.batches.then(() =>
+        this.journal.markReplyLost(id).catch((error: unknown) => {
+          this.deps.logger.warn({ err: error }, "could not record a lost reply");
+        }),
+      );
+  }
+
+  /** Writes what is pending now; resolves when it (and any earlier write) is written. */
+  flush(): Promise<void> {
+    return this.batches.flush();
   }
 }
 
@@ -76,7 +105,7 @@ export class AccountedRun implements CallRecorder {
       durationMs: 0,
       replyLost: false,
     };
-    account.recorder.put(this.#record);
+    account.batches.put(this.id, this.#record);
   }
 
   /**
@@ -128,19 +157,16 @@ export class AccountedRun implements CallRecorder {
   async called(call: ProviderCall): Promise<(reply: ProviderReply) => void> {
     const sent = callSent(this.#record, call);
     await this.account.journal.write(this.account.deps.db, [this.#record, sent]);
-    this.account.recorder.written(this.#record);
+    // Written now: a pending copy of this very version need not be written again.
+    if (this.account.batches.pending(this.id) === this.#record) this.account.batches.drop(this.id);
     const sentAt = performance.now();
-    return (reply) => this.account.recorder.put(callAnswered(sent, reply, performance.now() - sentAt));
+    return (reply) =>
+      this.account.batches.put(sent.id, callAnswered(sent, reply, performance.now() - sentAt));
   }
 
   /** The run ended: the account keeps how, written in a later batch. */
   ended(ending: RunEnding, status: number | null = this.arrival.answers ? 200 : null): void {
     this.#change({ ...this.#endingOf(ending, status), durationMs: this.#elapsed() });
-  }
-
-  /** The run's reply never reached its client (the lab dropped it). */
-  replyLost(): void {
-    this.account.recorder.replyLost(this.id);
   }
 
   #endingOf(ending: RunEnding, status: number | null): RequestEnding {
@@ -171,7 +197,7 @@ export class AccountedRun implements CallRecorder {
 
   #change(change: Partial<RequestRecord>): void {
     this.#record = this.#with(change);
-    this.account.recorder.put(this.#record);
+    this.account.batches.put(this.id, this.#record);
   }
 
   /** The record with a change; a claim keeps its generation and the state it found through an ending that knew neither. */

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { RUN_ONCE_OUTCOMES } from "run-once";
 import type { RunOnceOutcome } from "run-once";
 import type { ProviderCall, ProviderReply } from "../payment-provider/payment-provider";
-import { IN_FLIGHT, recordViewSchema, viewOf } from "./request-recorder";
-import type { RequestRecord } from "./request-recorder";
+import { IN_FLIGHT, recordViewSchema, viewOf } from "./request-record";
+import type { RequestRecord } from "./request-record";
 
 /** What a call to the provider is for, by its path: the provider lane's words. */
 export const PROVIDER_CALL_PURPOSES = ["charge", "look up"] as const;

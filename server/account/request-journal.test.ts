@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { test } from "~/testing/fixtures";
-import { REQUESTS_KEPT_PER_KEY } from "./request-recorder";
-import type { RequestRecord } from "./request-recorder";
+import { REQUESTS_KEPT_PER_KEY } from "./request-record";
+import type { RequestRecord } from "./request-record";
 import type { AppServices } from "../services";
 
 const scope = { caller: "journal", path: "p", key: "storm" };

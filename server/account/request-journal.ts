@@ -1,8 +1,8 @@
 import type { Json } from "run-once";
 import type { Db, Tx } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
-import { keyIdOf } from "./request-recorder";
-import type { RequestJournal, RequestRecord, FoundKeyState } from "./request-recorder";
+import { keyIdOf } from "./request-record";
+import type { RequestJournal, RequestRecord, FoundKeyState } from "./request-record";
 
 /** The decisions answered from a key rather than by running: what the ledger counts as replays. */
 const REPLAYS = new Set<RequestRecord["decision"]>(["replayed", "coalesced"]);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Account } from "./accounted-run";
-import { recordViewSchema, viewOf } from "./request-recorder";
-import type { RequestRecord } from "./request-recorder";
+import { recordViewSchema, viewOf } from "./request-record";
+import type { RequestRecord } from "./request-record";
 
 /** Where the account keeps the provider's webhook deliveries: under their order (kept as long as it is), each under its event's id. */
 export const WEBHOOK_DELIVERIES_PATH = "payment provider webhook deliveries";

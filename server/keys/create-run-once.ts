@@ -7,7 +7,6 @@ import { logger } from "service-kit/logger";
 import { trpcFinalErrors } from "../trpc/idempotency/final-errors";
 import { Account } from "../account/accounted-run";
 import { PrismaRequestJournal } from "../account/request-journal";
-import { RequestRecorder } from "../account/request-recorder";
 
 /** The run-once core on the shop's database, with the tRPC final errors and the account of its runs. */
 export function createRunOnce(opts: {
@@ -42,11 +41,11 @@ export function createRunOnce(opts: {
     clock: opts.clock,
   });
   const journal = new PrismaRequestJournal(opts.db);
-  const recorder = new RequestRecorder(journal, logger);
-  const account = new Account(recorder, journal, {
+  const account = new Account(journal, {
     db: opts.db,
     instance: opts.instance,
     finalErrors: trpcFinalErrors,
+    logger,
   });
   const sweepKeysAndTheirAttempts = async (expiredBefore: Date, abandonedBefore: Date) => {
     const deleted = await store.sweep(expiredBefore, abandonedBefore);
@@ -64,7 +63,7 @@ export function createRunOnce(opts: {
     account,
     /** Writes what is pending, then closes the connections the store and its watcher hold of their own. */
     async close() {
-      await recorder.flush();
+      await account.flush();
       await close();
     },
   };

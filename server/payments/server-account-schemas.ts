@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { orderIdSchema } from "../orders/schemas";
 import { providerCallSchema } from "../account/provider-calls";
-import { recordViewSchema } from "../account/request-recorder";
+import { recordViewSchema } from "../account/request-record";
 import { ROADS } from "../account/road";
 import { webhookDeliverySchema } from "../account/webhook-deliveries";
 import { webhookTrySchema } from "../payment-provider/payment-provider";

@@ -1,7 +1,7 @@
 import { describe, expect, vi } from "vitest";
 import { PROVIDER_CALLS_PATH } from "../account/provider-calls";
-import { REQUESTS_KEPT_PER_KEY } from "../account/request-recorder";
-import type { RequestRecord } from "../account/request-recorder";
+import { REQUESTS_KEPT_PER_KEY } from "../account/request-record";
+import type { RequestRecord } from "../account/request-record";
 import { ageKeyPastRetention } from "../lab/age-key";
 import { labProviderOf } from "../lab/lab-provider";
 import { naiveCharge } from "../lab/naive-charge";
@@ -49,7 +49,7 @@ async function customer(app: TestApp) {
       (error: { code?: string }) => error.code ?? "error",
     );
   const account = async () => {
-    await app.services.account.recorder.flush();
+    await app.services.account.flush();
     return caller.orders.serverAccount({ orderId: order.id });
   };
   /** The latest request's cell of the grid, and what it was told. */

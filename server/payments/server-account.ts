@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Json } from "run-once";
-import { viewOf } from "../account/request-recorder";
-import type { RequestRecord } from "../account/request-recorder";
+import { viewOf } from "../account/request-record";
+import type { RequestRecord } from "../account/request-record";
 import { viewKeys } from "../keys/key-views";
 import type { KeyView } from "../keys/key-views";
 import type { Services } from "../services-types";
@@ -32,7 +32,7 @@ export async function serverAccountOf(
   });
   const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
   // This instance's pending records first, so that a request in flight here is in the account it reads.
-  await ctx.account.recorder.flush();
+  await ctx.account.flush();
   const [guarded, naive, views, providerCalls, deliveries, tries] = await Promise.all([
     ctx.account.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
     ctx.account.journal.list(order.id, NAIVE_CHARGE_PATH),

@@ -3,7 +3,6 @@ import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import type { Logger } from "service-kit/logger";
 import { Account } from "../account/accounted-run";
 import { PrismaRequestJournal } from "../account/request-journal";
-import { RequestRecorder } from "../account/request-recorder";
 import { createDb } from "../db/client";
 import type { Db, Tx } from "../db/client";
 import { instanceName } from "../observability/instance-name";
@@ -73,12 +72,12 @@ export async function startReceiptWorker(
     : null;
   const keys = runOnceStoreFor<Tx>(databaseUrl, db, logger);
   const journal = new PrismaRequestJournal(db);
-  const recorder = new RequestRecorder(journal, logger);
   const never = { isFinal: () => false };
-  const account = new Account(recorder, journal, {
+  const account = new Account(journal, {
     db,
     instance: instanceName(undefined),
     finalErrors: never,
+    logger,
   });
   const runOnce = new RunOnce<Tx>({
     store: keys.store,
@@ -109,7 +108,7 @@ export async function startReceiptWorker(
     async close() {
       await relay?.stop();
       await queue.close();
-      await recorder.flush();
+      await account.flush();
       await keys.close();
       await db.$disconnect();
     },

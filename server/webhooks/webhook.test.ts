@@ -167,7 +167,7 @@ describe("events, delivered at least once, record each payment once", () => {
     expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
     // The order's account holds both deliveries: the first ran and recorded nothing, the second replayed its answer.
     // The first finds the payment recorded, or, when it comes before the shop's reply, waits on its key and shares it.
-    await app.services.account.recorder.flush();
+    await app.services.account.flush();
     const account = await app.caller(session).orders.serverAccount({ orderId: order.id });
     const [first, second] = account.webhookDeliveries;
     expect(first).toMatchObject({ decision: "executed", status: 200 });
@@ -196,7 +196,7 @@ describe("events, delivered at least once, record each payment once", () => {
       .poll(() => app.services.db.charge.count({ where: { orderId: order.id } }), { timeout: 10_000 })
       .toBe(1);
     const [charge] = await app.services.db.charge.findMany({ where: { orderId: order.id } });
-    await app.services.account.recorder.flush();
+    await app.services.account.flush();
     const account = await app.caller(session).orders.serverAccount({ orderId: order.id });
     const maker = account.requests.find((attempt) => attempt.id === charge!.recordedBy);
     expect(maker).toMatchObject({ sentBy: "webhook", decision: "executed" });
@@ -228,7 +228,7 @@ test("the lab's naive charges are told too: their events are delivered, drawn un
   await naiveCharge(deps, { ...input, attemptKey: "naive_1" });
   await expect
     .poll(async () => {
-      await app.services.account.recorder.flush();
+      await app.services.account.flush();
       return (await app.caller(session).orders.serverAccount({ orderId: order.id })).webhookDeliveries;
     })
     .toMatchObject([{ paymentKey: "naive_1", status: 200, outcome: "not a payment of this shop's" }]);
@@ -262,7 +262,7 @@ describe("one event, delivered many times, is handled once", () => {
     expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
     expect(await webhookKeys(app)).toBe(1);
     // The account: every delivery (the provider's own too), one of them ran and recorded, as the charge's maker says.
-    await app.services.account.recorder.flush();
+    await app.services.account.flush();
     const account = await app.caller(session).orders.serverAccount({ orderId: order.id });
     const [charge] = await app.services.db.charge.findMany({ where: { orderId: order.id } });
     const maker = account.requests.find((attempt) => attempt.id === charge!.recordedBy);

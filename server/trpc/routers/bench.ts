@@ -1,8 +1,6 @@
 import type { Execution } from "run-once";
 import type { Tx } from "../../db/client";
-import { logger } from "service-kit/logger";
 import { Account } from "../../account/accounted-run";
-import { RequestRecorder } from "../../account/request-recorder";
 import { chargeOrder } from "../../payments/charge-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
@@ -18,7 +16,6 @@ const nowhere = {
   list: () => Promise.resolve([]),
   sweep: () => Promise.resolve(0),
 };
-const recorderWithoutWrites = new RequestRecorder(nowhere, logger);
 
 /** The benchmark's baselines, served only with BENCH_BASELINE=1 (see served-router.ts). */
 export const benchRouter = router({
@@ -49,7 +46,7 @@ export const benchRouter = router({
     .use(({ ctx, next }) =>
       next({
         ctx: {
-          account: new Account(recorderWithoutWrites, nowhere, ctx.account.deps),
+          account: new Account(nowhere, ctx.account.deps),
         },
       }),
     )

@@ -4,7 +4,6 @@ import type { Json, KeyScope, RunOnceOutcome, RunResult } from "run-once";
 import type { KeyRecord } from "run-once/store";
 import type { Db, Tx } from "../db/client";
 import type { Road } from "./road";
-import { WriteBehind } from "./write-behind";
 
 /** The state a request found its key in: the row of the key state grid that answered it. */
 export type FoundKeyState = KeyRecord["state"] | "absent" | "expired";
@@ -105,55 +104,3 @@ export const keyIdOf = (scope: KeyScope) => JSON.stringify([scope.caller, scope.
 
 /** The most requests kept per key: a retry storm keeps its latest. */
 export const REQUESTS_KEPT_PER_KEY = 50;
-
-/**
- * Writes records off the requests' path (see WriteBehind); a failed write is
- * logged, never thrown. A later version of a record that finds the earlier
- * one still pending replaces it, so a burst of quick duplicates writes one
- * row each; one that finds it written updates that row in place.
- */
-export class RequestRecorder {
-  readonly #batches: WriteBehind<RequestRecord>;
-
-  constructor(
-    private readonly journal: Pick<RequestJournal, "append" | "markReplyLost">,
-    private readonly logger: { warn(details: object, message: string): void },
-  ) {
-    this.#batches = new WriteBehind(
-      (batch) =>
-        journal.append(batch, REQUESTS_KEPT_PER_KEY).catch((error: unknown) => {
-          logger.warn({ err: error, count: batch.length }, "could not write the account");
-        }),
-      (record) => keyIdOf(record.scope),
-    );
-  }
-
-  /** Writes this version of a record in a later batch. */
-  put(record: RequestRecord): void {
-    this.#batches.put(record.id, record);
-  }
-
-  /** This version of a record is written already: a pending copy of it need not be written again. */
-  written(record: RequestRecord): void {
-    if (this.#batches.pending(record.id) === record) this.#batches.drop(record.id);
-  }
-
-  /** The reply of a recorded run was lost: noted in its pending record, or on its written row. */
-  replyLost(id: string): void {
-    const pending = this.#batches.pending(id);
-    if (pending) {
-      pending.replyLost = true;
-      return;
-    }
-    this.#batches.then(() =>
-      this.journal.markReplyLost(id).catch((error: unknown) => {
-        this.logger.warn({ err: error }, "could not record a lost reply");
-      }),
-    );
-  }
-
-  /** Writes what is pending now; resolves when it (and any earlier write) is written. */
-  flush(): Promise<void> {
-    return this.#batches.flush();
-  }
-}
