@@ -14,7 +14,7 @@ const ROWS_PER_STATEMENT = 500;
 
 /**
  * The server's account of attempts, on the table "RequestRecord" beside the
- * keys. Written in batches by RequestRecorder, so its statements cost no
+ * keys. Written in batches by the Account, so its statements cost no
  * request any time, with the keys' replay counts for the ledger.
  */
 export class PrismaRequestJournal implements RequestJournal {
