@@ -3,7 +3,8 @@ import { rmSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { recreateDatabase } from "../testing/postgres-admin";
 import { E2E_SERVERS } from "./environment";
-import { expectFigureAgrees } from "./figure-agreement";
+import type { Order } from "~/app/_lib/order";
+import { chargingRun, expectFigureAgrees, readOrder } from "./figure-agreement";
 import type { E2EProvider } from "./environment";
 import { expect, test } from "./fixtures";
 
@@ -142,19 +143,32 @@ async function finishPayment(page: Page) {
   await expect(status).toContainText("once");
 }
 
+/** The provider's own record of its webhook tries for the order (its test helper), as the demo's shop key reads it. */
+async function providerTries(demo: Demo, orderId: string) {
+  const response = await fetch(`${demo.providerUrl}/v1/test_helpers/webhook_deliveries?order=${orderId}`, {
+    headers: { authorization: "Bearer sk_test_idempotent_checkout" },
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: Array<{ id: string; status: number | null }> }).data;
+}
+
 /**
- * The figure tells the crash as the server's account has it, and the status line agrees: a later run
- * (the browser's retry or the background completer) took the killed request's key over.
+ * The figure tells the crash as the server's account has it, held to the records: a later run (the
+ * browser's retry, the completer or the provider's webhook) took the killed request's key over and
+ * recorded the charge; "charged the card" stands only on the call whose provider charge it is (the
+ * killed server's, named by the charge's provider request) and on the run that sent it; the recording
+ * run says it recorded; the webhook lane's tries are the provider's own.
  */
-async function expectTakeoverDrawn(page: Page, orderId: string) {
-  const { attempts, providerCalls } = await expectFigureAgrees(page, orderId);
+async function expectTakeoverDrawn(page: Page, demo: Demo, orderId: string) {
+  const account = await expectFigureAgrees(page, orderId);
+  const { requests, providerCalls } = account;
   // One run took the key over (answered or not): the customer's retry, the completer or the provider's webhook.
-  const takeovers = attempts.filter(
+  const takeovers = requests.filter(
     (a) => a.decision !== "coalesced" && a.keyState === "in_progress" && a.generation !== null,
   );
   expect(takeovers).toHaveLength(1);
   // The killed request is on record: in flight when its server died, never answered.
-  expect(attempts[0]).toMatchObject({ decision: null, status: null });
+  expect(requests[0]).toMatchObject({ decision: null, status: null });
   // The provider lane: the killed server's call charged; a retry or the completer sent the same key and got it
   // replayed (the webhook asks nothing under the key: the provider told it).
   const charges = providerCalls.filter((call) => call.path === "POST /v1/payment_intents");
@@ -162,6 +176,36 @@ async function expectTakeoverDrawn(page: Page, orderId: string) {
   expect(charges.map((call) => call.decision)).toEqual(
     takeovers[0]!.sentBy === "webhook" ? ["executed"] : ["executed", "replayed"],
   );
+  // The charge names the request that made it: the killed server's call, sent by #1; the takeover recorded it.
+  const { charges: ledger } = await readOrder<Order>(page, "get", orderId);
+  expect(ledger).toHaveLength(1);
+  expect(chargingRun(account, ledger[0]!)).toBe(requests[0]!.id);
+  expect(ledger[0]!.recordedBy).toBe(takeovers[0]!.id);
+  const callCaptions = await page.getByTestId("provider-decision").allTextContents();
+  expect(callCaptions.map((caption) => /charged the card/.test(caption))).toEqual(
+    charges.map((_, i) => i === 0),
+  );
+  const captions = await page.getByTestId("server-lanes").getByTestId("server-decision").allTextContents();
+  expect(captions.map((caption) => /charged the card/.test(caption))).toEqual(
+    requests.map((_, i) => i === 0),
+  );
+  const recorder = requests.indexOf(takeovers[0]!);
+  // Answered so, or left by its client (the reload) while its execution went on: it recorded call 1's charge.
+  expect(captions[recorder]).toMatch(
+    /^took over a dead owner's key\b.* recorded the charge that call 1 made/,
+  );
+  // The webhook lane's tries are the provider's: each of its tries drawn, in its order, with the answer it got.
+  const drawnTries = await page
+    .getByTestId("webhook-lane")
+    .locator("[data-try]")
+    .evaluateAll((rows) =>
+      rows.map((row) => [row.getAttribute("data-try"), row.getAttribute("data-status")]),
+    );
+  const tries = await providerTries(demo, orderId);
+  expect(tries.length).toBeGreaterThan(0);
+  expect(drawnTries).toEqual(tries.map((t) => [t.id, String(t.status ?? "none")]));
+  const summary = await page.getByTestId("webhook-summary").textContent();
+  expect(summary).toMatch(new RegExp(`^${drawnTries.length} deliver(y|ies) of 1 event\\.`));
 }
 
 /** The ledger shows the order's one charge, and the provider's own ledger agrees. */
@@ -189,12 +233,15 @@ test("crash mid-charge on one instance: the page's own kill command kills it, np
     // A reload mid-payment: the figure draws the killed request in flight, and the status line names it.
     await page.reload();
     const during = await expectFigureAgrees(page, orderId);
-    // The dead owner's lease holds the key on SQLite; on PostgreSQL the browser's retry may have taken it over already.
-    if (test.info().project.name === "sqlite") expect(during.keys).toMatchObject([{ state: "in_progress" }]);
+    // The dead owner's lease holds the key on SQLite until a later run takes it over (on a slow restart, past the
+    // lease, the completer may have already); on PostgreSQL the browser's retry may have taken it over at once.
+    if (test.info().project.name === "sqlite" && during.requests.length === 1)
+      expect(during.keys).toMatchObject([{ state: "in_progress" }]);
+    expect(during.requests[0]).toMatchObject({ decision: null, status: null });
     await finishPayment(page);
     // The restarted server names itself: a new process.
     await page.reload();
-    await expectTakeoverDrawn(page, orderId);
+    await expectTakeoverDrawn(page, demo, orderId);
     await expect(page.getByTestId("stall-guide").locator("code.command")).toHaveText(/^kill -9 \d+$/);
     expect(await page.getByTestId("stall-guide").locator("code.command").textContent()).not.toBe(
       `kill -9 ${pid}`,
@@ -226,7 +273,7 @@ test("crash mid-charge behind the proxy: the page names the instance holding the
     }
     expect(demo.output()).toContain("was killed (SIGKILL): starting it again");
     await finishPayment(page);
-    await expectTakeoverDrawn(page, orderId);
+    await expectTakeoverDrawn(page, demo, orderId);
     await expectOneCharge(page, demo, orderId);
   } finally {
     await demo.stop();

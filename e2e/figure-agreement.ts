@@ -4,7 +4,11 @@ import type { ServerAccount } from "~/app/_lib/server-account";
 import { expect } from "./fixtures";
 
 /** A query of the order's, read with the page's session: the server's account, or the order with its ledger charges. */
-async function readOrder<T>(page: Page, procedure: "serverAccount" | "get", orderId: string): Promise<T> {
+export async function readOrder<T>(
+  page: Page,
+  procedure: "serverAccount" | "get",
+  orderId: string,
+): Promise<T> {
   const origin = new URL(page.url()).origin;
   const input = encodeURIComponent(JSON.stringify({ orderId }));
   const response = await page.request.get(`${origin}/api/trpc/orders.${procedure}?input=${input}`);
@@ -13,7 +17,7 @@ async function readOrder<T>(page: Page, procedure: "serverAccount" | "get", orde
 }
 
 /** Whether the record says a reply reached the client: a client's (the completer and the webhook have none), answered, not lost, its client still there. */
-function replyReached(a: ServerAccount["attempts"][number]): boolean {
+function replyReached(a: ServerAccount["requests"][number]): boolean {
   return (
     (a.sentBy === "client" || a.sentBy === "naive client") &&
     a.decision !== null &&
@@ -24,10 +28,24 @@ function replyReached(a: ServerAccount["attempts"][number]): boolean {
 }
 
 /**
- * The marks drawn over the request lane agree with the ledger: a charge box on
- * exactly the request each charge names (and no charge left undrawn), "charged
- * the card" in exactly those captions, and a reply arrow back to the client
- * exactly where the record says a reply reached it.
+ * The run whose provider call made a charge, read from the records: the call the provider's request id
+ * names; else, under its key, the calls that got no reply, if they are all one run's. Null: not on record,
+ * or the records cannot tell.
+ */
+export function chargingRun(account: ServerAccount, charge: Order["charges"][number]): string | null {
+  const named = account.providerCalls.filter((call) => call.requestId === charge.providerRequestId);
+  const made = named.length
+    ? named
+    : account.providerCalls.filter((call) => call.key === charge.providerKey && call.status === null);
+  const runs = new Set(made.map((call) => call.run));
+  return runs.size === 1 ? [...runs][0]! : null;
+}
+
+/**
+ * The marks drawn over the request lane agree with the ledger and the provider calls: a charge box on
+ * exactly the run whose call made each charge, "charged the card" in exactly those captions; the run that
+ * recorded a charge another run's call made says it recorded it, and never that it charged; no charge left
+ * undrawn; and a reply arrow back to the client exactly where the record says a reply reached it.
  */
 async function expectMarksAgree(page: Page, account: ServerAccount, charges: Order["charges"]) {
   const rows = page.getByTestId("server-lanes").locator("[data-server-attempt]");
@@ -40,16 +58,21 @@ async function expectMarksAgree(page: Page, account: ServerAccount, charges: Ord
       caption: row.querySelector('[data-testid="server-decision"]')?.textContent ?? "",
     })),
   );
-  const records = new Map(account.attempts.map((a) => [a.id, a]));
+  const records = new Map(account.requests.map((a) => [a.id, a]));
   for (const row of drawn) {
-    const made = charges.filter((charge) => charge.madeBy === row.id).map((charge) => charge.id);
+    const made = charges
+      .filter((charge) => chargingRun(account, charge) === row.id)
+      .map((charge) => charge.id);
+    const recorded = charges.filter((charge) => charge.recordedBy === row.id && !made.includes(charge.id));
     expect(row.charges, `request ${row.id}: its charges`).toEqual(made);
     expect(row.chargeBoxes, `request ${row.id}: its charge boxes`).toBe(made.length > 0 ? 1 : 0);
     expect(/charged the card/.test(row.caption), `request ${row.id}: "${row.caption}"`).toBe(made.length > 0);
+    if (made.length === 0 && recorded.length > 0) expect(row.caption).toMatch(/recorded the charge that/);
     expect(row.replyArrow, `request ${row.id}: its reply arrow`).toBe(replyReached(records.get(row.id!)!));
   }
   const drawnIds = new Set(drawn.map((row) => row.id));
-  for (const charge of charges) expect(drawnIds.has(charge.madeBy), `charge ${charge.id} drawn`).toBe(true);
+  for (const charge of charges)
+    expect(drawnIds.has(charge.recordedBy), `charge ${charge.id} drawn`).toBe(true);
 }
 
 /** A figure's rows (those with `row`) as their `attributes` draw them. */
@@ -78,7 +101,7 @@ export async function expectFigureAgrees(page: Page, orderId: string): Promise<S
       "data-status",
     ]);
     expect(drawn).toEqual(
-      account.attempts.map((a) => [a.sentBy, a.decision ?? "in_flight", String(a.status ?? "none")]),
+      account.requests.map((a) => [a.sentBy, a.decision ?? "in_flight", String(a.status ?? "none")]),
     );
     await expectMarksAgree(page, account, charges);
     // The provider lane: every call the shop sent the provider, as the account has it.
@@ -90,27 +113,23 @@ export async function expectFigureAgrees(page: Page, orderId: string): Promise<S
     expect(drawnCalls).toEqual(
       account.providerCalls.map((c) => [c.path, String(c.status ?? "none"), String(c.noReply)]),
     );
-    // The webhook lane: every delivery as the account has it, and "recorded as #n" only where that run names it.
+    // The webhook lane: each of the provider's tries as its own record has them, in its order (and any
+    // delivery it does not show), and "recorded as #n" only where that run names the delivery.
     const drawnDeliveries = await drawnRows(page, "webhook-lane", "data-webhook-delivery", [
-      "data-event",
-      "data-decision",
+      "data-try",
       "data-status",
       "data-recorded-as",
+      "data-delivery-id",
     ]);
-    expect(drawnDeliveries).toEqual(
-      account.webhookDeliveries.map((d) => {
-        const run = account.attempts.findIndex((a) => a.sentBy === "webhook" && a.body.delivery === d.id);
-        return [
-          d.event,
-          d.decision ?? "in_flight",
-          String(d.status ?? "none"),
-          run === -1 ? null : String(run + 1),
-        ];
-      }),
-    );
+    const tried = drawnDeliveries.filter(([sent]) => sent !== null).map(([sent, status]) => [sent, status]);
+    expect(tried).toEqual((account.webhookTries ?? []).map((t) => [t.id, String(t.status ?? "none")]));
+    for (const [, , recordedAs, deliveryId] of drawnDeliveries) {
+      const run = account.requests.findIndex((a) => a.sentBy === "webhook" && a.delivery === deliveryId);
+      expect(recordedAs).toBe(deliveryId === null || run === -1 ? null : String(run + 1));
+    }
     // The request that holds a key in progress: in flight, or its client gone while its execution went on.
     const held = account.keys.filter((key) => key.state === "in_progress").map((key) => key.key);
-    const holder = account.attempts.findLastIndex(
+    const holder = account.requests.findLastIndex(
       (a) => held.includes(a.key) && (a.decision === null || (a.decision === "abandoned" && a.generation)),
     );
     const status = page.getByTestId("payment-status");

@@ -137,9 +137,9 @@ async function expectWholePage(page: Page, account: ServerAccount, where: string
         .map((box) => box.closest("[data-decision]")?.getAttribute("data-decision") ?? "?"),
     );
   expect(wordless, `${where}: boxes without a word, by decision`).toEqual([]);
-  const first = Date.parse(account.attempts[0]?.at ?? "");
+  const first = Date.parse(account.requests[0]?.at ?? "");
   const expected = [
-    ...account.attempts.map((a) => ["server-lanes", "data-server-attempt", a.at] as const),
+    ...account.requests.map((a) => ["server-lanes", "data-server-attempt", a.at] as const),
     ...account.providerCalls.map((c) => ["provider-lane", "data-provider-call", c.at] as const),
     ...account.webhookDeliveries.map((d) => ["webhook-lane", "data-webhook-delivery", d.at] as const),
   ];
@@ -262,8 +262,8 @@ scenarioTest(
     await shop.expectCharged();
     expect(sent).toEqual([key, key]);
     await shop.expectServerAnswered(key, 2);
-    const { attempts } = await expectFigureAgrees(page, orderId);
-    expect(attempts.map((attempt) => attempt.decision)).toEqual(["executed", "coalesced"]);
+    const { requests } = await expectFigureAgrees(page, orderId);
+    expect(requests.map((request) => request.decision)).toEqual(["executed", "coalesced"]);
   },
 );
 
@@ -382,7 +382,7 @@ scenarioTest(
     await shop.expectCharged();
     // Delivery 1 comes a moment after the provider's reply: it finds the payment recorded (or, a moment sooner, #1 holding its key).
     await expect(page.getByTestId("webhook-summary")).toHaveText(
-      /^2 deliveries of 1 event\. Delivery 1 \(payment_intent\.succeeded\) ran under the event's id(?: and found the payment already recorded by #1: recorded nothing|, found the payment's key held by #1, waited, and shared its record: recorded nothing itself)\. Delivery 2 \(payment_intent\.succeeded\) replayed the stored answer of delivery 1 \("(already recorded|shared)"\): recorded nothing\.$/,
+      /^2 deliveries of 1 event\. Delivery 1 \(payment_intent\.succeeded\) (?:ran under the event's id and found the payment already recorded by #1: recorded nothing|waited for #1 holding the payment's key, and shared its record: recorded nothing itself)\. Delivery 2 \(payment_intent\.succeeded\) replayed the stored answer of delivery 1 \("(already recorded|shared)"\): recorded nothing\.$/,
       { timeout: 20_000 },
     );
     // Each drawn delivery is one the provider sent: its one event, sent twice, both answered 2xx.
@@ -413,11 +413,11 @@ scenarioTest(
     await shop.payButton().click();
     await shop.expectCharged();
     await expect(page.getByTestId("webhook-summary")).toHaveText(
-      /^(1 delivery|2 deliveries) of 1 event\. Delivery 1 \(payment_intent\.succeeded\) ran under the event's id, found the payment's key held by #1, waited, and shared its record: recorded nothing itself\./,
+      /^(1 delivery|2 deliveries) of 1 event\. Delivery 1 \(payment_intent\.succeeded\) waited for #1 holding the payment's key, and shared its record: recorded nothing itself\./,
     );
     // The records say it came first: the delivery reached the shop while #1 still waited for the provider's reply.
     const account = await expectFigureAgrees(page, orderId);
-    const [request] = account.attempts;
+    const [request] = account.requests;
     const [delivery] = account.webhookDeliveries;
     expect(Date.parse(delivery!.at)).toBeLessThan(Date.parse(request!.at) + request!.durationMs);
     const [event] = await eventsSentFor(providerDb, orderId);

@@ -19,5 +19,5 @@ function assemble(): Handler {
   const lab = labEnabled();
   const router = servedRouter(lab ? labAppRouter : appRouter, { benchBaseline: env.BENCH_BASELINE === "1" });
   const handle: Handler = (request) => handleTrpcRequest(request, services, router);
-  return lab ? losingReplies(services.db, services.account.recorder, handle) : handle;
+  return lab ? losingReplies(services.db, services.account, handle) : handle;
 }

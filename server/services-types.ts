@@ -1,8 +1,7 @@
 import type { RunOnce } from "run-once";
 import type { Db, Tx } from "./db/client";
-import type { RequestJournal, RequestRecorder } from "./account/request-recorder";
+import type { Account } from "./account/accounted-run";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
-import type { ProviderCallObserver } from "./payment-provider/http-payment-provider";
 import type { AppMetrics } from "./observability/app-metrics";
 import type { MutationThrottle } from "./throttle/mutation-throttle";
 
@@ -13,8 +12,8 @@ export interface Services {
   provider: PaymentProvider;
   /** The run-once core on this database (packages/run-once). */
   runOnce: RunOnce<Tx>;
-  /** The server's own account of every request to a run-once procedure (and the keys' replay counts): recorded in batches, read by the order page. */
-  account: { recorder: RequestRecorder; journal: RequestJournal; instance: string };
+  /** The server's own account of every run under a key and its provider calls (and the keys' replay counts): read by the order page. */
+  account: Account;
   /** Keys the fingerprints of stored requests (an HMAC), so a stored one cannot be used to test guesses. */
   fingerprintSecret: () => Promise<string>;
   /** This process's run-once metrics (also served at /api/metrics). */
@@ -37,7 +36,7 @@ export interface LabComposition {
   provider(parts: {
     db: Db;
     provider: PaymentProvider;
-    endpoint: { url: string; apiKey: string; onCall?: ProviderCallObserver };
+    endpoint: { url: string; apiKey: string };
     beforeStall: () => Promise<void>;
   }): PaymentProvider;
 }

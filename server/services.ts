@@ -11,7 +11,6 @@ import { instanceName } from "./observability/instance-name";
 import { RunOnceLog } from "./observability/run-once-log";
 import { HttpPaymentProvider } from "./payment-provider/http-payment-provider";
 import type { PaymentProvider } from "./payment-provider/payment-provider";
-import { recordProviderCalls } from "./account/provider-calls";
 import { PaymentCompleter } from "./payments/payment-completer";
 import { createRunOnce } from "./keys/create-run-once";
 import { loadServerSecret, secretLoader } from "./server-secret";
@@ -61,18 +60,17 @@ export function createServices(opts: {
     databaseUrl: opts.databaseUrl,
     db,
     finalErrors: trpcFinalErrors,
+    instance: opts.instance ?? instanceName(undefined),
     // The lab ages keys in the table, so every duplicate reads the table rather than this process's memory.
     settings: { ...opts.settings, ...(opts.lab ? { recentOutcomesMs: 0 } : {}) },
     observers: [new RunOnceLog(logger), metrics],
     webhookKeyTtlMs: opts.webhooks?.keyTtlMs ?? env.WEBHOOK_KEY_TTL_MS,
     clock: opts.clock,
   });
-  const { runOnce, webhookRunOnce, sweeper, journal, recorder } = shopRunOnce;
-  const account = { recorder, journal, instance: opts.instance ?? instanceName(undefined) };
-  const endpoint = { ...opts.provider, onCall: recordProviderCalls(account) };
-  const http = opts.providerOverride ?? new HttpPaymentProvider(endpoint);
+  const { runOnce, webhookRunOnce, sweeper, account } = shopRunOnce;
+  const http = opts.providerOverride ?? new HttpPaymentProvider(opts.provider);
   const provider = opts.lab
-    ? opts.lab.provider({ db, provider: http, endpoint, beforeStall: () => recorder.flush() })
+    ? opts.lab.provider({ db, provider: http, endpoint: opts.provider, beforeStall: () => account.flush() })
     : http;
   const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
   const completer = new PaymentCompleter({

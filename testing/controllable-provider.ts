@@ -31,8 +31,8 @@ export class ControllableProvider implements PaymentProvider {
     return answer;
   }
 
-  chargesOf(orderId: string, idempotencyKey?: string) {
-    return this.#provider().chargesOf(orderId, idempotencyKey);
+  chargesOf(orderId: string, paymentKey?: string) {
+    return this.#provider().chargesOf(orderId, paymentKey);
   }
 
   chargeOfIntent(paymentIntentId: string) {
@@ -41,6 +41,10 @@ export class ControllableProvider implements PaymentProvider {
 
   cardOf(paymentMethodId: string) {
     return this.#provider().cardOf(paymentMethodId);
+  }
+
+  webhookTriesOf(orderId: string) {
+    return this.#provider().webhookTriesOf(orderId);
   }
 
   /** The next charge is made at the provider, then its answer is lost, as if the shop died between the hops. */

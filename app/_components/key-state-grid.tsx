@@ -1,7 +1,7 @@
-import type { ServerAttempt } from "~/app/_lib/server-account";
+import type { RequestView } from "~/app/_lib/server-account";
 
-type Row = NonNullable<ServerAttempt["keyState"]>;
-type Column = ServerAttempt["payload"];
+type Row = NonNullable<RequestView["keyState"]>;
+type Column = RequestView["payload"];
 
 /** The guide's grid: what the server does with a request, by the key's state and the request's body. */
 const GRID: Array<{ row: Row; name: string; same: string; different: string }> = [
@@ -17,10 +17,10 @@ const GRID: Array<{ row: Row; name: string; same: string; different: string }> =
 ];
 
 /** The key state grid from the server's account: the latest request's cell lit, each cell's count. */
-export function KeyStateGrid({ attempts }: { attempts: readonly ServerAttempt[] }) {
-  const latest = attempts.at(-1);
+export function KeyStateGrid({ requests }: { requests: readonly RequestView[] }) {
+  const latest = requests.at(-1);
   const count = (row: Row, column: Column) =>
-    attempts.filter((attempt) => attempt.keyState === row && attempt.payload === column).length;
+    requests.filter((request) => request.keyState === row && request.payload === column).length;
   const cell = (row: Row, column: Column, text: string) => {
     const lit = latest?.keyState === row && latest.payload === column;
     const n = count(row, column);

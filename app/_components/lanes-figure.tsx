@@ -44,17 +44,20 @@ export interface Work {
   decision: string | null;
   /** Its answer's status, if it sent one. */
   status: number | null;
-  /** What the work left in a ledger: a charge or a decline made there. */
-  mark?: "charge" | "decline" | null;
+  /** What the work left in a ledger: a charge or a decline made there, or a charge another call made, recorded. */
+  mark?: "charge" | "decline" | "record" | null;
   /** It ran, found the key held, waited for its holder and shared its record (a webhook before the reply). */
   waited?: boolean;
+  /** It was sent and no answer came back (its server stopped, or the connection failed). */
+  noAnswer?: boolean;
 }
 
 type Tone = "done" | "answered" | "refused";
 
 /** The one mapping from a decision to its box: its word, and its tone (done, answered from another's work, refused). */
-export function boxOf({ decision, status, mark, waited }: Work): { word: string; tone: Tone } {
+export function boxOf({ decision, status, mark, waited, noAnswer }: Work): { word: string; tone: Tone } {
   if (mark) return { word: mark, tone: "done" };
+  if (noAnswer) return { word: "no answer", tone: "refused" };
   const failed = status !== null && status >= 400;
   switch (decision) {
     case null:

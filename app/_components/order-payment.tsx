@@ -143,7 +143,7 @@ function pageClock(
   readAt: number,
   attempts: readonly Attempt[],
 ): number | null {
-  const first = account?.attempts[0];
+  const first = account?.requests[0];
   if (!account || !first) return attempts[0]?.startedAt ?? null;
   return Date.parse(first.at) - (Date.parse(account.now) - readAt);
 }

@@ -7,7 +7,7 @@ import { shortId } from "~/app/_lib/short-id";
  * The second hop's lane, from the payment's story: every call the shop made
  * to the payment provider for this order, each under a key derived from the
  * payment's, with the provider's decision and the reply that came back, or
- * none. A mark stands where the provider charged, declined or saved a card.
+ * none. A mark stands where the provider charged or declined the card.
  */
 export function ProviderLane({ story }: { story: PaymentStory }) {
   const rows = story.providerCalls;
@@ -19,7 +19,7 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
   });
   const provider = receivers[0]!;
   // One clock for the page: from the order's first request, as the request lane's.
-  const first = Date.parse(story.requests[0]?.attempt.at ?? rows[0]!.call.at);
+  const first = Date.parse(story.requests[0]?.record.at ?? rows[0]!.call.at);
   return (
     <section className="card server-account" aria-labelledby="provider-heading" data-testid="provider-lane">
       <h2 id="provider-heading">What the shop asked the provider</h2>
@@ -55,7 +55,7 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
             <span className="lanes-caption">
               <strong>Call {n}</strong> +{formatDuration(Date.parse(call.at) - first)} · {call.purpose} ·{" "}
               <code title={call.key} data-testid="provider-key">
-                {derivedKey(call.key)}
+                {shortId(call.paymentKey ?? call.key)}
               </code>{" "}
               · try {call.try}
               {call.status === null ? "" : ` · HTTP ${call.status}`} ·{" "}
@@ -68,10 +68,4 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
       </LanesFigure>
     </section>
   );
-}
-
-/** A derived key, short: the payment's key in its short form, and what the shop derived it for (`pay_…9kX2/charge`). */
-function derivedKey(key: string): string {
-  const slash = key.lastIndexOf("/");
-  return slash === -1 ? shortId(key) : `${shortId(key.slice(0, slash))}${key.slice(slash)}`;
 }

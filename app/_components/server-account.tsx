@@ -45,7 +45,7 @@ export function ServerAccountView({
   if (!data) return null;
   const readBefore = heardAt !== null && account.dataUpdatedAt < heardAt;
   const story = paymentStory(data, order.charges);
-  const latestKey = data.attempts.at(-1)?.key ?? order.paymentKey;
+  const latestKey = data.requests.at(-1)?.key ?? order.paymentKey;
   const lifecycle = data.keys.find((key) => key.key === latestKey);
   return (
     <div className="server-account-view">
@@ -61,7 +61,7 @@ export function ServerAccountView({
           readBeforeAnswer={readBefore}
         />
       )}
-      <KeyStateGrid attempts={data.attempts} />
+      <KeyStateGrid requests={data.requests} />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import { CurlSession } from "./curl-session";
 import { LanesExchange, LanesFigure, laneLayout } from "./lanes-figure";
-import type { ServerAttempt } from "~/app/_lib/server-account";
+import type { RequestView } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
 /**
@@ -18,14 +18,14 @@ import { ShortId } from "./short-id";
  */
 export function ServerLanes({ story, readBeforeAnswer }: { story: PaymentStory; readBeforeAnswer: boolean }) {
   const rows = story.requests;
-  const instances = [...new Set(rows.map((row) => row.attempt.instance))];
+  const instances = [...new Set(rows.map((row) => row.record.instance))];
   const { sender, between, receivers, heads } = laneLayout({
     sender: "Client",
     between: "Network",
     receivers: instances.map((_, i) => serverName(instances, i)),
   });
   const lanes = { client: sender, network: between, servers: receivers };
-  const first = rows[0] ? Date.parse(rows[0].attempt.at) : 0;
+  const first = rows[0] ? Date.parse(rows[0].record.at) : 0;
   return (
     <section className="card server-account" aria-labelledby="lanes-heading" data-testid="server-lanes">
       <h2 id="lanes-heading">What the server saw</h2>
@@ -50,10 +50,10 @@ export function ServerLanes({ story, readBeforeAnswer }: { story: PaymentStory; 
         <LanesFigure heads={heads}>
           {rows.map((row, i) => (
             <LanesRow
-              key={row.attempt.id}
+              key={row.record.id}
               row={row}
-              sinceFirstMs={Date.parse(row.attempt.at) - first}
-              serverX={lanes.servers[instances.indexOf(row.attempt.instance)] ?? 86}
+              sinceFirstMs={Date.parse(row.record.at) - first}
+              serverX={lanes.servers[instances.indexOf(row.record.instance)] ?? 86}
               lanes={lanes}
               laneXs={heads.map((head) => head.x)}
               previous={rows[i - 1]}
@@ -89,18 +89,18 @@ function LanesRow({
   laneXs: readonly number[];
   previous: RequestRow | undefined;
 }) {
-  const { attempt } = row;
+  const { record: request } = row;
   return (
     <li
       className="lanes-row"
       data-server-attempt={row.n}
-      data-request-id={attempt.id}
-      data-decision={attempt.decision ?? "in_flight"}
+      data-request-id={request.id}
+      data-decision={request.decision ?? "in_flight"}
       data-taken-over-by={row.takenOverBy ?? undefined}
-      data-sent-by={attempt.sentBy}
-      data-status={attempt.status ?? "none"}
-      data-key-state={attempt.keyState ?? "unknown"}
-      data-payload={attempt.payload}
+      data-sent-by={request.sentBy}
+      data-status={request.status ?? "none"}
+      data-key-state={request.keyState ?? "unknown"}
+      data-payload={request.payload}
       data-reply={row.reply}
       data-reply-lost={row.reply === "lost"}
       data-charges={row.charges.join(" ")}
@@ -108,7 +108,7 @@ function LanesRow({
       {previous?.reply === "lost" && row.crossesNetwork && (
         <p className="lanes-gap small">
           No reply reached the client; it sent again at +{formatDuration(sinceFirstMs)}, with{" "}
-          {previous.attempt.key === attempt.key ? "the same key" : "a new key"}.
+          {previous.record.key === request.key ? "the same key" : "a new key"}.
         </p>
       )}
       <details>
@@ -120,43 +120,44 @@ function LanesRow({
             to={serverX}
             request={row.crossesNetwork}
             work={{
-              decision: attempt.decision,
-              status: attempt.status,
-              mark: row.work === "charge" || row.work === "decline" ? row.work : null,
+              decision: request.decision,
+              status: request.status,
+              mark:
+                row.work === "charge" || row.work === "decline" || row.work === "record" ? row.work : null,
               waited: row.work === "wait",
             }}
-            reply={row.reply === "none" ? null : { arrow: row.reply, status: attempt.status }}
+            reply={row.reply === "none" ? null : { arrow: row.reply, status: request.status }}
           />
           <span className="lanes-caption">
             <strong>#{row.n}</strong> +{formatDuration(sinceFirstMs)}
             {row.crossesNetwork
               ? ""
-              : ` · ${BY_SERVER[attempt.sentBy === "webhook" ? "webhook" : "completer"]}`}
-            {attempt.status !== null && row.crossesNetwork ? ` · HTTP ${attempt.status}` : ""} ·{" "}
+              : ` · ${BY_SERVER[request.sentBy === "webhook" ? "webhook" : "completer"]}`}
+            {request.status !== null && row.crossesNetwork ? ` · HTTP ${request.status}` : ""} ·{" "}
             <span data-testid="server-decision">{row.caption}</span>
-            {row.work === "wait" && ` (${formatDuration(attempt.durationMs)})`}
+            {row.work === "wait" && ` (${formatDuration(request.durationMs)})`}
             {row.reply === "lost" && <span className="badge danger">reply lost</span>}
-            {attempt.sentBy === "naive client" && (
+            {request.sentBy === "naive client" && (
               <span className="badge danger">naive: a new key, no run-once</span>
             )}
           </span>
         </summary>
-        <AttemptDetails attempt={attempt} />
+        <RequestDetails request={request} />
       </details>
     </li>
   );
 }
 
-function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
+function RequestDetails({ request }: { request: RequestView }) {
   const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
   const sessionCookie = useContext(CurlSession);
   const copy = () =>
-    navigator.clipboard.writeText(curlOf(attempt, window.location.origin, sessionCookie)).then(
+    navigator.clipboard.writeText(curlOf(request, window.location.origin, sessionCookie)).then(
       () => setCopied("copied"),
       () => setCopied("failed"),
     );
-  const fromClient = attempt.sentBy !== "completer" && attempt.sentBy !== "webhook";
-  const naive = attempt.sentBy === "naive client";
+  const fromClient = request.sentBy !== "completer" && request.sentBy !== "webhook";
+  const naive = request.sentBy === "naive client";
   return (
     <div className="attempt-details">
       {fromClient ? (
@@ -165,26 +166,26 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
             <h3>Request</h3>
             <pre>
               {naive
-                ? `POST /api/trpc/lab.naiveCharge\n\n${JSON.stringify({ ...attempt.body, attemptKey: attempt.key }, null, 2)}`
-                : `POST /api/trpc/payments.charge\nIdempotency-Key: ${attempt.key}\n\n${JSON.stringify(requestBodyOf(attempt), null, 2)}`}
+                ? `POST /api/trpc/lab.naiveCharge\n\n${JSON.stringify({ ...request.body, attemptKey: request.key }, null, 2)}`
+                : `POST /api/trpc/payments.charge\nIdempotency-Key: ${request.key}\n\n${JSON.stringify(requestBodyOf(request), null, 2)}`}
             </pre>
           </div>
           <div>
             <h3>Response</h3>
             <pre data-testid="response-headers">
-              {attempt.status === null
+              {request.status === null
                 ? "None: no answer was sent."
                 : [
-                    `HTTP ${attempt.status}`,
-                    ...responseHeadersOf(attempt).map(([name, value]) => `${name}: ${value}`),
+                    `HTTP ${request.status}`,
+                    ...responseHeadersOf(request).map(([name, value]) => `${name}: ${value}`),
                   ].join("\n")}
             </pre>
           </div>
         </>
-      ) : attempt.sentBy === "webhook" ? (
+      ) : request.sentBy === "webhook" ? (
         <p>
           The payment provider&apos;s webhook told the shop of this payment (
-          <code>{String(attempt.body.type)}</code>, event <code>{String(attempt.body.event)}</code>), and the
+          <code>{String(request.body.type)}</code>, event <code>{String(request.body.event)}</code>), and the
           shop recorded it under the payment&apos;s own key, as a retry or the completer would have.
         </p>
       ) : (
@@ -194,24 +195,24 @@ function AttemptDetails({ attempt }: { attempt: ServerAttempt }) {
         </p>
       )}
       <dl className="attempt-facts small">
-        <dt>{attempt.decision === null ? "Received by" : "Answered by"}</dt>
-        <dd>{attempt.instance}</dd>
+        <dt>{request.decision === null ? "Received by" : "Answered by"}</dt>
+        <dd>{request.instance}</dd>
         <dt>Key generation</dt>
-        <dd>{attempt.generation ?? "none: no execution answered"}</dd>
+        <dd>{request.generation ?? "none: no execution answered"}</dd>
         <dt>Key</dt>
         <dd>
-          <ShortId value={attempt.key} name="idempotency key" />
+          <ShortId value={request.key} name="idempotency key" />
         </dd>
         <dt>Took</dt>
-        <dd>{attempt.decision === null ? "no answer" : formatDuration(attempt.durationMs)}</dd>
-        {attempt.decision === "executed" && (
+        <dd>{request.decision === null ? "no answer" : formatDuration(request.durationMs)}</dd>
+        {request.decision === "executed" && (
           <>
             <dt>Reply</dt>
-            <dd>{attempt.replyLost ? "lost on its way back (the fault lab dropped it)" : "sent"}</dd>
+            <dd>{request.replyLost ? "lost on its way back (the fault lab dropped it)" : "sent"}</dd>
           </>
         )}
       </dl>
-      {attempt.sentBy === "client" && (
+      {request.sentBy === "client" && (
         <p>
           <button type="button" className="secondary" onClick={() => void copy()}>
             Copy as curl

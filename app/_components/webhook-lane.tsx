@@ -20,7 +20,7 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
   });
   const shop = receivers[0]!;
   // From the order's first request, so that a delivery before its reply shows as one.
-  const first = Date.parse(story.requests[0]?.attempt.at ?? rows[0]!.delivery.at);
+  const first = Date.parse(story.requests[0]?.record.at ?? rows[0]!.at);
   return (
     <section className="card server-account" aria-labelledby="webhook-heading" data-testid="webhook-lane">
       <h2 id="webhook-heading">What the provider&apos;s webhook told the shop</h2>
@@ -33,38 +33,49 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
         {story.webhookSentence}
       </p>
       <LanesFigure heads={heads}>
-        {rows.map(({ n, delivery, work, recordedAs, caption }) => (
-          <li
-            key={delivery.id}
-            className="lanes-row"
-            data-webhook-delivery={n}
-            data-delivery-id={delivery.id}
-            data-event={delivery.event}
-            data-decision={delivery.decision ?? "in_flight"}
-            data-status={delivery.status ?? "none"}
-            data-recorded-as={recordedAs ?? undefined}
-          >
-            <LanesExchange
-              laneXs={heads.map((head) => head.x)}
-              from={sender}
-              between={between}
-              to={shop}
-              work={{
-                decision: delivery.decision,
-                status: delivery.status,
-                waited: work === "wait" || delivery.outcome === "shared",
-              }}
-              reply={delivery.status === null ? null : { arrow: "received", status: delivery.status }}
-            />
-            <span className="lanes-caption">
-              <strong>Delivery {n}</strong> +{formatDuration(Date.parse(delivery.at) - first)} ·{" "}
-              <code title={delivery.event}>{shortId(delivery.event)}</code>
-              {delivery.status === null ? "" : ` · HTTP ${delivery.status}`} ·{" "}
-              <span data-testid="webhook-decision">{caption}</span>
-              {delivery.status !== null && ` (${formatDuration(delivery.durationMs)})`}
-            </span>
-          </li>
-        ))}
+        {rows.map(
+          ({
+            n,
+            try: sent,
+            delivery,
+            event,
+            at,
+            status,
+            decision,
+            durationMs,
+            work,
+            recordedAs,
+            caption,
+          }) => (
+            <li
+              key={n}
+              className="lanes-row"
+              data-webhook-delivery={n}
+              data-delivery-id={delivery?.id}
+              data-try={sent?.id}
+              data-event={event}
+              data-decision={decision ?? "in_flight"}
+              data-status={status ?? "none"}
+              data-recorded-as={recordedAs ?? undefined}
+            >
+              <LanesExchange
+                laneXs={heads.map((head) => head.x)}
+                from={sender}
+                between={between}
+                to={shop}
+                work={{ decision, status, waited: work === "wait", noAnswer: Boolean(sent?.error) }}
+                reply={status === null ? null : { arrow: "received", status }}
+              />
+              <span className="lanes-caption">
+                <strong>Delivery {n}</strong> +{formatDuration(Date.parse(at) - first)} ·{" "}
+                <code title={event}>{shortId(event)}</code>
+                {status === null ? "" : ` · HTTP ${status}`} ·{" "}
+                <span data-testid="webhook-decision">{caption}</span>
+                {status !== null && durationMs !== null && ` (${formatDuration(durationMs)})`}
+              </span>
+            </li>
+          ),
+        )}
       </LanesFigure>
     </section>
   );

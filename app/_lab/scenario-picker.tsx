@@ -48,7 +48,7 @@ export function ScenarioPicker({
   const webhookTold = scenario?.webhook && story?.webhookDeliveries.length ? story.webhookSentence : null;
   // Requests before the choice, counted when it is made here (a reload starts counting afresh).
   const [earlierRequests, setEarlierRequests] = useState(0);
-  const requests = account.data?.attempts ?? [];
+  const requests = account.data?.requests ?? [];
   const somethingHappened = requests.length > 0 || order.charges.length > 0;
 
   // Choosing sets the scenario's switches and turns every other one off; clearing turns them all off.

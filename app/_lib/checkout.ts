@@ -122,9 +122,11 @@ function knownOrder(order: Order, heard: Charge | null): Order {
     id: heard.chargeId,
     amountCents: heard.amountCents,
     idempotencyKey: order.paymentKey,
+    providerKey: null,
+    providerRequestId: null,
     cardLast4: heard.cardLast4,
     naive: false,
-    madeBy: null,
+    recordedBy: null,
     createdAt: heard.createdAt,
   };
   return { ...order, status: "PAID", charges: [charge] };

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import { curlOf, responseHeadersOf } from "./server-account";
-import type { ServerAttempt } from "./server-account";
+import type { RequestView } from "./server-account";
 
-const attempt: ServerAttempt = {
+const attempt: RequestView = {
   id: "a1",
   at: "2026-12-03T10:00:00.000Z",
   instance: "host:3000",
@@ -18,6 +18,7 @@ const attempt: ServerAttempt = {
   replyLost: false,
   retryAfterSeconds: null,
   sentBy: "client",
+  delivery: null,
   keyExpiresAt: "2026-12-04T10:00:00.000Z",
 };
 

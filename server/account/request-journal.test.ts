@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { test } from "~/testing/fixtures";
-import { REQUESTS_KEPT_PER_KEY } from "./request-recorder";
-import type { RequestRecord } from "./request-recorder";
+import { REQUESTS_KEPT_PER_KEY } from "./request-record";
+import type { RequestRecord } from "./request-record";
 import type { AppServices } from "../services";
 
 const scope = { caller: "journal", path: "p", key: "storm" };
@@ -92,4 +92,15 @@ test("writes a batch of 300 first executions, as steady load makes them, in one 
   expect(written.map((r) => [r.scope.key, r.decision, r.at.getTime()])).toEqual(
     firsts.map((r) => [r.scope.key, "executed", r.at.getTime()]),
   );
+});
+
+test("never writes a run back to in flight: a batch taken before its transaction wrote its ending may land after it", async ({
+  startApp,
+}) => {
+  const { services } = await startApp();
+  const inFlight = { ...duplicate(1), decision: null, status: null };
+  await services.account.journal.write(services.db, [{ ...inFlight, decision: "executed", status: 200 }]);
+  await services.account.journal.append([inFlight], REQUESTS_KEPT_PER_KEY);
+  const kept = await services.account.journal.list(scope.caller, scope.path, [scope.key]);
+  expect(kept.map((r) => [r.decision, r.status])).toEqual([["executed", 200]]);
 });

@@ -1,8 +1,8 @@
 import type { Json } from "run-once";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
-import { keyIdOf } from "./request-recorder";
-import type { RequestJournal, RequestRecord, FoundKeyState } from "./request-recorder";
+import { keyIdOf } from "./request-record";
+import type { RequestJournal, RequestRecord, FoundKeyState } from "./request-record";
 
 /** The decisions answered from a key rather than by running: what the ledger counts as replays. */
 const REPLAYS = new Set<RequestRecord["decision"]>(["replayed", "coalesced"]);
@@ -14,7 +14,7 @@ const ROWS_PER_STATEMENT = 500;
 
 /**
  * The server's account of attempts, on the table "RequestRecord" beside the
- * keys. Written in batches by RequestRecorder, so its statements cost no
+ * keys. Written in batches by the Account, so its statements cost no
  * request any time, with the keys' replay counts for the ledger.
  */
 export class PrismaRequestJournal implements RequestJournal {
@@ -62,6 +62,10 @@ export class PrismaRequestJournal implements RequestJournal {
     }
   }
 
+  async write(client: Db | Tx, records: RequestRecord[]): Promise<void> {
+    await upsert(client, records);
+  }
+
   async markReplyLost(id: string): Promise<void> {
     await this.db.requestRecord.updateMany({ where: { id }, data: { replyLost: true } });
   }
@@ -97,8 +101,12 @@ export class PrismaRequestJournal implements RequestJournal {
   }
 }
 
-/** Raw SQL: Prisma's createMany compiles per row (and, on SQLite, splits at 999 bound values) and cannot upsert. */
-function upsert(db: Db, rows: RequestRecord[]): Promise<number> {
+/**
+ * Raw SQL: Prisma's createMany compiles per row (and, on SQLite, splits at 999 bound values) and cannot upsert.
+ * A version in flight never overwrites an ended one: a batch taken before a run's transaction wrote its ending
+ * may land after it.
+ */
+function upsert(db: Db | Tx, rows: RequestRecord[]): Promise<number> {
   const values = rows.map(
     (r) => Prisma.sql`(${r.id}, ${r.scope.caller}, ${r.scope.path}, ${r.scope.key}, ${r.at}, ${r.instance},
       ${r.generation}, ${r.decision}, ${r.keyState}, ${r.fingerprint}, ${JSON.stringify(r.body)}, ${r.status},
@@ -112,5 +120,7 @@ function upsert(db: Db, rows: RequestRecord[]): Promise<number> {
     ON CONFLICT ("id") DO UPDATE SET "body" = excluded."body", "generation" = excluded."generation", "decision" = excluded."decision",
       "keyState" = excluded."keyState", "status" = excluded."status", "durationMs" = excluded."durationMs",
       "replyLost" = excluded."replyLost", "retryAfterSeconds" = excluded."retryAfterSeconds",
-      "keyExpiresAt" = excluded."keyExpiresAt"`;
+      "keyExpiresAt" = excluded."keyExpiresAt"
+    WHERE excluded."decision" IS NOT NULL OR excluded."status" IS NOT NULL
+      OR ("RequestRecord"."decision" IS NULL AND "RequestRecord"."status" IS NULL)`;
 }

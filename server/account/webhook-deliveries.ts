@@ -1,16 +1,30 @@
 import { z } from "zod";
-import type { RunResult } from "run-once";
-import { KEY_STATE_OF_DECISION } from "./request-recorder";
-import type { RequestEnding, RequestRecord, RequestRecorder } from "./request-recorder";
+import type { Account } from "./accounted-run";
+import { recordViewSchema, viewOf } from "./request-record";
+import type { RequestRecord } from "./request-record";
 
 /** Where the account keeps the provider's webhook deliveries: under their order (kept as long as it is), each under its event's id. */
 export const WEBHOOK_DELIVERIES_PATH = "payment provider webhook deliveries";
 
+/** Whom the account keeps a delivery under when its event names no order (a type the shop does not handle). */
+const NO_ORDER = "payment provider";
+
+/** What an event tells of its payment, as the handler of its type says: a charge, or a decline. */
+export const EVENT_TELLS = ["charge", "decline"] as const;
+export type EventTells = (typeof EVENT_TELLS)[number];
+
 /**
- * What handling an event did for its payment, stored under the event's id: recorded it (a run under
- * the payment's key), found it recorded, or waited for the run that held the payment's key and shared it.
+ * What handling an event came to: for a payment of the shop's, recorded it (a run under the payment's key),
+ * found it recorded, or waited for the run that held the payment's key and shared it; or nothing to do, for a
+ * payment the shop did not make (the lab's naive and pitfall charges) or a type it does not handle.
  */
-export const EVENT_OUTCOMES = ["recorded", "already recorded", "shared"] as const;
+export const EVENT_OUTCOMES = [
+  "recorded",
+  "already recorded",
+  "shared",
+  "not a payment of this shop's",
+  "ignored",
+] as const;
 export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 
 /** Why a delivery was not answered 2xx: the payment's key stayed held past the wait bound, or the handling failed. */
@@ -23,69 +37,43 @@ export const DELIVERY_OUTCOMES = [...EVENT_OUTCOMES, ...NOT_HANDLED] as const;
 const deliveryBody = z.object({
   event: z.string(),
   type: z.string(),
-  /** The payment the event tells of. */
-  paymentKey: z.string(),
+  /** What the event tells of its payment, for a type the shop handles. */
+  tells: z.enum(EVENT_TELLS).nullable(),
+  /** The payment's key (its metadata's payment_key), which the event's handling records under. */
+  paymentKey: z.string().nullable(),
+  /** What it came to for the payment (the stored answer, for a replay); null in flight or refused before it ran. */
   outcome: z.enum(DELIVERY_OUTCOMES).nullable(),
 });
+
+/** A delivery of the provider's webhook, as the shop answered it: its decision is the event's key's. */
+export const webhookDeliverySchema = recordViewSchema.extend(deliveryBody.shape);
 type DeliveryBody = z.infer<typeof deliveryBody>;
 
-/**
- * Writes a delivery of the provider's webhook into its order's account, in
- * flight on arrival, then how the event's key answered it and what the
- * handling did for the payment.
- */
-export function recordDelivery(
-  account: { recorder: Pick<RequestRecorder, "arrived">; instance: string },
-  delivery: { orderId: string; event: { id: string; type: string }; paymentKey: string },
+/** A delivery of the provider's webhook, run under its event's id: its record, and what it came to. */
+export function deliveryArrived(
+  account: Pick<Account, "arrived">,
+  delivery: Omit<DeliveryBody, "outcome"> & { orderId: string | null },
 ) {
-  const sent: DeliveryBody = {
-    event: delivery.event.id,
-    type: delivery.event.type,
-    paymentKey: delivery.paymentKey,
-    outcome: null,
-  };
-  const record = account.recorder.arrived({
-    scope: { caller: delivery.orderId, path: WEBHOOK_DELIVERIES_PATH, key: delivery.event.id },
-    instance: account.instance,
+  const { orderId, ...sent } = delivery;
+  const run = account.arrived({
+    road: "webhook",
+    scope: { caller: orderId ?? NO_ORDER, path: WEBHOOK_DELIVERIES_PATH, key: sent.event },
     fingerprint: "",
-    body: sent,
-    sentBy: "webhook",
+    body: { ...sent, outcome: null },
+    answers: { ok: 200, error: () => 503 },
   });
   return {
-    id: record.id,
-    answered(result: RunResult, outcome: EventOutcome) {
-      record.end(
-        {
-          decision: result.decision,
-          keyState: KEY_STATE_OF_DECISION[result.decision],
-          generation: result.generation,
-          status: 200,
-          retryAfterSeconds: null,
-          keyExpiresAt: result.expiresAt,
-        },
-        { ...sent, outcome },
-      );
-    },
-    refused(
-      ending: Pick<RequestEnding, "decision" | "status" | "retryAfterSeconds" | "generation">,
-      outcome: (typeof NOT_HANDLED)[number] | null,
-    ) {
-      record.end({ ...ending, keyState: null, keyExpiresAt: null }, { ...sent, outcome });
+    run,
+    /** What handling it came to, kept with its answer (before its commit, to be written in it). */
+    cameTo(outcome: (typeof DELIVERY_OUTCOMES)[number]) {
+      run.noted({ ...sent, outcome } satisfies DeliveryBody);
     },
   };
 }
 
-export type DeliveryRecord = ReturnType<typeof recordDelivery>;
+export type Delivery = ReturnType<typeof deliveryArrived>;
 
 /** A delivery as the account recorded it: the event, how its key answered, and what it did for the payment. */
-export function webhookDeliveryOf(record: RequestRecord) {
-  return {
-    id: record.id,
-    at: record.at.toISOString(),
-    instance: record.instance,
-    ...deliveryBody.parse(record.body),
-    decision: record.decision,
-    status: record.status,
-    durationMs: Math.round(record.durationMs),
-  };
+export function webhookDeliveryOf(record: RequestRecord): z.infer<typeof webhookDeliverySchema> {
+  return { ...viewOf(record), ...deliveryBody.parse(record.body) };
 }

@@ -23,6 +23,11 @@ export class WriteBehind<T> {
     return this.#pending.get(id);
   }
 
+  /** Forgets the item pending under `id`: it was written another way. */
+  drop(id: string): void {
+    this.#pending.delete(id);
+  }
+
   put(id: string, item: T): void {
     this.#pending.set(id, item);
     this.#groups.add(this.groupOf(item));

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect } from "vitest";
+import { PROVIDER_CALLS_PATH } from "~/server/account/provider-calls";
 import { apiClient } from "~/testing/api-client";
 import { chargeBody, placeOrderWith } from "~/testing/lab-orders";
 import { clusterTest } from "~/testing/fixtures";
@@ -11,7 +12,9 @@ import { newSignedSession } from "~/testing/signed-session";
  * restarted, while the provider's webhook, the retries and the completer race
  * to record each payment. Every order is then paid with the same key until it
  * answers, and both ledgers are audited: no order charged twice, no charge
- * unrecorded, and each recorded once.
+ * unrecorded, and each recorded once; and the account: every charge names a
+ * run on record (the one that recorded it) and a provider call on record
+ * (the one that charged), whose own run is on record too.
  * CRASH_STORM_ROUNDS=40 for a longer storm.
  */
 const ROUNDS = Number(process.env.CRASH_STORM_ROUNDS ?? 6);
@@ -79,6 +82,8 @@ test(`${ROUNDS} rounds of kill -9, between the hops and at the provider: 0 doubl
 
   let double = 0;
   let lost = 0;
+  /** Charges that name a record the account does not hold: the run that recorded it, or the call that made it. */
+  const unnamed: string[] = [];
   // Which road recorded each charge: the account's record its charge names.
   const byRoad: Record<string, number> = {};
   for (const order of orders) {
@@ -88,13 +93,27 @@ test(`${ROUNDS} rounds of kill -9, between the hops and at the provider: 0 doubl
     });
     const recorded = await db.charge.findMany({
       where: { orderId: order.id },
-      select: { id: true, madeBy: true },
+      select: { id: true, recordedBy: true, providerKey: true, providerRequestId: true },
     });
-    for (const { madeBy } of recorded) {
-      const maker =
-        madeBy && (await db.requestRecord.findUnique({ where: { id: madeBy }, select: { sentBy: true } }));
-      const road = maker ? maker.sentBy : "not on record";
+    for (const { id, recordedBy, providerKey, providerRequestId } of recorded) {
+      const recorder =
+        recordedBy &&
+        (await db.requestRecord.findUnique({ where: { id: recordedBy }, select: { sentBy: true } }));
+      const road = recorder ? recorder.sentBy : "not on record";
       byRoad[road] = (byRoad[road] ?? 0) + 1;
+      // The call that charged: the one whose reply names the charge's request, or one whose reply never came.
+      const calls = (
+        await db.requestRecord.findMany({
+          where: { scope: order.id, path: PROVIDER_CALLS_PATH, key: providerKey! },
+        })
+      ).map((call) => ({
+        status: call.status,
+        ...(JSON.parse(call.body) as { run: string; requestId: string | null }),
+      }));
+      const made = calls.filter((call) => call.requestId === providerRequestId || call.status === null);
+      const runs = await db.requestRecord.count({ where: { id: { in: made.map((call) => call.run) } } });
+      if (!recorder || made.length === 0 || runs < new Set(made.map((call) => call.run)).size)
+        unnamed.push(id);
     }
     if (atProvider.length > 1 || recorded.length > 1) double += 1;
     if (atProvider.some((charge) => !recorded.some((mine) => mine.id === charge.id))) lost += 1;
@@ -103,7 +122,21 @@ test(`${ROUNDS} rounds of kill -9, between the hops and at the provider: 0 doubl
     where: { orderRef: { in: orders.map((o) => o.id) } },
   });
   console.log(
-    JSON.stringify({ rounds: ROUNDS, kills, orders: orders.length, providerCharges, double, lost, byRoad }),
+    JSON.stringify({
+      rounds: ROUNDS,
+      kills,
+      orders: orders.length,
+      providerCharges,
+      double,
+      lost,
+      byRoad,
+      unnamed,
+    }),
   );
-  expect({ double, lost, providerCharges }).toEqual({ double: 0, lost: 0, providerCharges: orders.length });
+  expect({ double, lost, providerCharges, unnamed }).toEqual({
+    double: 0,
+    lost: 0,
+    providerCharges: orders.length,
+    unnamed: [],
+  });
 }, 900_000);

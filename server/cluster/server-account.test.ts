@@ -30,11 +30,11 @@ test("names the instance that answered each request, and one of them executed", 
       async () =>
         dataOf<ServerAccount>(
           await clients[1]!.get("orders.serverAccount", { orderId: order.id }),
-        ).attempts.filter((attempt) => attempt.decision !== null).length,
+        ).requests.filter((attempt) => attempt.decision !== null).length,
       { timeout: 10_000 },
     )
     .toBe(6);
-  const { attempts } = dataOf<ServerAccount>(
+  const { requests: attempts } = dataOf<ServerAccount>(
     await clients[1]!.get("orders.serverAccount", { orderId: order.id }),
   );
   const ports = cluster.instances.map((instance) => String(instance.port));

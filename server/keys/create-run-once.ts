@@ -4,15 +4,17 @@ import { KeySweeper } from "run-once/sql";
 import type { Db, Tx } from "../db/client";
 import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { logger } from "service-kit/logger";
+import { Account } from "../account/accounted-run";
 import { PrismaRequestJournal } from "../account/request-journal";
-import { RequestRecorder } from "../account/request-recorder";
 
-/** The run-once core on the shop's database, with the transport's final errors and the account of attempts. */
+/** The run-once core on the shop's database, with the transport's final errors and the account of its runs. */
 export function createRunOnce(opts: {
   databaseUrl: string;
   db: Db;
   /** Which errors are answers, stored and replayed: the transport's (server/trpc/idempotency/final-errors.ts). */
   finalErrors: FinalErrors;
+  /** This process's name in the account (see instanceName). */
+  instance: string;
   settings: Partial<RunOnceSettings>;
   /** How long a webhook event's key is kept: past the provider's retry window (env.ts checks). */
   webhookKeyTtlMs: number;
@@ -40,7 +42,12 @@ export function createRunOnce(opts: {
     clock: opts.clock,
   });
   const journal = new PrismaRequestJournal(opts.db);
-  const recorder = new RequestRecorder(journal, logger);
+  const account = new Account(journal, {
+    db: opts.db,
+    instance: opts.instance,
+    finalErrors: opts.finalErrors,
+    logger,
+  });
   const sweepKeysAndTheirAttempts = async (expiredBefore: Date, abandonedBefore: Date) => {
     const deleted = await store.sweep(expiredBefore, abandonedBefore);
     await journal.sweep(abandonedBefore);
@@ -54,11 +61,10 @@ export function createRunOnce(opts: {
     runOnce,
     webhookRunOnce,
     sweeper,
-    journal,
-    recorder,
+    account,
     /** Writes what is pending, then closes the connections the store and its watcher hold of their own. */
     async close() {
-      await recorder.flush();
+      await account.flush();
       await close();
     },
   };

@@ -14,7 +14,7 @@ test("a committed charge whose lost-reply bookkeeping is cut goes out as committ
   startApp,
 }) => {
   const app = await startApp({ lab: true });
-  const handle = losingReplies(app.services.db, app.services.account.recorder, (request) =>
+  const handle = losingReplies(app.services.db, app.services.account, (request) =>
     handleTrpcRequest(request, app.services, labAppRouter),
   );
   const { id, cookie } = await newSignedSession(app.services.db);

@@ -3,7 +3,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../db/client";
 import { logger } from "service-kit/logger";
 import { HttpPaymentProvider, PROVIDER_RETRY_SETTINGS } from "../payment-provider/http-payment-provider";
-import type { ProviderCallObserver } from "../payment-provider/http-payment-provider";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
 import type { ChargeAnswer, PaymentProvider, PaymentRequest } from "../payment-provider/payment-provider";
 import type { ProviderFaults } from "service-kit/lab/provider-faults";
@@ -26,7 +25,7 @@ export class LabProvider implements PaymentProvider {
   constructor(
     private readonly db: Db,
     private readonly inner: PaymentProvider,
-    private readonly endpoint: { url: string; apiKey: string; onCall?: ProviderCallObserver },
+    private readonly endpoint: { url: string; apiKey: string },
     /** Writes the server's account before a stall, so that the request killed in it is on record. */
     private readonly beforeStall: () => Promise<void> = async () => {},
   ) {
@@ -75,8 +74,8 @@ export class LabProvider implements PaymentProvider {
     }
   }
 
-  chargesOf(orderId: string, idempotencyKey?: string) {
-    return this.inner.chargesOf(orderId, idempotencyKey);
+  chargesOf(orderId: string, paymentKey?: string) {
+    return this.inner.chargesOf(orderId, paymentKey);
   }
 
   chargeOfIntent(paymentIntentId: string) {
@@ -85,6 +84,10 @@ export class LabProvider implements PaymentProvider {
 
   cardOf(paymentMethodId: string) {
     return this.inner.cardOf(paymentMethodId);
+  }
+
+  webhookTriesOf(orderId: string) {
+    return this.inner.webhookTriesOf(orderId);
   }
 
   async providerFaults(orderId: string): Promise<ProviderFaults> {

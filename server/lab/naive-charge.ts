@@ -1,4 +1,6 @@
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { REQUEST_RECORD_HEADER } from "../account/accounted-run";
+import type { Account, AccountedRun } from "../account/accounted-run";
 import type { Db } from "../db/client";
 import { DomainError } from "../errors";
 import { findSessionOrder } from "../orders/order-view";
@@ -6,10 +8,8 @@ import type { PaymentProvider } from "../payment-provider/payment-provider";
 import { toChargeView } from "../payments/charge-view";
 import type { ChargeView } from "../payments/charge-view";
 import { NAIVE_CHARGE_PATH } from "../payments/keyspace";
-import type { RequestRecorder } from "../account/request-recorder";
 import type { HttpExchange } from "../trpc/context";
 import { toTrpcError } from "../trpc/error-mapping";
-import { REQUEST_RECORD_HEADER } from "../trpc/idempotency/request-account";
 
 /**
  * The counter-example, for the lab's naive client only: a charge with no
@@ -23,7 +23,7 @@ export async function naiveCharge(
     db: Db;
     provider: PaymentProvider;
     sessionId: string;
-    account: { recorder: RequestRecorder; instance: string };
+    account: Pick<Account, "arrived">;
     http: HttpExchange | null;
   },
   input: { orderId: string; amountCents: number; attemptKey: string; paymentMethodId: string },
@@ -31,30 +31,22 @@ export async function naiveCharge(
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
   // Recorded once the order is known to be the session's: the figure draws it beside the guarded requests.
   const { attemptKey, ...body } = input;
-  const record = deps.account.recorder.arrived({
+  const statusOf = (error: unknown) => getHTTPStatusCodeFromError(toTrpcError(error));
+  const run = deps.account.arrived({
+    road: "naive client",
     scope: { caller: order.id, path: NAIVE_CHARGE_PATH, key: attemptKey },
-    instance: deps.account.instance,
     fingerprint: "",
     body,
-    sentBy: "naive client",
+    answers: { ok: 200, error: statusOf },
   });
-  if (deps.http && !deps.http.isBatch) deps.http.responseHeaders.set(REQUEST_RECORD_HEADER, record.id);
+  if (deps.http && !deps.http.isBatch) deps.http.responseHeaders.set(REQUEST_RECORD_HEADER, run.id);
   // No key was looked at: it ran, whatever it answered.
-  const ended = (status: number) =>
-    record.end({
-      decision: "executed",
-      status,
-      keyState: null,
-      generation: null,
-      retryAfterSeconds: null,
-      keyExpiresAt: null,
-    });
   try {
-    const charge = await chargeNaively(deps, order.id, record.id, input);
-    ended(200);
+    const charge = await chargeNaively(deps, order.id, run, input);
+    run.ended({ unkeyed: true });
     return charge;
   } catch (error) {
-    ended(getHTTPStatusCodeFromError(toTrpcError(error)));
+    run.ended({ unkeyed: true }, statusOf(error));
     throw error;
   }
 }
@@ -62,12 +54,18 @@ export async function naiveCharge(
 async function chargeNaively(
   deps: { db: Db; provider: PaymentProvider },
   orderId: string,
-  madeBy: string,
+  run: AccountedRun,
   input: { amountCents: number; attemptKey: string; paymentMethodId: string },
 ): Promise<ChargeView> {
   const providerKey = `${input.attemptKey}/charge`;
   const answer = await deps.provider.charge(
-    { amountCents: input.amountCents, paymentMethodId: input.paymentMethodId, orderId },
+    {
+      amountCents: input.amountCents,
+      paymentMethodId: input.paymentMethodId,
+      orderId,
+      paymentKey: input.attemptKey,
+      run,
+    },
     providerKey,
   );
   if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);
@@ -79,12 +77,14 @@ async function chargeNaively(
         amountCents: answer.charged.amountCents,
         idempotencyKey: input.attemptKey,
         providerKey,
+        providerRequestId: answer.charged.requestId,
         cardLast4: answer.charged.cardLast4,
         naive: true,
-        madeBy,
+        recordedBy: run.id,
       },
     });
     await tx.order.update({ where: { id: orderId }, data: { status: "PAID" } });
+    await run.writtenIn(tx);
     return toChargeView(charge);
   });
 }

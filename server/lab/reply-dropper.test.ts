@@ -13,7 +13,7 @@ import { readSwitches, setSwitches } from "./switches";
 /** The lab's API as `npm run demo` serves it: the lab's router, its lost replies around it. */
 async function labApi(startApp: (opts: { lab: boolean }) => Promise<TestApp>) {
   const app = await startApp({ lab: true });
-  const handle = losingReplies(app.services.db, app.services.account.recorder, (request) =>
+  const handle = losingReplies(app.services.db, app.services.account, (request) =>
     handleTrpcRequest(request, app.services, labAppRouter),
   );
   const customer = async () => {
@@ -75,7 +75,7 @@ test("the victim's own charge spends it: its reply is lost once, the retry is a 
   expect(retry.headers.get("Idempotency-Decision")).toBe("replayed");
   expect((await readSwitches(app.services.db, order.id)).dropReplies).toBe(0);
 
-  await app.services.account.recorder.flush();
+  await app.services.account.flush();
   const account = await app.services.account.journal.list(sessionId, PAYMENT_KEYSPACE, [order.paymentKey]);
   expect(account.map((a) => [a.decision, a.keyState, a.status, a.replyLost])).toEqual([
     ["executed", "absent", 200, true],

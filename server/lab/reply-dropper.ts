@@ -1,15 +1,15 @@
-import type { RequestRecorder } from "../account/request-recorder";
+import type { Account } from "../account/accounted-run";
 import type { Db } from "../db/client";
 import { lostReply } from "service-kit/http/lost-reply";
 import { logger } from "service-kit/logger";
-import { REQUEST_RECORD_HEADER } from "../trpc/idempotency/request-account";
+import { REQUEST_RECORD_HEADER } from "../account/accounted-run";
 import { chargeOutput } from "../payments/schemas";
 import { spend } from "./switches";
 
 /** Loses a committed charge's reply when its order's lab says so, the order read from the validated reply. */
 export function losingReplies(
   db: Db,
-  attempts: Pick<RequestRecorder, "replyLost">,
+  account: Pick<Account, "replyLost">,
   handle: (request: Request) => Promise<Response>,
 ) {
   return async (request: Request): Promise<Response> => {
@@ -18,8 +18,8 @@ export function losingReplies(
     const text = await reply.text();
     const orderId = chargedOrderOf(text);
     if (!orderId || !(await spentOrLogged(db, orderId))) return new Response(text, reply);
-    const attemptId = reply.headers.get(REQUEST_RECORD_HEADER);
-    if (attemptId) attempts.replyLost(attemptId);
+    const recordId = reply.headers.get(REQUEST_RECORD_HEADER);
+    if (recordId) account.replyLost(recordId);
     return lostReply(text, reply);
   };
 }

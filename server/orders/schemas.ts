@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ROADS } from "../account/road";
 import { idempotencyKeySchema } from "../idempotency-key-schema";
 import { skuSchema } from "../catalog/schemas";
 
@@ -46,10 +47,14 @@ const orderChargeSchema = z.object({
   id: z.string(),
   amountCents: z.number().int(),
   idempotencyKey: z.string(),
+  /** The key the shop sent the provider. */
+  providerKey: z.string().nullable(),
+  /** The provider's id of the request that made it: the provider call (orders.serverAccount) that charged the card. */
+  providerRequestId: z.string().nullable(),
   cardLast4: z.string(),
   naive: z.boolean(),
-  /** The server's record of the request or completer run that made it (orders.serverAccount); null: unrecorded. */
-  madeBy: z.string().nullable(),
+  /** The account's record of the run that recorded it (orders.serverAccount); null: unrecorded. */
+  recordedBy: z.string().nullable(),
   createdAt: z.iso.datetime(),
 });
 
@@ -70,8 +75,8 @@ export const paymentAttemptSchema = z.object({
   declineReason: z.string().nullable(),
   createdAt: z.iso.datetime(),
   settledAt: z.iso.datetime().nullable(),
-  /** Who recorded the outcome: the customer's own request, or the background completer after it went away. */
-  settledBy: z.enum(["client", "completer", "webhook"]).nullable(),
+  /** The road of the run that recorded the outcome: the customer's request, the completer, the webhook... */
+  settledBy: z.enum(ROADS).nullable(),
 });
 
 export const getOrderOutput = orderSummarySchema.extend({

@@ -4,26 +4,17 @@ import { decideRetry } from "retry-policy";
 import type { AttemptFailure, RetrySettings } from "retry-policy";
 import { IDEMPOTENCY_HEADERS } from "run-once/http";
 import { CardDeclinedError, failureOf } from "./stripe-errors";
-import { ProviderUnavailableError } from "./payment-provider";
-import type { ChargeAnswer, PaymentProvider, PaymentRequest, ProviderCharge } from "./payment-provider";
-
-/** One call to the provider under a key, as the shop sent it. */
-export interface ProviderCall {
-  orderId: string;
-  path: string;
-  key: string;
-  /** Which try of the retry policy this is, from 1. */
-  attempt: number;
-}
-
-/** What came back: the status and the provider's Idempotency-Decision, or no reply at all (both null). */
-export interface ProviderReply {
-  status: number | null;
-  decision: string | null;
-}
-
-/** Told of every keyed call as it leaves; returns what to tell when its reply comes, or fails to. */
-export type ProviderCallObserver = (call: ProviderCall) => (reply: ProviderReply) => void;
+import { z } from "zod";
+import { ProviderUnavailableError, webhookTrySchema } from "./payment-provider";
+import type {
+  CallRecorder,
+  ChargeAnswer,
+  PaymentProvider,
+  PaymentRequest,
+  ProviderCharge,
+  ProviderReply,
+  WebhookTry,
+} from "./payment-provider";
 
 /** How long the provider holds a duplicate of a charge in progress before its 409 (Stripe-like; provider/ IDEMPOTENCY_WAIT_MS). */
 export const PROVIDER_WAIT_BOUND_MS = 5_000;
@@ -58,7 +49,6 @@ export class HttpPaymentProvider implements PaymentProvider {
       url: string;
       apiKey: string;
       retry?: RetrySettings;
-      onCall?: ProviderCallObserver;
     },
   ) {
     const url = new URL(opts.url);
@@ -78,17 +68,20 @@ export class HttpPaymentProvider implements PaymentProvider {
       currency: "usd",
       payment_method: request.paymentMethodId,
       confirm: true,
-      // The key again as metadata: a late look-up finds what the key made once the provider has forgotten the key.
-      metadata: { order: request.orderId, idempotency_key: idempotencyKey },
+      // The payment's key as its own field: a late look-up and an event find the payment by it, once the
+      // provider has forgotten the call's key.
+      metadata: { order: request.orderId, payment_key: request.paymentKey },
       expand: ["latest_charge"],
     };
     try {
       const intent = await this.#send(
         (options) => this.#stripe.paymentIntents.create(params, options),
-        { idempotencyKey, orderId: request.orderId },
+        { idempotencyKey, orderId: request.orderId, paymentKey: request.paymentKey, run: request.run },
         "POST /v1/payment_intents",
       );
-      return { charged: chargeOf(intent)! };
+      // A replay names the request that made the charge; a first execution is that request.
+      const made = intent.lastResponse.headers["original-request"] ?? intent.lastResponse.requestId;
+      return { charged: { ...chargeOf(intent)!, requestId: made ?? null } };
     } catch (error) {
       if (error instanceof CardDeclinedError) {
         return { declined: { reason: error.message, cardLast4: error.cardLast4 } };
@@ -97,8 +90,8 @@ export class HttpPaymentProvider implements PaymentProvider {
     }
   }
 
-  async chargesOf(orderId: string, idempotencyKey?: string): Promise<ProviderCharge[]> {
-    const byKey = idempotencyKey === undefined ? "" : ` AND metadata['idempotency_key']:'${idempotencyKey}'`;
+  async chargesOf(orderId: string, paymentKey?: string): Promise<ProviderCharge[]> {
+    const byKey = paymentKey === undefined ? "" : ` AND metadata['payment_key']:'${paymentKey}'`;
     const query = `metadata['order']:'${orderId}'${byKey}`;
     const found = await this.#send(
       (options) =>
@@ -128,22 +121,38 @@ export class HttpPaymentProvider implements PaymentProvider {
     return { last4: method.card?.last4 ?? "", fingerprint: method.card?.fingerprint ?? "" };
   }
 
+  async webhookTriesOf(orderId: string): Promise<WebhookTry[] | null> {
+    // The provider's test helper (Stripe has none: there, and with the provider down, the shop's record alone).
+    const list: unknown = await this.#stripe
+      .rawRequest("GET", `/v1/test_helpers/webhook_deliveries?${new URLSearchParams({ order: orderId })}`)
+      .catch(() => null);
+    return triesSchema.safeParse(list).data?.data ?? null;
+  }
+
   /**
    * Sends one call under the retry policy: a POST under the shop's key on
    * every try, a GET retried as it is (reads need no key).
    */
   async #send<T>(
     call: (options: Stripe.RequestOptions) => Promise<Stripe.Response<T>>,
-    opts: { idempotencyKey?: string; orderId: string },
+    opts: { idempotencyKey?: string; orderId: string; paymentKey?: string; run?: CallRecorder | null },
     path: string,
-  ): Promise<T> {
+  ): Promise<Stripe.Response<T>> {
     const settings = this.opts.retry ?? PROVIDER_RETRY_SETTINGS;
     const key = opts.idempotencyKey;
     const startedAt = Date.now();
-    for (let attempt = 1; ; attempt++) {
-      // Keyed calls are the account's: a read changes nothing at the provider.
+    for (let tryNumber = 1; ; tryNumber++) {
+      // Keyed calls are the account's (a read changes nothing at the provider), each on record before it leaves.
       const replied =
-        key === undefined ? undefined : this.opts.onCall?.({ orderId: opts.orderId, path, key, attempt });
+        key === undefined
+          ? undefined
+          : await opts.run?.called({
+              orderId: opts.orderId,
+              path,
+              key,
+              paymentKey: opts.paymentKey ?? null,
+              try: tryNumber,
+            });
       let failure: AttemptFailure;
       try {
         // The key is the shop's, given on every call: the client's own key is made per call and dies with
@@ -156,28 +165,43 @@ export class HttpPaymentProvider implements PaymentProvider {
         return answer;
       } catch (error) {
         replied?.(
-          error instanceof Stripe.errors.StripeError ? replyOf(error) : { status: null, decision: null },
+          error instanceof Stripe.errors.StripeError
+            ? replyOf(error)
+            : { status: null, decision: null, requestId: null },
         );
         failure = failureOf(error);
       }
-      const decision = decideRetry(failure, attempt, Date.now() - startedAt, settings);
+      const decision = decideRetry(failure, tryNumber, Date.now() - startedAt, settings);
       if (!decision.retry) throw new ProviderUnavailableError(describe(failure));
       await sleep(decision.delayMs);
     }
   }
 }
 
-/** The status and the provider's decision, from an answer or an error; a reply that broke off is none. */
+/** The status, the provider's decision and its request id, from an answer or an error; a reply that broke off is none. */
 function replyOf(answer: {
   statusCode?: number;
+  requestId?: string;
   headers?: Record<string, string | string[] | undefined>;
 }): ProviderReply {
+  if (answer.statusCode === undefined) return { status: null, decision: null, requestId: null };
   const decision = answer.headers?.[IDEMPOTENCY_HEADERS.decision.toLowerCase()];
   return {
-    status: answer.statusCode ?? null,
+    status: answer.statusCode,
     decision: typeof decision === "string" ? decision : answer.statusCode === 409 ? "conflict" : null,
+    requestId: answer.requestId ?? null,
   };
 }
+
+/** The tries as the provider's test helper lists them. */
+const triesSchema = z.object({
+  data: z.array(
+    webhookTrySchema
+      .omit({ durationMs: true })
+      .extend({ duration_ms: z.number().int().nullable() })
+      .transform(({ duration_ms, ...sent }) => ({ ...sent, durationMs: duration_ms })),
+  ),
+});
 
 function describe(failure: AttemptFailure): string {
   return failure.kind === "http" ? `HTTP ${failure.status}` : failure.kind;
@@ -193,5 +217,6 @@ function chargeOf(intent: Stripe.PaymentIntent): ProviderCharge | null {
     cardLast4: charge.payment_method_details?.card?.last4 ?? "",
     orderId: intent.metadata.order ?? null,
     createdAt: new Date(charge.created * 1000),
+    requestId: null,
   };
 }

@@ -21,7 +21,13 @@ describe("the shop's timeouts to the provider", () => {
       body: JSON.stringify({ timeouts: 1 }),
     });
     const first = new HttpPaymentProvider(endpoint);
-    const request = { amountCents: 1200, paymentMethodId: "pm_card_visa", orderId };
+    const request = {
+      amountCents: 1200,
+      paymentMethodId: "pm_card_visa",
+      orderId,
+      paymentKey: "k_wait",
+      run: null,
+    };
     const held = first.charge(request, "k_wait/charge").catch(() => null);
     await new Promise((resolve) => setTimeout(resolve, 200));
 

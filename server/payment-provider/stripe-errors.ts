@@ -25,9 +25,7 @@ export class CardDeclinedError extends Error {
  */
 export function failureOf(error: unknown): AttemptFailure {
   if (error instanceof Stripe.errors.StripeCardError) {
-    // The client prefixes its message with the Request-Id ("[req_...] ..."); the customer reads the provider's words.
-    const { message } = error.raw as { message: string };
-    throw new CardDeclinedError(message, error.payment_method?.card?.last4 ?? "");
+    throw new CardDeclinedError(messageOf(error), error.payment_method?.card?.last4 ?? "");
   }
   if (error instanceof Stripe.errors.StripeConnectionError) {
     return /timeout/i.test(error.message) ? { kind: "timeout" } : { kind: "network" };
@@ -37,10 +35,15 @@ export function failureOf(error: unknown): AttemptFailure {
   if (error.statusCode === undefined) return { kind: "network" };
   if (!UNKNOWN_OUTCOME_STATUSES.includes(error.statusCode)) {
     throw new Error(
-      `The payment provider refused the request with ${error.statusCode} ${error.type}: ${error.message}`,
+      `The payment provider refused the request with ${error.statusCode} ${error.type}: ${messageOf(error)}`,
       { cause: error },
     );
   }
   const retryAfter = (error.headers as Record<string, string | undefined> | undefined)?.["retry-after"];
   return { kind: "http", status: error.statusCode, retryAfterSeconds: parseRetryAfter(retryAfter ?? null) };
+}
+
+/** The provider's own sentence: the client puts the reply's Request-Id before it in `message`. */
+function messageOf(error: Stripe.errors.StripeError): string {
+  return (error.raw as { message?: string }).message ?? error.message;
 }

@@ -1,11 +1,12 @@
 import { RunOnceError } from "run-once";
 import type { Execution, RunOnce } from "run-once";
+import type { Road } from "../account/road";
 import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
 import type { AppMetrics } from "../observability/app-metrics";
 import { findSessionOrder } from "../orders/order-view";
 import { writePaymentSucceeded } from "../receipts/payment-succeeded";
-import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
+import type { CallRecorder, ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
 import { toChargeView } from "./charge-view";
 import type { ChargeView } from "./charge-view";
 import { newPaymentKey } from "./payment-key";
@@ -15,9 +16,10 @@ export function providerKeyOf(paymentKey: string): string {
   return `${paymentKey}/charge`;
 }
 
-/** The payment key a provider key was derived from; null for a key the shop did not derive (the lab's). */
-export function paymentKeyOf(providerKey: string): string | null {
-  return /^(.+)\/charge$/.exec(providerKey)?.[1] ?? null;
+/** The account's run that works on a payment: the record its charge names, on the road that settles it, sending its calls. */
+export interface PaymentRun extends CallRecorder {
+  id: string;
+  road: Road;
 }
 
 /** Refuses a charge whose key or amount is not its order's: a refusal writes nothing, so it is not stored. */
@@ -68,7 +70,7 @@ export async function chargeOrder(
     db: Db;
     sessionId: string;
     runOnce: Pick<RunOnce<Tx>, "settings">;
-    requestId?: string;
+    run: PaymentRun;
   },
   input: { orderId: string; amountCents: number; paymentMethodId: string },
 ): Promise<ChargeView> {
@@ -80,7 +82,7 @@ export async function chargeOrder(
   const saved = await recoveryPoint(deps, order, input.paymentMethodId);
   try {
     return await finishPayment(deps, {
-      madeBy: deps.requestId ?? null,
+      run: deps.run,
       orderId: order.id,
       paymentKey: order.paymentKey,
       amountCents: order.totalCents,
@@ -156,8 +158,8 @@ function needsReview(): DomainError {
 }
 
 interface PaymentToFinish {
-  /** The account's record of the request or completer run that finishes it: its charge names it. */
-  madeBy: string | null;
+  /** The run that finishes it: its charge names it as the run that recorded it. */
+  run: PaymentRun;
   orderId: string;
   paymentKey: string;
   amountCents: number;
@@ -173,43 +175,38 @@ interface PaymentToFinish {
  * cutoff, when the provider may have forgotten the key, it is only asked what
  * the key charged, and with no such charge the attempt goes to review.
  */
-export async function finishPayment(
-  deps: RecoveryDeps,
-  payment: PaymentToFinish,
-  settledBy: SettledBy = "client",
-): Promise<ChargeView> {
-  const providerKey = providerKeyOf(payment.paymentKey);
+export async function finishPayment(deps: RecoveryDeps, payment: PaymentToFinish): Promise<ChargeView> {
   const now = (deps.clock ?? (() => new Date()))();
   const late = now.getTime() - payment.providerCalledAt.getTime() > deps.redriveCutoffMs;
   const answer: ChargeAnswer | null = late
-    ? await lookUp(deps.provider, payment.orderId, providerKey)
+    ? await lookUp(deps.provider, payment.orderId, payment.paymentKey)
     : await deps.provider.charge(
         {
           amountCents: payment.amountCents,
           paymentMethodId: payment.paymentMethodId,
           orderId: payment.orderId,
+          paymentKey: payment.paymentKey,
+          run: payment.run,
         },
-        providerKey,
+        providerKeyOf(payment.paymentKey),
       );
-  return recordAnswer(deps, payment, answer, settledBy);
+  return recordAnswer(deps, payment, answer);
 }
-
-/** Who settled an attempt: its client's request, the completer, or the provider's webhook. */
-export type SettledBy = "client" | "completer" | "webhook";
 
 /**
  * Records the provider's answer and completes the payment's key in one
  * transaction: the charge, the attempt settled, the order paid and its
  * receipt's event; or a decline and the next attempt; or, with no answer
- * past the cutoff, review.
+ * past the cutoff, review. The run's record goes in the same transaction
+ * (the execution's commit writes it), so no charge names a run not on record.
  */
 export function recordAnswer(
   deps: Pick<RecoveryDeps, "execution" | "metrics" | "clock">,
-  payment: Pick<PaymentToFinish, "madeBy" | "orderId" | "paymentKey">,
+  payment: Pick<PaymentToFinish, "run" | "orderId" | "paymentKey">,
   answer: ChargeAnswer | null,
-  settledBy: SettledBy,
 ): Promise<ChargeView> {
   const now = (deps.clock ?? (() => new Date()))();
+  const settledBy = payment.run.road;
   return deps.execution.commit(async (tx) => {
     const current = { id: payment.orderId, paymentKey: payment.paymentKey };
     if (answer === null) {
@@ -235,8 +232,9 @@ export function recordAnswer(
         amountCents: answer.charged.amountCents,
         idempotencyKey: payment.paymentKey,
         providerKey: providerKeyOf(payment.paymentKey),
+        providerRequestId: answer.charged.requestId,
         cardLast4: answer.charged.cardLast4,
-        madeBy: payment.madeBy,
+        recordedBy: payment.run.id,
       },
     });
     await settleAttempt(tx, payment.paymentKey, {
@@ -250,9 +248,9 @@ export function recordAnswer(
   });
 }
 
-/** The provider's charge under the key, if it made one; null when it made none (or declined: it keeps no record). */
-async function lookUp(provider: PaymentProvider, orderId: string, providerKey: string) {
-  const [charged] = await provider.chargesOf(orderId, providerKey);
+/** The provider's charge of the payment, if it made one; null when it made none (or declined: it keeps no record). */
+async function lookUp(provider: PaymentProvider, orderId: string, paymentKey: string) {
+  const [charged] = await provider.chargesOf(orderId, paymentKey);
   return charged ? { charged } : null;
 }
 
@@ -265,7 +263,7 @@ interface CurrentOrder {
 async function openNextAttempt(
   tx: Tx,
   order: CurrentOrder,
-  decline: { cardLast4: string; declineReason: string; settledBy: string },
+  decline: { cardLast4: string; declineReason: string; settledBy: Road },
 ): Promise<void> {
   await settleAttempt(tx, order.paymentKey, { status: "DECLINED", ...decline });
   const nextKey = newPaymentKey();
@@ -277,7 +275,7 @@ async function openNextAttempt(
 export function settleAttempt(
   tx: Tx,
   key: string,
-  outcome: { status: "DECLINED" | "SUCCEEDED"; cardLast4: string; declineReason?: string; settledBy: string },
+  outcome: { status: "DECLINED" | "SUCCEEDED"; cardLast4: string; declineReason?: string; settledBy: Road },
 ) {
   return tx.paymentAttempt.update({ where: { key }, data: { ...outcome, settledAt: new Date() } });
 }

@@ -56,13 +56,13 @@ describe("the background completer", { timeout: 60_000 }, () => {
     const [reconciliation] = await reconcile(app.services, [order.id]);
     expect(reconciliation?.problems).toEqual([]);
     // The order's account shows the completer's run beside the client's request, each as what it is.
-    const { attempts } = await app.caller(session).orders.serverAccount({ orderId: order.id });
+    const { requests: attempts } = await app.caller(session).orders.serverAccount({ orderId: order.id });
     expect(attempts.map((a) => [a.sentBy, a.decision])).toEqual([
       ["client", "released"],
       ["completer", "executed"],
     ]);
     // Its charge names the completer's run that recorded it, not the request that died.
-    expect(shown.charges.map((charge) => charge.madeBy)).toEqual([attempts[1]!.id]);
+    expect(shown.charges.map((charge) => charge.recordedBy)).toEqual([attempts[1]!.id]);
 
     // The customer's retry, whenever it comes, gets that charge.
     await expect(

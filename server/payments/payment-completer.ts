@@ -1,12 +1,11 @@
-import { KeyInProgressError, RunOnceError } from "run-once";
+import { KeyInProgressError } from "run-once";
 import type { RunOnce } from "run-once";
+import type { Account } from "../account/accounted-run";
 import type { Logger } from "service-kit/logger";
 import { PeriodicJob } from "service-kit/periodic-job";
 import type { Db, Tx } from "../db/client";
 import type { AppMetrics } from "../observability/app-metrics";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
-import { KEY_STATE_OF_DECISION } from "../account/request-recorder";
-import type { RequestRecorder } from "../account/request-recorder";
 import { finishPayment } from "./charge-order";
 import { PAYMENT_KEYSPACE } from "./keyspace";
 
@@ -41,7 +40,7 @@ export class PaymentCompleter {
       metrics: Pick<AppMetrics, "paymentCompleted" | "paymentNeedsReview">;
       logger: Pick<Logger, "info" | "warn">;
       /** Where its runs are recorded beside the clients' requests, so that the order's account shows them. */
-      account: { recorder: Pick<RequestRecorder, "arrived">; instance: string };
+      account: Pick<Account, "arrived">;
       /** The first backoff: a lease, the time a live owner's retries may still take. */
       backoffMs: number;
       maxFailures?: number;
@@ -76,33 +75,25 @@ export class PaymentCompleter {
       const { paymentMethodId, requestFingerprint, providerCalledAt } = attempt;
       if (!paymentMethodId || !requestFingerprint || !providerCalledAt) continue;
       const scope = { caller: attempt.order.sessionId, path: PAYMENT_KEYSPACE, key: attempt.key };
-      const run = this.deps.account.recorder.arrived({
+      const run = this.deps.account.arrived({
+        road: "completer",
         scope,
-        instance: this.deps.account.instance,
         fingerprint: requestFingerprint.slice(0, 12),
         body: {},
-        sentBy: "completer",
       });
       const payment = {
-        madeBy: run.id,
+        run,
         orderId: attempt.orderId,
         paymentKey: attempt.key,
         amountCents: attempt.order.totalCents,
         paymentMethodId,
         providerCalledAt,
       };
-      const ended = { status: null, retryAfterSeconds: null, keyExpiresAt: null };
       try {
         const result = await this.deps.runOnce.run({ scope, fingerprint: requestFingerprint }, (execution) =>
-          finishPayment({ ...this.deps, execution }, payment, "completer"),
+          finishPayment({ ...this.deps, execution: run.claimed(execution) }, payment),
         );
-        run.end({
-          ...ended,
-          decision: result.decision,
-          keyState: KEY_STATE_OF_DECISION[result.decision],
-          generation: result.generation,
-          keyExpiresAt: result.expiresAt,
-        });
+        run.ended({ result });
         finished += 1;
         // A stored failure is a decline, or a look-up past the cutoff that found no charge (review).
         const reason = result.outcome.ok ? null : (result.outcome.error as { reason?: string }).reason;
@@ -111,15 +102,9 @@ export class PaymentCompleter {
         );
         this.deps.logger.info({ decision: result.decision }, "the completer finished a stranded payment");
       } catch (error) {
-        const conflict = error instanceof KeyInProgressError;
-        run.end({
-          ...ended,
-          decision: error instanceof RunOnceError ? error.outcome : "released",
-          keyState: conflict ? "in_progress" : null,
-          generation: null,
-        });
+        run.ended({ error });
         // Its owner is alive: not stranded after all; look again a lease later.
-        if (conflict) await this.#later(attempt.key, attempt.completerFailures);
+        if (error instanceof KeyInProgressError) await this.#later(attempt.key, attempt.completerFailures);
         else await this.#failed(attempt.key, attempt.completerFailures + 1, error);
       }
     }

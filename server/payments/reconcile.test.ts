@@ -14,7 +14,7 @@ async function order(app: TestApp) {
 /** A charge at the provider, under a key of its own, that the shop may or may not record. */
 async function providerCharge(app: TestApp, orderId: string, amountCents: number) {
   const answer = await app.services.provider.charge(
-    { amountCents, paymentMethodId: "pm_card_visa", orderId },
+    { amountCents, paymentMethodId: "pm_card_visa", orderId, paymentKey: crypto.randomUUID(), run: null },
     crypto.randomUUID(),
   );
   if (!("charged" in answer)) throw new Error("expected a charge");
@@ -23,7 +23,13 @@ async function providerCharge(app: TestApp, orderId: string, amountCents: number
 
 function record(app: TestApp, orderId: string, charge: { id: string; amountCents: number }) {
   return app.services.db.charge.create({
-    data: { ...charge, orderId, idempotencyKey: "pay_test", cardLast4: "4242" },
+    data: {
+      id: charge.id,
+      amountCents: charge.amountCents,
+      orderId,
+      idempotencyKey: "pay_test",
+      cardLast4: "4242",
+    },
   });
 }
 

@@ -1,6 +1,7 @@
-import { describe, expect } from "vitest";
-import { REQUESTS_KEPT_PER_KEY } from "../account/request-recorder";
-import type { RequestRecord } from "../account/request-recorder";
+import { describe, expect, vi } from "vitest";
+import { PROVIDER_CALLS_PATH } from "../account/provider-calls";
+import { REQUESTS_KEPT_PER_KEY } from "../account/request-record";
+import type { RequestRecord } from "../account/request-record";
 import { ageKeyPastRetention } from "../lab/age-key";
 import { labProviderOf } from "../lab/lab-provider";
 import { naiveCharge } from "../lab/naive-charge";
@@ -48,12 +49,12 @@ async function customer(app: TestApp) {
       (error: { code?: string }) => error.code ?? "error",
     );
   const account = async () => {
-    await app.services.account.recorder.flush();
+    await app.services.account.flush();
     return caller.orders.serverAccount({ orderId: order.id });
   };
   /** The latest request's cell of the grid, and what it was told. */
   const latest = async () => {
-    const last = (await account()).attempts.at(-1);
+    const last = (await account()).requests.at(-1);
     return last && [last.keyState, last.payload, last.decision, last.status];
   };
   const charges = () => app.services.db.charge.count({ where: { orderId: order.id } });
@@ -70,10 +71,10 @@ describe("the server's account, cell by cell of the key state grid", () => {
     expect(await c.charges()).toBe(1);
     // The charge names the request that made it; its replay made none.
     expect(await c.pay()).toBe(200);
-    const [executed, replayed] = (await c.account()).attempts;
+    const [executed, replayed] = (await c.account()).requests;
     expect(replayed?.decision).toBe("replayed");
     const charges = await app.services.db.charge.findMany({ where: { orderId: c.order.id } });
-    expect(charges.map((charge) => charge.madeBy)).toEqual([executed!.id]);
+    expect(charges.map((charge) => charge.recordedBy)).toEqual([executed!.id]);
   });
 
   test("absent, different payload: a released key runs the new body, which the order refuses", async ({
@@ -93,7 +94,7 @@ describe("the server's account, cell by cell of the key state grid", () => {
     expect(await c.charges()).toBe(1);
     // The account keeps the body as sent: a PaymentMethod's id, never a card number.
     const kept = await c.account();
-    expect(kept.attempts.at(-1)?.body).toMatchObject({
+    expect(kept.requests.at(-1)?.body).toMatchObject({
       orderId: c.order.id,
       paymentMethodId: "pm_card_visa",
     });
@@ -110,13 +111,13 @@ describe("the server's account, cell by cell of the key state grid", () => {
     expect(await c.pay("different")).toBe("UNPROCESSABLE_CONTENT");
     expect(await c.latest()).toEqual(["in_progress", "different", "mismatch", 422]);
     // The held request is in the account while in flight, and completed in place once answered.
-    const inFlight = (await c.account()).attempts[0]!;
+    const inFlight = (await c.account()).requests[0]!;
     expect([inFlight.decision, inFlight.status]).toEqual([null, null]);
     const second = c.pay();
     await new Promise((resolve) => setTimeout(resolve, 50));
     held.open();
     expect(await Promise.all([first, second])).toEqual([200, 200]);
-    const cells = (await c.account()).attempts.map((a) => [a.keyState, a.payload, a.decision, a.status]);
+    const cells = (await c.account()).requests.map((a) => [a.keyState, a.payload, a.decision, a.status]);
     expect(cells).toContainEqual(["in_progress", "same", "coalesced", 200]);
     expect(cells[0]).toEqual(["absent", "same", "executed", 200]);
     expect(cells).toHaveLength(3);
@@ -134,7 +135,7 @@ describe("the server's account, cell by cell of the key state grid", () => {
     const first = c.pay();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await c.pay()).toBe("CONFLICT");
-    const conflict = (await c.account()).attempts.at(-1);
+    const conflict = (await c.account()).requests.at(-1);
     expect([conflict?.keyState, conflict?.decision, conflict?.status]).toEqual([
       "in_progress",
       "conflict",
@@ -156,7 +157,7 @@ describe("the server's account, cell by cell of the key state grid", () => {
     expect(await c.latest()).toEqual(["completed", "same", "replayed", 200]);
     expect(await c.pay("different")).toBe("UNPROCESSABLE_CONTENT");
     expect(await c.latest()).toEqual(["completed", "different", "mismatch", 422]);
-    const [executed, replayed] = (await c.account()).attempts;
+    const [executed, replayed] = (await c.account()).requests;
     expect(replayed?.generation).toBe(executed?.generation);
     expect(await c.charges()).toBe(1);
   });
@@ -183,9 +184,9 @@ describe("the record itself", () => {
     const c = await customer(app);
     await c.pay();
     for (let i = 0; i < 55; i++) await c.pay();
-    const { attempts } = await c.account();
-    expect(attempts).toHaveLength(50);
-    expect(attempts.every((a) => a.decision === "replayed")).toBe(true);
+    const { requests } = await c.account();
+    expect(requests).toHaveLength(50);
+    expect(requests.every((a) => a.decision === "replayed")).toBe(true);
   });
 
   test("writes a batch of many keys in a few statements and caps each key to its newest", async ({
@@ -214,27 +215,78 @@ describe("the record itself", () => {
     expect(seconds("quiet")).toEqual([0, 1, 2]);
   });
 
-  test("the shop's calls to the provider: each try under the derived key, and a reply that never came", async ({
+  test("the shop's calls to the provider: each try under the derived key, by its run, and a reply that never came", async ({
     startApp,
   }) => {
     const app = await startApp({ lab: true });
     const c = await customer(app);
     await labProviderOf(app.services.provider).setProviderFaults(c.order.id, { dropReplies: 1 });
     expect(await c.pay()).toBe(200);
-    const calls = (await c.account()).providerCalls.map((call) => [
+    const account = await c.account();
+    const [request] = account.requests;
+    const calls = account.providerCalls.map((call) => [
       call.path,
       call.key,
+      call.paymentKey,
+      call.run,
       call.try,
       call.decision,
       call.status,
       call.noReply,
     ]);
+    const charge = [
+      "POST /v1/payment_intents",
+      `${c.order.paymentKey}/charge`,
+      c.order.paymentKey,
+      request!.id,
+    ];
     expect(calls).toEqual([
-      ["POST /v1/payment_intents", `${c.order.paymentKey}/charge`, 1, null, null, true],
-      ["POST /v1/payment_intents", `${c.order.paymentKey}/charge`, 2, "replayed", 200, false],
+      [...charge, 1, null, null, true],
+      [...charge, 2, "replayed", 200, false],
     ]);
+    // The charge names the request that made it: the first call's, whose reply never came; the replay is another.
+    const [recorded] = await app.services.db.charge.findMany({ where: { orderId: c.order.id } });
+    expect(recorded).toMatchObject({
+      recordedBy: request!.id,
+      providerRequestId: expect.stringMatching(/^req_/),
+    });
+    expect(account.providerCalls.map((call) => call.requestId)).toEqual([
+      null,
+      expect.stringMatching(/^req_/),
+    ]);
+    expect(account.providerCalls[1]!.requestId).not.toBe(recorded!.providerRequestId);
     // Another session's account shows none of them.
     await expect(app.caller().orders.serverAccount({ orderId: c.order.id })).rejects.toThrow();
+  });
+
+  test("a crash loses only the batches: the run a charge names, and the call that made it, are on record without them", async ({
+    startApp,
+  }) => {
+    const app = await startApp({ lab: true });
+    // The batches are never written, as if the server died before each: only what is written with the work stays.
+    vi.spyOn(app.services.account.journal, "append").mockResolvedValue();
+    vi.spyOn(app.services.account.journal, "markReplyLost").mockResolvedValue();
+    const c = await customer(app);
+    await labProviderOf(app.services.provider).setProviderFaults(c.order.id, { dropReplies: 1 });
+    expect(await c.pay()).toBe(200);
+    const [charge] = await app.services.db.charge.findMany({ where: { orderId: c.order.id } });
+    const run = await app.services.db.requestRecord.findUniqueOrThrow({ where: { id: charge!.recordedBy! } });
+    expect(run).toMatchObject({
+      sentBy: "client",
+      decision: "executed",
+      status: 200,
+      key: c.order.paymentKey,
+    });
+    // Both tries of the call are on record, in flight as they left, each naming the run: the first one, whose
+    // reply never came, made the charge (the second's reply names another request).
+    const calls = await app.services.db.requestRecord.findMany({
+      where: { scope: c.order.id, path: PROVIDER_CALLS_PATH },
+      orderBy: { at: "asc" },
+    });
+    expect(calls.map((call) => [call.key, call.status, JSON.parse(call.body).run])).toEqual([
+      [charge!.providerKey, null, run.id],
+      [charge!.providerKey, null, run.id],
+    ]);
   });
 
   test("the naive client's requests: each under the key it made, flagged, and outside the grid", async ({
@@ -246,12 +298,12 @@ describe("the record itself", () => {
     const input = { orderId: c.order.id, amountCents: c.order.totalCents, paymentMethodId: "pm_card_visa" };
     await naiveCharge(deps, { ...input, attemptKey: "naive_1" });
     await naiveCharge(deps, { ...input, attemptKey: "naive_2" });
-    const { attempts } = await c.account();
-    expect(attempts.map((a) => [a.key, a.sentBy, a.decision, a.status, a.keyState])).toEqual([
+    const { requests } = await c.account();
+    expect(requests.map((a) => [a.key, a.sentBy, a.decision, a.status, a.keyState])).toEqual([
       ["naive_1", "naive client", "executed", 200, null],
       ["naive_2", "naive client", "executed", 200, null],
     ]);
-    expect(attempts[0]!.body).toMatchObject({ paymentMethodId: "pm_card_visa" });
+    expect(requests[0]!.body).toMatchObject({ paymentMethodId: "pm_card_visa" });
     expect(await c.charges()).toBe(2);
   });
 
@@ -267,6 +319,6 @@ describe("the record itself", () => {
     await app.services.db.idempotencyKey.deleteMany({ where: { key: c.order.paymentKey } });
     expect(await journal.sweep(new Date(0))).toBe(0);
     expect(await journal.sweep(later)).toBe(1);
-    expect((await c.account()).attempts).toEqual([]);
+    expect((await c.account()).requests).toEqual([]);
   });
 });

@@ -1,25 +1,26 @@
 import type { z } from "zod";
 import type { Json } from "run-once";
-import type { RequestRecord } from "../account/request-recorder";
+import { viewOf } from "../account/request-record";
+import type { RequestRecord } from "../account/request-record";
 import { viewKeys } from "../keys/key-views";
 import type { KeyView } from "../keys/key-views";
 import type { Services } from "../services-types";
 import { findSessionOrder } from "../orders/order-view";
-import type { keyLifecycleSchema, serverAccountOutput, serverAttemptSchema } from "./server-account-schemas";
+import type { keyLifecycleSchema, requestViewSchema, serverAccountOutput } from "./server-account-schemas";
 import { PROVIDER_CALLS_PATH, providerCallOf } from "../account/provider-calls";
 import { WEBHOOK_DELIVERIES_PATH, webhookDeliveryOf } from "../account/webhook-deliveries";
 import { NAIVE_CHARGE_PATH, PAYMENT_KEYSPACE } from "./keyspace";
 
-type ServerAttempt = z.infer<typeof serverAttemptSchema>;
+type RequestView = z.infer<typeof requestViewSchema>;
 type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
 
 /**
- * Every request that reached payments.charge with the session's order's keys (and the lab's naive client's,
- * under keys of its own), the shop's calls to the provider, the provider's webhook deliveries, and where each
- * key stands: the session's order only.
+ * Every run under the session's order's payment keys (and the lab's naive client's, under keys of its own),
+ * the shop's calls to the provider, the provider's webhook deliveries (as the shop answered them, and as the
+ * provider tried them), and where each key stands: the session's order only.
  */
 export async function serverAccountOf(
-  ctx: Pick<Services, "db" | "account"> & { sessionId: string },
+  ctx: Pick<Services, "db" | "account" | "provider"> & { sessionId: string },
   orderId: string,
   now: Date = new Date(),
 ): Promise<z.infer<typeof serverAccountOutput>> {
@@ -31,20 +32,22 @@ export async function serverAccountOf(
   });
   const keys = [...new Set([...attemptKeys.map((attempt) => attempt.key), order.paymentKey])];
   // This instance's pending records first, so that a request in flight here is in the account it reads.
-  await ctx.account.recorder.flush();
-  const [guarded, naive, views, providerCalls, deliveries] = await Promise.all([
+  await ctx.account.flush();
+  const [guarded, naive, views, providerCalls, deliveries, tries] = await Promise.all([
     ctx.account.journal.list(ctx.sessionId, PAYMENT_KEYSPACE, keys),
     ctx.account.journal.list(order.id, NAIVE_CHARGE_PATH),
     viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys }, { includeExpired: true }),
     ctx.account.journal.list(order.id, PROVIDER_CALLS_PATH),
     ctx.account.journal.list(order.id, WEBHOOK_DELIVERIES_PATH),
+    ctx.provider.webhookTriesOf(order.id),
   ]);
   const records = [...guarded, ...naive].sort((a, b) => a.at.getTime() - b.at.getTime());
   return {
     now: now.toISOString(),
-    attempts: withPayloadColumn(records),
+    requests: withPayloadColumn(records),
     providerCalls: providerCalls.map(providerCallOf),
     webhookDeliveries: deliveries.map(webhookDeliveryOf),
+    webhookTries: tries,
     keys: keys.map((key) =>
       lifecycleOf(
         key,
@@ -56,30 +59,25 @@ export async function serverAccountOf(
 }
 
 /** Each request's grid column: its key's last body or not (a refused mismatch never becomes the key's). */
-function withPayloadColumn(records: RequestRecord[]): ServerAttempt[] {
+function withPayloadColumn(records: RequestRecord[]): RequestView[] {
   const heldBody = new Map<string, string>();
   return records.map((record) => {
     const held = heldBody.get(record.scope.key);
     const different = record.decision === "mismatch" || (held !== undefined && held !== record.fingerprint);
     if (record.decision !== "mismatch") heldBody.set(record.scope.key, record.fingerprint);
     return {
-      id: record.id,
-      at: record.at.toISOString(),
-      instance: record.instance,
+      ...viewOf(record),
       key: record.scope.key,
       generation: record.generation,
-      decision: record.decision,
       keyState: record.keyState,
       payload: different ? "different" : "same",
       fingerprint: record.fingerprint,
       body: isObject(record.body) ? record.body : {},
-      status: record.status,
-      durationMs: Math.round(record.durationMs),
       replyLost: record.replyLost,
       retryAfterSeconds: record.retryAfterSeconds,
       keyExpiresAt: record.keyExpiresAt?.toISOString() ?? null,
-      // The shop's calls to the provider are listed apart (providerCalls): never "shop" here.
-      sentBy: record.sentBy as ServerAttempt["sentBy"],
+      sentBy: record.sentBy,
+      delivery: record.sentBy === "webhook" && isObject(record.body) ? deliveryOf(record.body) : null,
     };
   });
 }
@@ -97,6 +95,10 @@ function lifecycleOf(key: string, view: KeyView | undefined, now: Date): KeyLife
     expiresAt: view.expiresAt.toISOString(),
   };
 }
+
+/** The delivery a webhook's run names, as recordPaymentEvent keeps it. */
+const deliveryOf = (body: { [key: string]: Json }) =>
+  typeof body.delivery === "string" ? body.delivery : null;
 
 function isObject(body: Json): body is { [key: string]: Json } {
   return typeof body === "object" && body !== null && !Array.isArray(body);

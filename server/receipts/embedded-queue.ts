@@ -79,19 +79,22 @@ export class EmbeddedQueue implements ReceiptQueue {
     }
   }
 
-  async #deliver(handler: DeliveryHandler, id: string, payload: string, attempt: number): Promise<void> {
+  async #deliver(handler: DeliveryHandler, id: string, payload: string, count: number): Promise<void> {
     try {
-      await handler({ body: parseJson(payload), attempt });
+      await handler({ body: parseJson(payload), count });
       await this.db.outboxEvent.updateMany({
         where: { id, sentAt: null },
         data: { sentAt: new Date(), lockedUntil: null },
       });
     } catch (error) {
-      this.logger.warn({ err: error, eventId: id, attempt }, "delivery failed; it will be redelivered");
+      this.logger.warn(
+        { err: error, eventId: id, delivery: count },
+        "delivery failed; it will be redelivered",
+      );
       // Back off before the next delivery, as a broker's requeue would not: a key in progress needs time.
-      const retryAt = new Date(Date.now() + Math.min(this.settings.visibilityMs, 250 * 2 ** attempt));
+      const retryAt = new Date(Date.now() + Math.min(this.settings.visibilityMs, 250 * 2 ** count));
       await this.db.outboxEvent
-        .updateMany({ where: { id, deliveries: attempt, sentAt: null }, data: { lockedUntil: retryAt } })
+        .updateMany({ where: { id, deliveries: count, sentAt: null }, data: { lockedUntil: retryAt } })
         .catch(() => undefined); // the claim runs out by itself
     }
   }

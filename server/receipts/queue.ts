@@ -1,7 +1,8 @@
 /** One delivery of a message: its body as the queue holds it, and which delivery of it this is (1 the first). */
 export interface Delivery {
   body: unknown;
-  attempt: number;
+  /** The queue's count of this message's deliveries, this one included. */
+  count: number;
 }
 
 /** Resolving acknowledges the delivery; throwing hands it back (dead-lettered after the last allowed). */

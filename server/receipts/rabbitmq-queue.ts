@@ -76,7 +76,7 @@ export class RabbitQueue implements ReceiptQueue {
       },
       // The quorum queue counts earlier deliveries in x-delivery-count; returning acknowledges, throwing requeues.
       (message) =>
-        handler({ body: message.body, attempt: Number(message.headers?.["x-delivery-count"] ?? 0) + 1 }),
+        handler({ body: message.body, count: Number(message.headers?.["x-delivery-count"] ?? 0) + 1 }),
     );
     this.#consumer.on("error", (error) =>
       this.logger.warn({ err: error }, "delivery failed; it will be redelivered"),

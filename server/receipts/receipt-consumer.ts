@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { fingerprint } from "run-once";
 import type { RunOnce } from "run-once";
+import type { Account, AccountedRun } from "../account/accounted-run";
 import type { Db, Tx } from "../db/client";
 import type { Logger } from "service-kit/logger";
 import { paymentSucceeded } from "./payment-succeeded";
@@ -42,26 +43,28 @@ interface DeliveryInHand {
 export function receiptConsumer(deps: {
   db: Db;
   runOnce: RunOnce<Tx>;
+  /** Where each run under a receipt's key is recorded, with the receipt it sends. */
+  account: Pick<Account, "arrived">;
   maxDeliveries: number;
   logger: Logger;
   hooks?: ConsumerHooks;
 }): DeliveryHandler {
   const { db, hooks } = deps;
-  return async ({ body, attempt }) => {
+  return async ({ body, count }) => {
     const event = paymentSucceeded.parse(body); // a malformed message throws: redelivered, then dead-lettered
-    const delivery: DeliveryInHand = { id: `qs_${randomUUID()}`, number: attempt, pid: process.pid };
-    const about = { orderId: event.orderId, eventId: event.eventId, delivery: attempt };
+    const delivery: DeliveryInHand = { id: `qs_${randomUUID()}`, number: count, pid: process.pid };
+    const about = { orderId: event.orderId, eventId: event.eventId, delivery: count };
     let decision: string;
     try {
       decision = await settle(deps, event, delivery);
     } catch (error) {
       await recordStep(db, { ...about, id: delivery.id, step: "delivered", decision: "failed" });
       // The queue dead-letters a message whose last allowed delivery fails.
-      if (attempt >= deps.maxDeliveries) await recordStep(db, { ...about, step: "dead-lettered" });
+      if (count >= deps.maxDeliveries) await recordStep(db, { ...about, step: "dead-lettered" });
       throw error;
     }
     await recordStep(db, { ...about, id: delivery.id, step: "delivered", decision });
-    deps.logger.info({ orderId: event.orderId, attempt, decision }, "receipt settled; acknowledging");
+    deps.logger.info({ orderId: event.orderId, delivery: count, decision }, "receipt settled; acknowledging");
     await hooks?.beforeAck?.(event.orderId);
     await db.queueStep.update({ where: { id: delivery.id }, data: { ackedAt: new Date() } });
   };
@@ -79,15 +82,25 @@ async function settle(
     return "sent naively";
   }
   const { eventId: _copy, ...intent } = event; // a republished copy has another id, the same intent
-  const result = await deps.runOnce.run(
-    {
-      scope: { caller: "receipts", path: "receipts.send", key: receiptKey(event.orderId) },
-      fingerprint: fingerprint("receipts.send", intent),
-    },
-    ({ commit }) => commit((tx) => sendReceipt(tx, event, delivery, false)),
-  );
-  deps.runOnce.unwrap(result);
-  return result.decision;
+  const scope = { caller: "receipts", path: "receipts.send", key: receiptKey(event.orderId) };
+  const run: AccountedRun = deps.account.arrived({
+    road: "receipt worker",
+    scope,
+    fingerprint: "",
+    body: { event: event.eventId, delivery: delivery.number },
+  });
+  try {
+    const result = await deps.runOnce.run(
+      { scope, fingerprint: fingerprint("receipts.send", intent) },
+      (execution) => run.claimed(execution).commit((tx) => sendReceipt(tx, event, delivery, false)),
+    );
+    run.ended({ result });
+    deps.runOnce.unwrap(result);
+    return result.decision;
+  } catch (error) {
+    run.ended({ error });
+    throw error;
+  }
 }
 
 /** The mock mailbox: a receipt is a row the ledger page shows, and it names the delivery that sent it. */

@@ -1,8 +1,11 @@
 import { RunOnce } from "run-once";
 import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import type { Logger } from "service-kit/logger";
+import { Account } from "../account/accounted-run";
+import { PrismaRequestJournal } from "../account/request-journal";
 import { createDb } from "../db/client";
 import type { Db, Tx } from "../db/client";
+import { instanceName } from "../observability/instance-name";
 import { EmbeddedQueue } from "./embedded-queue";
 import { OutboxRelay } from "./outbox-relay";
 import { RabbitQueue } from "./rabbitmq-queue";
@@ -68,11 +71,19 @@ export async function startReceiptWorker(
       )
     : null;
   const keys = runOnceStoreFor<Tx>(databaseUrl, db, logger);
+  const journal = new PrismaRequestJournal(db);
+  const never = { isFinal: () => false };
+  const account = new Account(journal, {
+    db,
+    instance: instanceName(undefined),
+    finalErrors: never,
+    logger,
+  });
   const runOnce = new RunOnce<Tx>({
     store: keys.store,
     watcher: keys.watcher,
     // Nothing a receipt fails with is final: every failure releases the key, and the message is redelivered.
-    finalErrors: { isFinal: () => false, encode: () => null, decode: () => new Error("not stored") },
+    finalErrors: { ...never, encode: () => null, decode: () => new Error("not stored") },
     settings: { ttlMs: settings.RECEIPT_KEY_TTL_MS, leaseMs: settings.IDEMPOTENCY_LEASE_MS },
     logger,
   });
@@ -80,6 +91,7 @@ export async function startReceiptWorker(
     receiptConsumer({
       db,
       runOnce,
+      account,
       maxDeliveries: settings.RECEIPT_MAX_DELIVERIES,
       logger,
       hooks: hooks?.consumer,
@@ -96,6 +108,7 @@ export async function startReceiptWorker(
     async close() {
       await relay?.stop();
       await queue.close();
+      await account.flush();
       await keys.close();
       await db.$disconnect();
     },

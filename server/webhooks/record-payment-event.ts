@@ -1,107 +1,84 @@
-import type { RunOnce } from "run-once";
-import type { Db, Tx } from "../db/client";
-import { KEY_STATE_OF_DECISION } from "../account/request-recorder";
-import type { EventOutcome } from "../account/webhook-deliveries";
-import type { RequestRecorder } from "../account/request-recorder";
-import type { AppMetrics } from "../observability/app-metrics";
+import type Stripe from "stripe";
+import type { AccountedRun } from "../account/accounted-run";
+import type { EventOutcome, EventTells } from "../account/webhook-deliveries";
+import type { Db } from "../db/client";
 import type { ChargeAnswer, PaymentProvider } from "../payment-provider/payment-provider";
-import { paymentKeyOf, recordAnswer } from "../payments/charge-order";
+import { recordAnswer } from "../payments/charge-order";
 import { PAYMENT_KEYSPACE } from "../payments/keyspace";
-import type { PaymentEvent } from "./verified-event";
+import type { EventHandler, HandlerServices } from "./event-handler";
 
-/** The payment an event tells of, by the shop's key in its metadata; null for a payment not of this shop's. */
-export async function paymentOfEvent(db: Db, event: PaymentEvent) {
-  const paymentKey = paymentKeyOf(event.data.object.metadata.idempotency_key ?? "");
+type PaymentIntentEvent = Extract<Stripe.Event, { data: { object: Stripe.PaymentIntent } }>;
+
+/**
+ * The handler of a PaymentIntent's event: the provider's answer it tells of,
+ * recorded as one more road to the same record as the customer's retry and
+ * the completer, under the payment's own key (its metadata's payment_key), so
+ * whichever comes first records it and the others replay it. A key another
+ * road holds is waited for. A payment the shop did not make (the lab's naive
+ * and pitfall charges, which record themselves) is nothing to record.
+ */
+export function paymentIntentHandler<E extends PaymentIntentEvent>(
+  tells: EventTells,
+  answerOf: (provider: PaymentProvider, event: E) => Promise<ChargeAnswer>,
+): EventHandler<E> {
+  return {
+    tells,
+    async handle(services, event, delivery) {
+      const payment = await paymentOf(services.db, event.data.object.metadata.payment_key);
+      if (!payment) return "not a payment of this shop's";
+      if (payment.status !== "OPEN") return "already recorded";
+      return recordPayment(services, event, payment, delivery.id, () => answerOf(services.provider, event));
+    },
+  };
+}
+
+/** The payment attempt under the key, if the shop's own charge (past its recovery point) made it. */
+async function paymentOf(db: Db, paymentKey: string | undefined) {
   const attempt = paymentKey
     ? await db.paymentAttempt.findUnique({
         where: { key: paymentKey },
         include: { order: { select: { sessionId: true } } },
       })
     : null;
-  // The lab's naive and pitfall charges use keys of their own, and record themselves.
   return attempt?.requestFingerprint ? { ...attempt, requestFingerprint: attempt.requestFingerprint } : null;
 }
 
-export type EventPayment = NonNullable<Awaited<ReturnType<typeof paymentOfEvent>>>;
-
-/**
- * Records the payment an event tells of, as one more road to the same record
- * as the customer's retry and the completer: under the payment's own key, so
- * whichever comes first records it and the others replay it. A key another
- * road holds is waited for; the answer is the provider's own, fetched again
- * rather than read from the event. Its run names the delivery that ran it.
- */
-export async function recordPaymentEvent(
-  deps: {
-    provider: PaymentProvider;
-    runOnce: RunOnce<Tx>;
-    metrics: Pick<AppMetrics, "paymentNeedsReview">;
-    account: { recorder: Pick<RequestRecorder, "arrived">; instance: string };
-  },
-  event: PaymentEvent,
-  payment: EventPayment,
-  deliveryId: string,
+/** Records the answer under the payment's key; its run names the delivery that ran it. */
+async function recordPayment(
+  services: HandlerServices,
+  event: PaymentIntentEvent,
+  payment: NonNullable<Awaited<ReturnType<typeof paymentOf>>>,
+  delivery: string,
+  answer: () => Promise<ChargeAnswer>,
 ): Promise<EventOutcome> {
-  if (payment.status !== "OPEN") return "already recorded";
   const scope = { caller: payment.order.sessionId, path: PAYMENT_KEYSPACE, key: payment.key };
-  const result = await deps.runOnce.run(
-    { scope, fingerprint: payment.requestFingerprint },
-    async (execution) => {
-      // On the account only when it runs, so the charge it records names a record of it.
-      const run = deps.account.recorder.arrived({
-        scope,
-        instance: deps.account.instance,
-        fingerprint: payment.requestFingerprint.slice(0, 12),
-        body: { event: event.id, type: event.type, delivery: deliveryId },
-        sentBy: "webhook",
-      });
-      const ended = {
-        status: null,
-        retryAfterSeconds: null,
-        keyExpiresAt: null,
-        generation: execution.generation,
-      };
-      try {
-        const answer = await answerOf(deps.provider, event);
-        const recorded = await recordAnswer(
-          { execution, metrics: deps.metrics },
-          { madeBy: run.id, orderId: payment.orderId, paymentKey: payment.key },
-          answer,
-          "webhook",
-        );
-        run.end({
-          ...ended,
-          decision: execution.decision,
-          keyState: KEY_STATE_OF_DECISION[execution.decision],
+  // On the account only when it runs: a delivery that finds the payment recorded, or shares it, is the event's.
+  let run: AccountedRun | undefined;
+  try {
+    const result = await services.runOnce.run(
+      { scope, fingerprint: payment.requestFingerprint },
+      async (execution) => {
+        run = services.account.arrived({
+          road: "webhook",
+          scope,
+          fingerprint: payment.requestFingerprint.slice(0, 12),
+          body: { event: event.id, type: event.type, delivery },
         });
-        return recorded;
-      } catch (error) {
-        run.end({ ...ended, decision: "released", keyState: null });
-        throw error;
-      }
-    },
-  );
-  return result.decision === "coalesced"
-    ? "shared"
-    : result.decision === "replayed"
-      ? "already recorded"
-      : "recorded";
-}
-
-/** The provider's answer for the event's PaymentIntent: its charge, fetched from the provider, or its decline. */
-async function answerOf(provider: PaymentProvider, event: PaymentEvent): Promise<ChargeAnswer> {
-  const intent = event.data.object;
-  if (event.type === "payment_intent.payment_failed") {
-    const error = intent.last_payment_error;
-    return {
-      declined: {
-        reason: error?.message ?? "The card was declined.",
-        cardLast4: error?.payment_method?.card?.last4 ?? "",
+        return recordAnswer(
+          { execution: run.claimed(execution), metrics: services.metrics },
+          { run, orderId: payment.orderId, paymentKey: payment.key },
+          await answer(),
+        );
       },
-    };
+    );
+    run?.ended({ result });
+    return result.decision === "coalesced"
+      ? "shared"
+      : result.decision === "replayed"
+        ? "already recorded"
+        : "recorded";
+  } catch (error) {
+    run?.ended({ error });
+    throw error;
   }
-  const charged = await provider.chargeOfIntent(intent.id);
-  if (!charged)
-    throw new Error(`The provider shows no charge for ${intent.id}, which its event says succeeded.`);
-  return { charged };
 }

@@ -1,4 +1,6 @@
 import type { AddressInfo } from "node:net";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { serve } from "@hono/node-server";
 import Stripe from "stripe";
 import { describe, expect, onTestFinished } from "vitest";
@@ -9,7 +11,9 @@ import { placedOrder } from "~/testing/placed-order";
 import type { createTestApp } from "~/testing/test-app";
 import { startTestProvider } from "~/testing/test-provider";
 import type { TestApp } from "~/testing/test-app";
+import { PaymentRecord } from "~/app/_components/payment-record";
 import { webhookRetentionProblem } from "../env";
+import { naiveCharge } from "../lab/naive-charge";
 import { WEBHOOK_KEYSPACE, serveWebhook } from "./serve-webhook";
 import { WEBHOOK_BODY_LIMIT_BYTES } from "./verified-event";
 
@@ -30,7 +34,7 @@ async function webhookEndpoint(app: () => TestApp | undefined) {
 /** An app whose provider delivers its events to it, signed with SECRET, retried quickly. */
 async function appWithWebhooks(
   startApp: (opts?: Parameters<typeof createTestApp>[0]) => Promise<TestApp>,
-  opts: { provider?: ControllableProvider; duplicateRate?: number } = {},
+  opts: { provider?: ControllableProvider; duplicateRate?: number; lab?: boolean } = {},
 ) {
   const started: { app?: TestApp } = {};
   const url = await webhookEndpoint(() => started.app);
@@ -44,7 +48,12 @@ async function appWithWebhooks(
     },
   });
   onTestFinished(() => paymentProvider.close());
-  started.app = await startApp({ paymentProvider, provider: opts.provider, webhookSecret: SECRET });
+  started.app = await startApp({
+    paymentProvider,
+    provider: opts.provider,
+    webhookSecret: SECRET,
+    lab: opts.lab,
+  });
   return started.app;
 }
 
@@ -97,15 +106,6 @@ describe("the webhook refuses what is not the provider's, and records nothing", 
       400,
       /outside the tolerance zone/,
     ],
-    [
-      "an event type it does not handle",
-      () => {
-        const payload = eventPayload("charge.refunded");
-        return delivery(payload, signed(payload));
-      },
-      400,
-      /charge\.refunded is not one this endpoint handles/,
-    ],
     ["a malformed body", () => delivery("{not json", signed("{not json")), 400, /refused/],
     [
       "a body over the limit",
@@ -131,6 +131,23 @@ describe("the webhook refuses what is not the provider's, and records nothing", 
   });
 });
 
+test("a verified event of a type the shop does not handle is answered 2xx, and changes nothing", async ({
+  startApp,
+}) => {
+  const app = await startApp({ webhookSecret: SECRET });
+  const { order } = await placedOrder(app);
+  const before = await app.services.db.order.findUniqueOrThrow({ where: { id: order.id } });
+  const payload = eventPayload("customer.created");
+  const answer = await serveWebhook(app.services, delivery(payload, signed(payload)));
+  expect(answer.status).toBe(200);
+  expect(await answer.json()).toMatchObject({ received: true, outcome: "ignored" });
+  // No key, no charge, no attempt settled: the order as it was.
+  expect(await webhookKeys(app)).toBe(0);
+  expect(await app.services.db.charge.count()).toBe(0);
+  expect(await app.services.db.order.findUniqueOrThrow({ where: { id: order.id } })).toEqual(before);
+  expect(await app.services.db.paymentAttempt.findMany({ where: { status: { not: "OPEN" } } })).toEqual([]);
+});
+
 describe("events, delivered at least once, record each payment once", () => {
   test("a delivery repeated gets the stored answer; the payment is recorded once", async ({ startApp }) => {
     const app = await appWithWebhooks(startApp, { duplicateRate: 1 });
@@ -150,13 +167,18 @@ describe("events, delivered at least once, record each payment once", () => {
     expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
     // The order's account holds both deliveries: the first ran and recorded nothing, the second replayed its answer.
     // The first finds the payment recorded, or, when it comes before the shop's reply, waits on its key and shares it.
-    await app.services.account.recorder.flush();
+    await app.services.account.flush();
     const account = await app.caller(session).orders.serverAccount({ orderId: order.id });
     const [first, second] = account.webhookDeliveries;
     expect(first).toMatchObject({ decision: "executed", status: 200 });
     expect(["already recorded", "shared"]).toContain(first!.outcome);
     expect(second).toMatchObject({ decision: "replayed", status: 200, outcome: first!.outcome });
     expect(account.webhookDeliveries).toHaveLength(2);
+    // The provider's own record of its tries, beside the shop's: the two, each answered 200.
+    expect(account.webhookTries?.map((t) => [t.event, t.try, t.status])).toEqual([
+      [first!.event, 1, 200],
+      [first!.event, 2, 200],
+    ]);
   });
 
   test("the shop dies after the provider charged: the webhook records the charge once, and the retry replays it", async ({
@@ -174,10 +196,17 @@ describe("events, delivered at least once, record each payment once", () => {
       .poll(() => app.services.db.charge.count({ where: { orderId: order.id } }), { timeout: 10_000 })
       .toBe(1);
     const [charge] = await app.services.db.charge.findMany({ where: { orderId: order.id } });
-    await app.services.account.recorder.flush();
+    await app.services.account.flush();
     const account = await app.caller(session).orders.serverAccount({ orderId: order.id });
-    const maker = account.attempts.find((attempt) => attempt.id === charge!.madeBy);
+    const maker = account.requests.find((attempt) => attempt.id === charge!.recordedBy);
     expect(maker).toMatchObject({ sentBy: "webhook", decision: "executed" });
+
+    // The order page's record says who recorded it: the router passes the road, and its badge shows.
+    const shown = await app.caller(session).orders.get({ orderId: order.id });
+    expect(shown.attempts).toMatchObject([{ status: "SUCCEEDED", settledBy: "webhook" }]);
+    expect(renderToStaticMarkup(createElement(PaymentRecord, { order: shown }))).toContain(
+      "recorded from the provider&#x27;s webhook",
+    );
 
     // The customer's retry and the completer find it recorded: still one charge, one at the provider.
     await expect(app.caller(session).payments.charge(chargeBody(order))).resolves.toMatchObject({
@@ -187,6 +216,25 @@ describe("events, delivered at least once, record each payment once", () => {
     expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
     expect(await app.paymentProvider.executions()).toBe(1);
   });
+});
+
+test("the lab's naive charges are told too: their events are delivered, drawn under the order, and record nothing", async ({
+  startApp,
+}) => {
+  const app = await appWithWebhooks(startApp, { lab: true });
+  const { session, order } = await placedOrder(app);
+  const deps = { ...app.services, sessionId: session, http: null };
+  const input = { orderId: order.id, amountCents: order.totalCents, paymentMethodId: "pm_card_visa" };
+  await naiveCharge(deps, { ...input, attemptKey: "naive_1" });
+  await expect
+    .poll(async () => {
+      await app.services.account.flush();
+      return (await app.caller(session).orders.serverAccount({ orderId: order.id })).webhookDeliveries;
+    })
+    .toMatchObject([{ paymentKey: "naive_1", status: 200, outcome: "not a payment of this shop's" }]);
+  expect(await app.services.db.paymentAttempt.findMany({ where: { orderId: order.id } })).toMatchObject([
+    { status: "OPEN", settledBy: null },
+  ]);
 });
 
 describe("one event, delivered many times, is handled once", () => {
@@ -214,10 +262,10 @@ describe("one event, delivered many times, is handled once", () => {
     expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
     expect(await webhookKeys(app)).toBe(1);
     // The account: every delivery (the provider's own too), one of them ran and recorded, as the charge's maker says.
-    await app.services.account.recorder.flush();
+    await app.services.account.flush();
     const account = await app.caller(session).orders.serverAccount({ orderId: order.id });
     const [charge] = await app.services.db.charge.findMany({ where: { orderId: order.id } });
-    const maker = account.attempts.find((attempt) => attempt.id === charge!.madeBy);
+    const maker = account.requests.find((attempt) => attempt.id === charge!.recordedBy);
     const ran = account.webhookDeliveries.filter((d) => d.decision === "executed");
     expect(account.webhookDeliveries.length).toBeGreaterThanOrEqual(10);
     expect(ran).toEqual([expect.objectContaining({ outcome: "recorded", id: maker!.body.delivery })]);

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ProviderCall, ServerAccount, ServerAttempt, WebhookDelivery } from "../server-account";
+import type {
+  ProviderCall,
+  RequestView,
+  ServerAccount,
+  WebhookDelivery,
+  WebhookTry,
+} from "../server-account";
 import { holdsKey, keyInProgress, paymentStory } from "./payment-story";
 import type { LedgerCharge } from "./payment-story";
 
@@ -28,8 +34,8 @@ const requestKinds = [
 ] as const;
 type RequestKind = (typeof requestKinds)[number];
 
-function record(i: number, kind: RequestKind, key: string, generation: string): ServerAttempt {
-  const base: ServerAttempt = {
+function record(i: number, kind: RequestKind, key: string, generation: string): RequestView {
+  const base: RequestView = {
     id: `r${i}`,
     at: new Date(Date.UTC(2026, 11, 6, 10, 0, i)).toISOString(),
     instance: i % 3 === 0 ? "host:3001" : "host:3000",
@@ -46,8 +52,9 @@ function record(i: number, kind: RequestKind, key: string, generation: string): 
     retryAfterSeconds: null,
     keyExpiresAt: null,
     sentBy: "client",
+    delivery: null,
   };
-  const as = (change: Partial<ServerAttempt>): ServerAttempt => ({ ...base, ...change });
+  const as = (change: Partial<RequestView>): RequestView => ({ ...base, ...change });
   switch (kind) {
     case "charged":
       return base;
@@ -105,11 +112,11 @@ const CHARGING = new Set<RequestKind>([
   "naive charged",
 ]);
 
-const providerCall = fc.record({
-  key: fc.constantFrom("pay_1/charge", "pay_2/charge"),
-  purpose: fc.constant("charge" as const),
+/** A call of the shop's that is not any charge's: noise under the payment keys, by any run or none on record. */
+const noiseCall = fc.record({
+  key: fc.nat(1),
+  run: fc.nat(12),
   answer: fc.constantFrom(
-    { decision: "executed", status: 200, noReply: false },
     { decision: "executed", status: 402, noReply: false },
     { decision: "replayed", status: 200, noReply: false },
     { decision: "coalesced", status: 200, noReply: false },
@@ -123,10 +130,13 @@ const providerCall = fc.record({
 /** How the shop answered a delivery of the provider's webhook, as its record keeps it. */
 const webhookDelivery = fc.record({
   event: fc.constantFrom("evt_1", "evt_2"),
+  /** The provider's record of the try shows it (else: sent by hand, or the provider shows none). */
+  tried: fc.boolean(),
   answer: fc.constantFrom(
     { decision: "executed", status: 200, outcome: "recorded" },
     { decision: "executed", status: 200, outcome: "already recorded" },
     { decision: "executed", status: 200, outcome: "shared" },
+    { decision: "executed", status: 200, outcome: "not a payment of this shop's" },
     { decision: "replayed", status: 200, outcome: "already recorded" },
     { decision: "coalesced", status: 200, outcome: "recorded" },
     { decision: "conflict", status: 409, outcome: null },
@@ -136,71 +146,145 @@ const webhookDelivery = fc.record({
   ),
 });
 
-/** A world of requests, provider calls and the ledger they left, each charge written with the record that made it. */
+/** A try of the provider's that reached no record of the shop's: its server died before answering or writing one. */
+const lostTry = fc.record({ event: fc.constantFrom("evt_1", "evt_2"), answered: fc.boolean() });
+
+/** The kinds whose charge a dead owner's call (an earlier run of the key, in flight) may have made. */
+const RECORDS_ANOTHERS = new Set<RequestKind>([
+  "took over and charged",
+  "completer charged",
+  "charged, client gone",
+]);
+
+/**
+ * A world of runs, provider calls, webhook deliveries and the ledger they left: each charge recorded by its
+ * run and made by one call, of that run or of a dead owner of its key, whose reply came (the provider's
+ * request id on record) or not.
+ */
 const world = fc
   .record({
-    kinds: fc.array(fc.record({ kind: fc.constantFrom(...requestKinds), key: fc.nat(1) }), { maxLength: 12 }),
-    calls: fc.array(providerCall, { maxLength: 8 }),
+    kinds: fc.array(
+      fc.record({
+        kind: fc.constantFrom(...requestKinds),
+        key: fc.nat(1),
+        byDeadOwner: fc.boolean(),
+        replied: fc.boolean(),
+      }),
+      { maxLength: 12 },
+    ),
+    noise: fc.array(noiseCall, { maxLength: 6 }),
     deliveries: fc.array(webhookDelivery, { maxLength: 5 }),
+    lostTries: fc.array(lostTry, { maxLength: 2 }),
+    providerShowsTries: fc.boolean(),
     unrecordedCharges: fc.nat(1),
     keyStates: fc.tuple(
       fc.constantFrom("absent" as const, "in_progress" as const, "completed" as const),
       fc.constantFrom("absent" as const, "in_progress" as const, "completed" as const),
     ),
   })
-  .map(({ kinds, calls, deliveries, unrecordedCharges, keyStates }) => {
-    const attempts = kinds.map(({ kind, key }, i) => record(i + 1, kind, `pay_${key + 1}`, `g${key}`));
+  .map(({ kinds, noise, deliveries, lostTries, providerShowsTries, unrecordedCharges, keyStates }) => {
+    const requests = kinds.map(({ kind, key }, i) => record(i + 1, kind, `pay_${key + 1}`, `g${key}`));
+    const at = (minute: number, i: number) => new Date(Date.UTC(2026, 11, 6, 10, minute, i)).toISOString();
     const webhookDeliveries: WebhookDelivery[] = deliveries.map((delivery, i) => ({
       id: `d${i + 1}`,
-      at: new Date(Date.UTC(2026, 11, 6, 10, 2, i)).toISOString(),
+      at: at(2, i * 2 + 1),
       instance: "host:3000",
       event: delivery.event,
       type: "payment_intent.succeeded",
+      tells: "charge",
       paymentKey: "pay_1",
       decision: delivery.answer.decision as WebhookDelivery["decision"],
       status: delivery.answer.status,
       outcome: delivery.answer.outcome as WebhookDelivery["outcome"],
       durationMs: 4,
     }));
+    const webhookTries: WebhookTry[] = [
+      ...deliveries.flatMap((delivery, i) =>
+        delivery.tried
+          ? [{ id: `t${i}`, event: delivery.event, at: at(2, i * 2 + 1), status: delivery.answer.status }]
+          : [],
+      ),
+      ...lostTries.map((t, i) => ({
+        id: `lost${i}`,
+        event: t.event,
+        at: at(2, 20 + i),
+        status: t.answered ? 200 : null,
+      })),
+    ].map((t, i) => ({
+      ...t,
+      type: "payment_intent.succeeded",
+      try: i + 1,
+      error: t.status === null ? "socket hang up" : null,
+      durationMs: 5,
+    }));
     // A webhook's run under the payment's key names the delivery that ran it: the first that recorded.
     const recording = webhookDeliveries.find((d) => d.decision === "executed" && d.outcome === "recorded");
-    attempts.forEach((attempt, i) => {
+    requests.forEach((request, i) => {
       if (recording && kinds[i]!.kind === "completer charged" && i % 2 === 0) {
-        attempts[i] = {
-          ...attempt,
-          sentBy: "webhook",
-          body: { event: recording.event, delivery: recording.id },
-        };
+        requests[i] = { ...request, sentBy: "webhook", delivery: recording.id };
       }
     });
-    const charges: LedgerCharge[] = kinds.flatMap(({ kind }, i) =>
-      CHARGING.has(kind)
-        ? [
-            {
-              id: `ch_${i + 1}`,
-              idempotencyKey: attempts[i]!.key,
-              naive: kind.startsWith("naive"),
-              madeBy: attempts[i]!.id,
-            },
-          ]
-        : [],
+    const calls: ProviderCall[] = [];
+    const call = (
+      run: string,
+      key: string,
+      answer: Pick<ProviderCall, "decision" | "status" | "noReply" | "requestId">,
+    ) =>
+      calls.push({
+        id: `c${calls.length + 1}`,
+        at: at(1, calls.length),
+        instance: "host:3000",
+        key: `${key}/charge`,
+        paymentKey: key,
+        run,
+        path: "POST /v1/payment_intents",
+        purpose: "charge",
+        try: 1,
+        durationMs: 3,
+        ...answer,
+      });
+    /** Each charge's true maker: the run whose call made it. */
+    const makers = new Map<string, string>();
+    const charges: LedgerCharge[] = kinds.flatMap(({ kind, byDeadOwner, replied }, i) => {
+      if (!CHARGING.has(kind)) return [];
+      const recorder = requests[i]!;
+      const owner = requests.slice(0, i).find((r) => r.key === recorder.key && r.decision === null);
+      const maker = byDeadOwner && owner && RECORDS_ANOTHERS.has(kind) ? owner : recorder;
+      const id = `ch_${i + 1}`;
+      makers.set(id, maker.id);
+      call(maker.id, recorder.key, {
+        requestId: replied ? `req_${i + 1}` : null,
+        ...(replied
+          ? { decision: "executed", status: 200, noReply: false }
+          : { decision: null, status: null, noReply: true }),
+      });
+      return [
+        {
+          id,
+          idempotencyKey: recorder.key,
+          providerKey: `${recorder.key}/charge`,
+          providerRequestId: `req_${i + 1}`,
+          naive: kind.startsWith("naive"),
+          recordedBy: recorder.id,
+        },
+      ];
+    });
+    noise.forEach((n, i) =>
+      call(requests[n.run]?.id ?? `gone_${n.run}`, `pay_${n.key + 1}`, {
+        ...(n.answer as Pick<ProviderCall, "decision" | "status" | "noReply">),
+        requestId: n.answer.status === null ? null : `noise_${i}`,
+      }),
     );
     for (let i = 0; i < unrecordedCharges; i++) {
-      charges.push({ id: `ch_swept_${i}`, idempotencyKey: "pay_1", naive: false, madeBy: null });
+      charges.push({
+        id: `ch_swept_${i}`,
+        idempotencyKey: "pay_1",
+        providerKey: "pay_swept/charge",
+        providerRequestId: `req_swept_${i}`,
+        naive: false,
+        recordedBy: null,
+      });
     }
-    const providerCalls: ProviderCall[] = calls.map((call, i) => ({
-      id: `c${i + 1}`,
-      at: new Date(Date.UTC(2026, 11, 6, 10, 1, i)).toISOString(),
-      instance: "host:3000",
-      key: call.key,
-      path: "POST /v1/payment_intents",
-      purpose: call.purpose,
-      try: i + 1,
-      decision: call.answer.decision as ProviderCall["decision"],
-      status: call.answer.status,
-      durationMs: 3,
-      noReply: call.answer.noReply,
-    }));
     const keys = keyStates.map((state, i) => ({
       key: `pay_${i + 1}`,
       state,
@@ -209,32 +293,45 @@ const world = fc
     }));
     const account: ServerAccount = {
       now: new Date().toISOString(),
-      attempts,
-      providerCalls,
+      requests,
+      providerCalls: calls,
       webhookDeliveries,
+      webhookTries: providerShowsTries ? webhookTries : null,
       keys,
     };
-    return { account, charges };
+    return { account, charges, makers };
   });
 
 /** Every "#n" a sentence names. */
 const requestNumbers = (text: string) => [...text.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
 
-describe("the payment's story, for any sequence of requests, calls and charges", () => {
-  it("draws a charge mark exactly where a ledger charge names the request, and says 'charged' only there", () => {
+describe("the payment's story, for any sequence of runs, calls, deliveries and charges", () => {
+  it("says 'charged the card' only on the run whose call made the charge, and 'recorded' on a run that recorded another's", () => {
     fc.assert(
-      fc.property(world, ({ account, charges }) => {
+      fc.property(world, ({ account, charges, makers }) => {
         const story = paymentStory(account, charges);
         for (const row of story.requests) {
-          const made = charges
-            .filter((charge) => charge.madeBy === row.attempt.id)
-            .map((charge) => charge.id);
-          expect(row.charges).toEqual(made);
-          expect(row.work === "charge").toBe(made.length > 0);
-          expect(/charged the card/.test(row.caption)).toBe(made.length > 0);
+          // Never a charge this run's call did not make.
+          for (const charge of row.charges) expect(makers.get(charge)).toBe(row.record.id);
+          expect(row.work === "charge").toBe(row.charges.length > 0);
+          expect(/charged the card/.test(row.caption)).toBe(row.charges.length > 0);
+          if (row.charges.length === 0 && row.record.sentBy !== "naive client")
+            expect(/recorded the charge that/.test(row.caption)).toBe(row.recorded.length > 0);
+          for (const charge of row.recorded) {
+            expect(charges.find((c) => c.id === charge)?.recordedBy).toBe(row.record.id);
+            expect(makers.get(charge) === row.record.id && row.charges.includes(charge)).toBe(false);
+          }
         }
-        const drawn = story.requests.flatMap((row) => row.charges);
-        expect([...drawn, ...story.unrecordedCharges].sort()).toEqual(charges.map((c) => c.id).sort());
+        // A charge whose call's reply came is told on the run that made it, always.
+        for (const charge of charges) {
+          const made = account.providerCalls.find((call) => call.requestId === charge.providerRequestId);
+          if (made)
+            expect(story.requests.find((row) => row.charges.includes(charge.id))?.record.id).toBe(made.run);
+        }
+        const drawn = story.requests.flatMap((row) => [...row.charges, ...row.recorded]);
+        expect([...new Set(drawn), ...story.unrecordedCharges].sort()).toEqual(
+          charges.map((c) => c.id).sort(),
+        );
       }),
     );
   });
@@ -243,7 +340,7 @@ describe("the payment's story, for any sequence of requests, calls and charges",
     fc.assert(
       fc.property(world, ({ account, charges }) => {
         for (const row of paymentStory(account, charges).requests) {
-          const { decision, sentBy, replyLost, status } = row.attempt;
+          const { decision, sentBy, replyLost, status } = row.record;
           const received =
             decision !== null &&
             decision !== "abandoned" &&
@@ -270,9 +367,13 @@ describe("the payment's story, for any sequence of requests, calls and charges",
           ...story.requests.map((row) => row.caption),
         ];
         for (const n of texts.flatMap(requestNumbers)) expect(n).toBeLessThanOrEqual(story.requests.length);
-        const calls = [story.providerSentence, ...story.providerCalls.map((row) => row.caption)].flatMap(
-          (text) => [...text.matchAll(/call (\d+)/gi)].map((m) => Number(m[1])),
-        );
+        const calls = [
+          story.providerSentence,
+          story.whatHappened,
+          ...story.providerCalls.map((row) => row.caption),
+        ]
+          .flatMap((text) => [...text.matchAll(/calls? ([\d, ]+(?: (?:or|and) \d+)?)/gi)])
+          .flatMap((m) => m[1]!.split(/, | or | and /).map(Number));
         for (const n of calls) expect(n).toBeLessThanOrEqual(story.providerCalls.length);
         if (story.providerCalls.length > 0) {
           const made = story.providerCalls.filter((row) => row.mark === "charge").length;
@@ -282,18 +383,18 @@ describe("the payment's story, for any sequence of requests, calls and charges",
     );
   });
 
-  it("marks a provider charge once per key at most, on a call whose reply (or a later one's under its key) says so", () => {
+  it("marks a provider charge only on a call that made a ledger charge, or whose own reply says it charged; 'charged the card' only there", () => {
     fc.assert(
-      fc.property(world, ({ account, charges }) => {
+      fc.property(world, ({ account, charges, makers }) => {
         const rows = paymentStory(account, charges).providerCalls;
-        for (const row of rows.filter((r) => r.mark === "charge")) {
-          const sameKey = rows.filter((r) => r.call.key === row.call.key);
-          const evidence = sameKey.some(
-            (r) =>
-              r.n >= row.n && r.reply === "received" && r.call.status === 200 && r.call.decision !== null,
+        for (const row of rows) {
+          const repliedCharge =
+            row.reply === "received" && row.call.decision === "executed" && row.call.status === 200;
+          const made = charges.some(
+            (charge) => makers.get(charge.id) === row.call.run && charge.providerKey === row.call.key,
           );
-          expect(evidence).toBe(true);
-          expect(row.call.purpose).toBe("charge");
+          if (row.mark === "charge") expect(repliedCharge || made).toBe(true);
+          expect(/charged the card/.test(row.caption)).toBe(row.mark === "charge");
         }
       }),
     );
@@ -308,9 +409,9 @@ describe("the payment's story, for any sequence of requests, calls and charges",
           expect(status !== null).toBe(state === "in_progress");
           if (status?.request == null) continue;
           const holder = rows[status.request - 1]!;
-          expect(holder.attempt.key).toBe(key);
-          expect(holdsKey(holder.attempt)).toBe(true);
-          expect(rows.slice(status.request).some((r) => r.attempt.key === key && holdsKey(r.attempt))).toBe(
+          expect(holder.record.key).toBe(key);
+          expect(holdsKey(holder.record)).toBe(true);
+          expect(rows.slice(status.request).some((r) => r.record.key === key && holdsKey(r.record))).toBe(
             false,
           );
         }
@@ -318,37 +419,47 @@ describe("the payment's story, for any sequence of requests, calls and charges",
     );
   });
 
-  it("draws the webhook lane from its deliveries alone: a box only where the event's key answered, 'recorded' only where a run says so", () => {
+  it("draws the webhook lane from the provider's tries, each once, with the shop's record where it has one", () => {
     fc.assert(
       fc.property(world, ({ account, charges }) => {
         const story = paymentStory(account, charges);
-        expect(story.webhookDeliveries.map((row) => row.delivery)).toEqual(account.webhookDeliveries);
-        for (const row of story.webhookDeliveries) {
-          const { decision, outcome } = row.delivery;
+        const rows = story.webhookDeliveries;
+        // The provider's tries, each drawn once, in its order; the shop's records each drawn once too.
+        if (account.webhookTries !== null) {
+          expect(rows.flatMap((row) => (row.try ? [row.try] : []))).toEqual(account.webhookTries);
+        }
+        const shops = rows.flatMap((row) => (row.delivery ? [row.delivery.id] : []));
+        expect(shops.sort()).toEqual(account.webhookDeliveries.map((d) => d.id).sort());
+        expect(story.webhookSentence.startsWith(`${rows.length} deliver`) || rows.length === 0).toBe(true);
+        for (const row of rows) {
+          const decision = row.delivery?.decision ?? null;
           expect(row.work === "").toBe(
             decision === null || decision === "mismatch" || decision === "refused",
           );
           expect(row.work === "replay").toBe(decision === "replayed");
+          // A delivery that waited and shared its record is drawn waiting, never running.
+          if (row.delivery?.outcome === "shared") expect(row.work).toBe("wait");
           const run = story.requests.find(
-            (r) => r.attempt.sentBy === "webhook" && r.attempt.body.delivery === row.delivery.id,
+            (r) => r.record.sentBy === "webhook" && r.record.delivery === row.delivery?.id,
           );
           expect(row.recordedAs).toBe(run?.n ?? null);
           expect(/ and recorded the payment/.test(row.caption)).toBe(
-            outcome === "recorded" && decision === "executed",
+            row.delivery?.outcome === "recorded" && decision === "executed",
           );
-          if (decision !== "executed") expect(row.caption).toMatch(/recorded nothing|in flight/);
+          if (decision !== "executed")
+            expect(row.caption).toMatch(/recorded nothing|in flight|never answered|account of it/);
         }
-        const texts = [story.webhookSentence, ...story.webhookDeliveries.map((row) => row.caption)];
+        const texts = [story.webhookSentence, ...rows.map((row) => row.caption)];
         for (const n of texts.flatMap(requestNumbers)) expect(n).toBeLessThanOrEqual(story.requests.length);
         for (const n of texts.flatMap((text) =>
           [...text.matchAll(/delivery (\d+)/gi)].map((m) => Number(m[1])),
         ))
-          expect(n).toBeLessThanOrEqual(story.webhookDeliveries.length);
+          expect(n).toBeLessThanOrEqual(rows.length);
       }),
     );
   });
 
-  it("tells an overcharge only when the ledger holds two charges or more, naming requests that made one", () => {
+  it("tells an overcharge only when the ledger holds two charges or more, naming runs that made one", () => {
     fc.assert(
       fc.property(world, ({ account, charges }) => {
         const story = paymentStory(account, charges);
@@ -365,20 +476,54 @@ describe("the payment's story, scenario by scenario", () => {
   const account = (kinds: RequestKind[], keys: string[] = []) =>
     ({
       now: at(0),
-      attempts: kinds.map((kind, i) => record(i + 1, kind, keys[i] ?? "pay_1", "g1")),
+      requests: kinds.map((kind, i) => record(i + 1, kind, keys[i] ?? "pay_1", "g1")),
       providerCalls: [],
       webhookDeliveries: [],
+      webhookTries: null,
       keys: [],
     }) satisfies ServerAccount;
-  const charge = (madeBy: string, idempotencyKey = "pay_1"): LedgerCharge => ({
-    id: `ch_${madeBy}`,
+  /** The call of run `run` under pay_1's provider key: answered with `requestId`, or never. */
+  const call = (n: number, run: string, answer: Partial<ProviderCall> = {}): ProviderCall => ({
+    id: `c${n}`,
+    at: at(n),
+    instance: "host:3000",
+    key: "pay_1/charge",
+    path: "POST /v1/payment_intents",
+    purpose: "charge",
+    try: 1,
+    run,
+    paymentKey: "pay_1",
+    requestId: `req_${n}`,
+    decision: "executed",
+    status: 200,
+    durationMs: 3,
+    noReply: false,
+    ...answer,
+  });
+  const noReply = { requestId: null, decision: null, status: null, noReply: true };
+  /** A ledger charge recorded by `recordedBy`, made by the provider's request `made`. */
+  const charge = (
+    recordedBy: string,
+    idempotencyKey = "pay_1",
+    made: string | null = null,
+  ): LedgerCharge => ({
+    id: `ch_${recordedBy}`,
     idempotencyKey,
+    providerKey: `${idempotencyKey}/charge`,
+    providerRequestId: made,
     naive: false,
-    madeBy,
+    recordedBy,
+  });
+  /** A run and its one call that charged: the story finds the call by the charge's request id. */
+  const chargedBy = (kinds: RequestKind[], run: number, keys?: string[]) => ({
+    ...account(kinds, keys),
+    providerCalls: [call(1, `r${run}`, { key: `${keys?.[run - 1] ?? "pay_1"}/charge` })],
   });
 
   it("a lost reply: #1 charged and lost its reply, #2 replayed", () => {
-    const story = paymentStory(account(["charged, reply lost", "replayed"]), [charge("r1")]);
+    const story = paymentStory(chargedBy(["charged, reply lost", "replayed"], 1), [
+      charge("r1", "pay_1", "req_1"),
+    ]);
     expect(story.whatHappened).toBe(
       "2 requests reached the server; 1 charge. #1 executed: charged the card, and its reply was lost. #2 replayed the stored result: charged nothing.",
     );
@@ -394,7 +539,10 @@ describe("the payment's story, scenario by scenario", () => {
   });
 
   it("a partial commit: #1 charged before its key was released, and that is the overcharge's cause", () => {
-    const story = paymentStory(account(["partial commit", "charged"]), [charge("r1"), charge("r2")]);
+    const story = paymentStory(
+      { ...account(["partial commit", "charged"]), providerCalls: [call(1, "r1"), call(2, "r2")] },
+      [charge("r1", "pay_1", "req_1"), { ...charge("r2", "pay_1", "req_2"), id: "ch_2" }],
+    );
     expect(story.requests[0]!.caption).toBe(
       "charged the card, then failed (HTTP 503) before completing its key, and released it",
     );
@@ -403,16 +551,77 @@ describe("the payment's story, scenario by scenario", () => {
     );
   });
 
-  it("a crash: #1 got no answer and #2 took its key over, told once each", () => {
-    const story = paymentStory(account(["in flight", "took over and charged"]), [charge("r2")]);
+  it("a crash: #1's call charged and it got no answer; #2 took its key over and recorded that charge", () => {
+    // #1's call 1 was answered (its reply on record), then its server stopped; #2's call 2 was a replay of it.
+    const story = paymentStory(
+      {
+        ...account(["in flight", "took over and charged"]),
+        providerCalls: [call(1, "r1"), call(2, "r2", { decision: "replayed" })],
+      },
+      [charge("r2", "pay_1", "req_1")],
+    );
     expect(story.requests.map((row) => row.caption)).toEqual([
-      "got no answer; its server stopped, and #2 took its key over",
-      "took over a dead owner's key and ran: charged the card",
+      "charged the card (call 1), then got no answer; its server stopped, and #2 took its key over",
+      "took over a dead owner's key and recorded the charge that call 1 made",
+    ]);
+    expect(story.requests.map((row) => row.work)).toEqual(["charge", "record"]);
+    expect(story.providerCalls.map((row) => [row.mark, row.caption])).toEqual([
+      ["charge", "charged the card"],
+      [null, "replayed the stored result: charged nothing"],
     ]);
   });
 
+  it("a crash before the call's reply was on record: the replay names another request, so the call that got none charged", () => {
+    const story = paymentStory(
+      {
+        ...account(["in flight", "took over and charged"]),
+        providerCalls: [
+          call(1, "r1", { ...noReply, noReply: false }),
+          call(2, "r2", { decision: "replayed" }),
+        ],
+      },
+      [charge("r2", "pay_1", "req_0")],
+    );
+    expect(story.providerCalls[0]!.caption).toBe(
+      "charged the card; its server stopped before a reply was on record (call 2's answer shows it)",
+    );
+    expect(story.requests[1]!.caption).toBe(
+      "took over a dead owner's key and recorded the charge that call 1 made",
+    );
+  });
+
+  it("two calls that got no reply, of two runs: the records cannot tell which charged, and say so", () => {
+    const story = paymentStory(
+      {
+        ...account(["in flight", "in flight", "took over and charged"]),
+        providerCalls: [
+          call(1, "r1", noReply),
+          call(2, "r2", noReply),
+          call(3, "r3", { decision: "replayed" }),
+        ],
+      },
+      [charge("r3", "pay_1", "req_0")],
+    );
+    expect(story.requests.map((row) => row.charges)).toEqual([[], [], []]);
+    expect(story.requests[2]!.caption).toBe(
+      "took over a dead owner's key and recorded the charge that calls 1 or 2 made",
+    );
+    expect(story.providerCalls[0]!.caption).toBe(
+      "no reply reached the shop (its reply never reached the shop); one of calls 1 and 2 made the charge, and the records cannot tell which",
+    );
+  });
+
+  it("a takeover of a dead owner no record shows: its server stopped before writing its account", () => {
+    const story = paymentStory(chargedBy(["took over and charged"], 1), [charge("r1", "pay_1", "req_1")]);
+    expect(story.requests[0]!.caption).toBe(
+      "took over the key of a dead owner its server never wrote an account of and ran: charged the card",
+    );
+  });
+
   it("a waiter whose client left never 'went on'", () => {
-    const story = paymentStory(account(["charged", "waited, client gone"]), [charge("r1")]);
+    const story = paymentStory(chargedBy(["charged", "waited, client gone"], 1), [
+      charge("r1", "pay_1", "req_1"),
+    ]);
     expect(story.requests[1]!.caption).toBe("waited; its client had left");
     expect(story.requests[1]!.reply).toBe("none");
   });
@@ -423,6 +632,7 @@ describe("the payment's story, scenario by scenario", () => {
     instance: "host:3000",
     event: "evt_1",
     type: "payment_intent.succeeded",
+    tells: "charge",
     paymentKey: "pay_1",
     decision: "executed",
     status: 200,
@@ -430,14 +640,25 @@ describe("the payment's story, scenario by scenario", () => {
     durationMs: 4,
     ...change,
   });
+  const providerTry = (n: number, change: Partial<WebhookTry> = {}): WebhookTry => ({
+    id: `t${n}`,
+    event: "evt_1",
+    type: "payment_intent.succeeded",
+    try: n,
+    at: at(10 + n),
+    status: 200,
+    error: null,
+    durationMs: 5,
+    ...change,
+  });
 
   it("a webhook delivered twice: the first finds the payment recorded by #1, the second replays that answer", () => {
     const story = paymentStory(
       {
-        ...account(["charged"]),
+        ...chargedBy(["charged"], 1),
         webhookDeliveries: [delivery(1, {}), delivery(2, { decision: "replayed" })],
       },
-      [charge("r1")],
+      [charge("r1", "pay_1", "req_1")],
     );
     expect(story.webhookSentence).toBe(
       "2 deliveries of 1 event." +
@@ -447,11 +668,11 @@ describe("the payment's story, scenario by scenario", () => {
     expect(story.webhookDeliveries.map((row) => row.work)).toEqual(["ran", "replay"]);
   });
 
-  it("a decline's event finds the decline recorded, not a payment", () => {
+  it("a decline's event finds the decline recorded, not a payment: by what the event tells, not its type's name", () => {
     const story = paymentStory(
       {
         ...account(["declined"]),
-        webhookDeliveries: [delivery(1, { type: "payment_intent.payment_failed" })],
+        webhookDeliveries: [delivery(1, { type: "payment_intent.payment_failed", tells: "decline" })],
       },
       [],
     );
@@ -460,32 +681,70 @@ describe("the payment's story, scenario by scenario", () => {
     );
   });
 
-  it("the webhook before the shop's reply: it waits for #1, which holds the payment's key, and shares its record", () => {
+  it("the webhook before the shop's reply: its box says it waited for #1, which holds the payment's key, and shared its record", () => {
     const story = paymentStory(
-      { ...account(["charged"]), webhookDeliveries: [delivery(1, { outcome: "shared" })] },
-      [charge("r1")],
+      { ...chargedBy(["charged"], 1), webhookDeliveries: [delivery(1, { outcome: "shared" })] },
+      [charge("r1", "pay_1", "req_1")],
     );
+    expect(story.webhookDeliveries[0]!.work).toBe("wait");
     expect(story.webhookDeliveries[0]!.caption).toBe(
-      "ran under the event's id, found the payment's key held by #1, waited, and shared its record: recorded nothing itself",
+      "waited for #1 holding the payment's key, and shared its record: recorded nothing itself",
     );
   });
 
-  it("a crash, recorded by the webhook: its run is #2 in the request lane, named by its delivery", () => {
-    const attempts = account(["in flight", "took over and charged"]).attempts;
-    attempts[1] = { ...attempts[1]!, sentBy: "webhook", body: { event: "evt_1", delivery: "d1" } };
+  it("a crash, recorded by the webhook: its run is #2, named by its delivery, and says it recorded call 1's charge", () => {
+    const base = account(["in flight", "took over and charged"]);
+    const requests = [
+      base.requests[0]!,
+      { ...base.requests[1]!, sentBy: "webhook" as const, delivery: "d1" },
+    ];
     const story = paymentStory(
       {
-        ...account([]),
-        attempts,
+        ...base,
+        requests,
+        providerCalls: [call(1, "r1", noReply)],
         webhookDeliveries: [delivery(1, { outcome: "recorded" })],
       },
-      [charge("r2")],
+      [charge("r2", "pay_1", "req_1")],
     );
     expect(story.webhookDeliveries[0]!.caption).toBe(
       "ran under the event's id and recorded the payment, as #2",
     );
     expect(story.whatHappened).toContain(
-      "#2 (the provider's webhook, delivery 1) took over a dead owner's key and ran: charged the card.",
+      "#1 charged the card (call 1), then got no answer; its server stopped, and #2 took its key over.",
+    );
+    expect(story.whatHappened).toContain(
+      "#2 (the provider's webhook, delivery 1) took over a dead owner's key and recorded the charge that call 1 made.",
+    );
+  });
+
+  it("deliveries around a crash, from the provider's tries: one unanswered, then the next; the holder at that moment", () => {
+    // #1 held the key and died; the first try reached nobody that answered; #2 took over; the second try found #2's record.
+    const story = paymentStory(
+      {
+        ...chargedBy(["in flight", "took over and charged"], 2),
+        webhookTries: [providerTry(1, { status: null, error: "socket hang up", at: at(1) }), providerTry(2)],
+        webhookDeliveries: [delivery(2, {})],
+      },
+      [charge("r2", "pay_1", "req_1")],
+    );
+    expect(story.webhookSentence).toBe(
+      "2 deliveries of 1 event." +
+        " Delivery 1 (payment_intent.succeeded) got no answer (socket hang up): the shop's server never answered; the provider delivered it again." +
+        " Delivery 2 (payment_intent.succeeded) ran under the event's id and found the payment already recorded by #2: recorded nothing.",
+    );
+  });
+
+  it("a payment the shop did not make (the lab's naive charge): the delivered event is drawn, answered, recording nothing", () => {
+    const story = paymentStory(
+      {
+        ...account([]),
+        webhookDeliveries: [delivery(1, { outcome: "not a payment of this shop's", paymentKey: "naive_1" })],
+      },
+      [],
+    );
+    expect(story.webhookDeliveries[0]!.caption).toBe(
+      "told of a payment the shop did not make (the lab's own charge): answered 200, recorded nothing",
     );
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Execution } from "run-once";
+import type { AccountedRun } from "../../account/accounted-run";
 import type { Db, Tx } from "../../db/client";
 import { DomainError } from "../../errors";
 import { logger } from "service-kit/logger";
@@ -37,7 +38,7 @@ export async function pitfallCharge(
     execution: Execution<Tx>;
     provider: PaymentProvider;
     brokenRule: BrokenRule | null;
-    requestId: string;
+    run: AccountedRun;
   },
   input: { orderId: string; amountCents: number; paymentMethodId: string },
 ): Promise<ChargeView> {
@@ -47,12 +48,27 @@ export async function pitfallCharge(
     logger.warn({ orderId: order.id }, `lab: a pitfall-mode execution is stuck for ${STUCK_MS / 1000} s`);
     await sleep(STUCK_MS);
   }
-  const record = async (tx: Tx): Promise<ChargeView> => {
-    const providerKey = `pitfall_${randomUUID()}`;
-    const answer = await deps.provider.charge(
-      { amountCents: order.totalCents, paymentMethodId: input.paymentMethodId, orderId: order.id },
+  const providerKey = `pitfall_${randomUUID()}`;
+  // Called before the transaction, whose lock would hold back its call's record; its answer, a failure
+  // too, is thrown inside it, where the core's final errors decide whether it is stored.
+  const answered = await deps.provider
+    .charge(
+      {
+        amountCents: order.totalCents,
+        paymentMethodId: input.paymentMethodId,
+        orderId: order.id,
+        paymentKey: order.paymentKey,
+        run: deps.run,
+      },
       providerKey,
+    )
+    .then(
+      (answer) => ({ answer }),
+      (error: unknown) => ({ error }),
     );
+  const record = async (tx: Tx): Promise<ChargeView> => {
+    if ("error" in answered) throw answered.error;
+    const { answer } = answered;
     if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);
     const charge = await tx.charge.create({
       data: {
@@ -61,8 +77,9 @@ export async function pitfallCharge(
         amountCents: answer.charged.amountCents,
         idempotencyKey: order.paymentKey,
         providerKey,
+        providerRequestId: answer.charged.requestId,
         cardLast4: answer.charged.cardLast4,
-        madeBy: deps.requestId,
+        recordedBy: deps.run.id,
       },
     });
     await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });
@@ -70,12 +87,19 @@ export async function pitfallCharge(
     await settleAttempt(tx, order.paymentKey, {
       status: "SUCCEEDED",
       cardLast4: answer.charged.cardLast4,
-      settledBy: "client",
+      settledBy: deps.run.road,
     });
     return toChargeView(charge);
   };
   const partial = deps.brokenRule === "partial-commit";
-  const charged = partial ? await deps.db.$transaction(record) : await deps.execution.commit(record);
+  // Broken or not, the run's record is written with its charge (commit() writes it with the key's completion).
+  const charged = partial
+    ? await deps.db.$transaction(async (tx) => {
+        const view = await record(tx);
+        await deps.run.writtenIn(tx);
+        return view;
+      })
+    : await deps.execution.commit(record);
   if (await spend(deps.db, order.id, "failuresAfterWrite")) {
     throw new Error("Lab fault: the charge was written, then publishing its payment.succeeded event failed.");
   }

@@ -1,13 +1,15 @@
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
 import type { MiddlewareResult } from "@trpc/server/unstable-core-do-not-import";
 import { IDEMPOTENCY_HEADERS, KEY_RULE, keyFromHeader, resultHeaders } from "run-once/http";
 import { RunOnceError, fingerprint } from "run-once";
 import type { Execution, Json, RunResult } from "run-once";
+import { REQUEST_RECORD_HEADER } from "../../account/accounted-run";
+import type { AccountedRun } from "../../account/accounted-run";
 import type { Tx } from "../../db/client";
 import type { HttpExchange } from "../context";
 import { middleware } from "../init";
-import { KEY_STATE_OF_DECISION } from "../../account/request-recorder";
-import { REQUEST_RECORD_HEADER, accountOfFailure, accountOfResult } from "./request-account";
+import { ReasonedError } from "../reasoned-error";
 import { asTrpcError } from "./errors";
 import { IdempotencyError } from "./idempotency-error";
 
@@ -35,30 +37,22 @@ export function runOnce(options: RunOnceOptions = {}) {
       options.fingerprinted ? options.fingerprinted(payload) : payload,
       await ctx.fingerprintSecret(),
     );
-    // Set when this request claims the key and runs the handler: what a failure then says of the key.
-    let claimed: Pick<Execution<Tx>, "decision" | "generation"> | undefined;
-    // The server's account of this request, in flight now and completed once answered, written in later
-    // batches: a reply never waits for it.
-    const attempt = ctx.account.recorder.arrived({
+    // The server's account of this request: in flight now, written with the work its handler commits.
+    const run = ctx.account.arrived({
+      road: "client",
       scope,
-      instance: ctx.account.instance,
       fingerprint: requestFingerprint.slice(0, 12),
       body: payload as Json,
-      sentBy: "client",
+      answers: { ok: 200, error: statusOf },
     });
-    if (ctx.http && !ctx.http.isBatch) ctx.http.responseHeaders.set(REQUEST_RECORD_HEADER, attempt.id);
+    if (ctx.http && !ctx.http.isBatch) ctx.http.responseHeaders.set(REQUEST_RECORD_HEADER, run.id);
 
     let result: RunResult;
     try {
       result = await ctx.runOnce.run(
         { scope, fingerprint: requestFingerprint, signal },
         async (execution) => {
-          claimed = execution;
-          attempt.claimed({
-            generation: execution.generation,
-            keyState: KEY_STATE_OF_DECISION[execution.decision],
-          });
-          const handled = await next({ ctx: { execution, requestId: attempt.id } });
+          const handled = await next({ ctx: { execution: run.claimed(execution), run } });
           if (handled.ok) return handled.data;
           // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
           throw handled.error.cause instanceof RunOnceError ? handled.error.cause : handled.error;
@@ -66,22 +60,26 @@ export function runOnce(options: RunOnceOptions = {}) {
       );
     } catch (error) {
       const answered = asTrpcError(error);
-      attempt.end(accountOfFailure(error, answered, claimed));
+      const retryAfterSeconds = answered instanceof ReasonedError ? answered.retryAfterSeconds : undefined;
+      run.ended({ error, retryAfterSeconds }, statusOf(answered));
       throw answered;
     }
 
     describeInHeaders(ctx.http, result);
     try {
       const data = ctx.runOnce.unwrap(result);
-      attempt.end(accountOfResult(result, null));
+      run.ended({ result });
       return outcomeAsResult(data);
     } catch (storedError) {
       // A stored final answer (a decline), replayed as it was first thrown.
-      attempt.end(accountOfResult(result, asTrpcError(storedError)));
+      run.ended({ result }, statusOf(storedError));
       throw storedError;
     }
   });
 }
+
+/** The HTTP status a failure is answered with. */
+const statusOf = (error: unknown) => getHTTPStatusCodeFromError(asTrpcError(error));
 
 /**
  * tRPC brands a middleware's result as "what next() returned", so that a
@@ -90,7 +88,7 @@ export function runOnce(options: RunOnceOptions = {}) {
  * handler's result. At run time tRPC reads only `ok` and `data` of it
  * (callRecursive in procedureBuilder.ts), so the brand is given here, once.
  */
-function outcomeAsResult(data: unknown): MiddlewareResult<{ execution: Execution<Tx>; requestId: string }> {
+function outcomeAsResult(data: unknown): MiddlewareResult<{ execution: Execution<Tx>; run: AccountedRun }> {
   return { ok: true, data, marker: middlewareMarker };
 }
 

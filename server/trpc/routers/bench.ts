@@ -1,7 +1,6 @@
 import type { Execution } from "run-once";
 import type { Tx } from "../../db/client";
-import { logger } from "service-kit/logger";
-import { RequestRecorder } from "../../account/request-recorder";
+import { Account } from "../../account/accounted-run";
 import { chargeOrder } from "../../payments/charge-order";
 import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { router } from "../init";
@@ -9,11 +8,14 @@ import { sessionProcedure } from "../procedures";
 import { runOnce } from "../idempotency/middleware";
 import { chargeInput, chargeOutput, chargeFingerprinted } from "../../payments/schemas";
 
-/** A recorder whose batches are dropped: everything of the record but its writes. */
-const recorderWithoutWrites = new RequestRecorder(
-  { append: () => Promise.resolve(), markReplyLost: () => Promise.resolve() },
-  logger,
-);
+/** A journal that writes nothing: everything of the account but its writes. */
+const nowhere = {
+  append: () => Promise.resolve(),
+  markReplyLost: () => Promise.resolve(),
+  write: () => Promise.resolve(),
+  list: () => Promise.resolve([]),
+  sweep: () => Promise.resolve(0),
+};
 
 /** The benchmark's baselines, served only with BENCH_BASELINE=1 (see served-router.ts). */
 export const benchRouter = router({
@@ -30,12 +32,24 @@ export const benchRouter = router({
         generation: "",
         commit: (work) => ctx.db.$transaction(async (tx) => work(tx)),
       };
-      return chargeOrder({ ...ctx, execution }, input);
+      const run = ctx.account.arrived({
+        road: "client",
+        scope: { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, key: execution.key },
+        fingerprint: "",
+        body: {},
+      });
+      return chargeOrder({ ...ctx, execution: run.claimed(execution), run }, input);
     }),
 
   /** payments.charge as served, except that its account of attempts is never written. */
   chargeWithoutAccount: sessionProcedure
-    .use(({ ctx, next }) => next({ ctx: { account: { ...ctx.account, recorder: recorderWithoutWrites } } }))
+    .use(({ ctx, next }) =>
+      next({
+        ctx: {
+          account: new Account(nowhere, ctx.account.deps),
+        },
+      }),
+    )
     .input(chargeInput)
     .output(chargeOutput)
     .use(runOnce({ keyspace: PAYMENT_KEYSPACE, fingerprinted: chargeFingerprinted }))

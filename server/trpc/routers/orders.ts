@@ -7,12 +7,11 @@ import {
   placeOrderInput,
   placeOrderOutput,
 } from "../../orders/schemas";
+import { orderDetailsOf } from "../../orders/order-details";
 import { findSessionOrder, orderWithItems, toOrderSummary } from "../../orders/order-view";
 import { createOrder, priceCart } from "../../orders/place-order";
-import { PAYMENT_KEYSPACE } from "../../payments/keyspace";
 import { serverAccountOf } from "../../payments/server-account";
 import { queueAccountOf, queueAccountOutput } from "../../receipts/queue-account";
-import { viewKeys } from "../../keys/key-views";
 import { serverAccountInput, serverAccountOutput } from "../../payments/server-account-schemas";
 
 export const ordersRouter = router({
@@ -27,43 +26,9 @@ export const ordersRouter = router({
   get: sessionProcedure
     .input(getOrderInput)
     .output(getOrderOutput)
-    .query(async ({ ctx, input }) => {
-      const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
-      const [items, charges, attempts, [paymentKey]] = await Promise.all([
-        ctx.db.orderItem.findMany({ where: { orderId: order.id }, ...orderWithItems.items }),
-        ctx.db.charge.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
-        ctx.db.paymentAttempt.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } }),
-        viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys: [order.paymentKey] }),
-      ]);
-      return {
-        ...toOrderSummary({ ...order, items }),
-        charges: charges.map((charge) => ({
-          id: charge.id,
-          amountCents: charge.amountCents,
-          idempotencyKey: charge.idempotencyKey,
-          cardLast4: charge.cardLast4,
-          naive: charge.naive,
-          madeBy: charge.madeBy,
-          createdAt: charge.createdAt.toISOString(),
-        })),
-        attempts: attempts.map((attempt) => ({
-          key: attempt.key,
-          status: attempt.status,
-          providerCalled: attempt.providerCalledAt !== null,
-          cardLast4: attempt.cardLast4,
-          declineReason: attempt.declineReason,
-          createdAt: attempt.createdAt.toISOString(),
-          settledAt: attempt.settledAt?.toISOString() ?? null,
-          settledBy:
-            attempt.settledBy === "client" || attempt.settledBy === "completer" ? attempt.settledBy : null,
-        })),
-        paymentKeyState: paymentKey?.state ?? "absent",
-        paymentKeyLeaseExpiresAt:
-          paymentKey?.state === "in_progress" ? paymentKey.lockedUntil.toISOString() : null,
-      };
-    }),
+    .query(({ ctx, input }) => orderDetailsOf(ctx.db, ctx.sessionId, input.orderId)),
 
-  /** The server's own account of every request with one of the order's payment keys, and the keys' lifecycle. */
+  /** The server's own account of every run under one of the order's payment keys, and the keys' lifecycle. */
   serverAccount: sessionProcedure
     .input(serverAccountInput)
     .output(serverAccountOutput)

@@ -46,7 +46,7 @@ describe("payments.charge", () => {
     expect(JSON.stringify(again)).toBe(JSON.stringify(first));
     expect(await chargeCount(app, order.id)).toBe(1);
     expect(provider.chargeCalls).toBe(1);
-    await app.services.account.recorder.flush();
+    await app.services.account.flush();
     const key = await app.services.db.idempotencyKey.findFirstOrThrow({ where: { key: order.paymentKey } });
     expect(key.replayCount).toBe(1);
   });

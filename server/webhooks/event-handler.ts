@@ -1,0 +1,13 @@
+import type Stripe from "stripe";
+import type { EventOutcome, EventTells } from "../account/webhook-deliveries";
+import type { AppServices } from "../services";
+
+/** What a handler may use: the shop's services (their run-once core is the payments'). */
+export type HandlerServices = Pick<AppServices, "db" | "provider" | "runOnce" | "metrics" | "account">;
+
+/** The handler of one event type: what its events tell, and how one is handled, once per event id. */
+export interface EventHandler<E extends Stripe.Event = Stripe.Event> {
+  tells: EventTells;
+  /** Handles the event for the delivery (the account's record of it, which a run it makes names). */
+  handle(services: HandlerServices, event: E, delivery: { id: string }): Promise<EventOutcome>;
+}
