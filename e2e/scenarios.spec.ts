@@ -9,6 +9,7 @@ import { LAB, expect, serverHtmlOf, test } from "./fixtures";
 import type { Shop } from "./fixtures";
 import type { ProviderDb } from "../provider/db/client";
 import type { ServerAccount } from "../app/_lib/server-account";
+import { pairTries } from "../app/_lib/story/payment-story";
 
 /**
  * The lab's guided scenarios, each driven as its "Do:" line says: the picker
@@ -141,7 +142,10 @@ async function expectWholePage(page: Page, account: ServerAccount, where: string
   const expected = [
     ...account.requests.map((a) => ["server-lanes", "data-server-attempt", a.at] as const),
     ...account.providerCalls.map((c) => ["provider-lane", "data-provider-call", c.at] as const),
-    ...account.webhookDeliveries.map((d) => ["webhook-lane", "data-webhook-delivery", d.at] as const),
+    // The webhook lane draws the provider's own record of each try where it has one.
+    ...pairTries(account).map(
+      (pair) => ["webhook-lane", "data-webhook-delivery", (pair.try ?? pair.delivery)!.at] as const,
+    ),
   ];
   for (const [figure, row, at] of expected) {
     const n = expected.filter((e) => e[1] === row).findIndex((e) => e[2] === at) + 1;

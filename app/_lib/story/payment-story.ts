@@ -499,7 +499,7 @@ const SEND_SKEW_MS = 50;
  * Each of the provider's tries with the shop's record of it: the latest try of its event sent before the
  * record came. Deliveries the provider's record does not show (sent by hand) are drawn too, in time order.
  */
-function pairTries(account: ServerAccount): Array<Pick<WebhookRow, "try" | "delivery">> {
+export function pairTries(account: ServerAccount): Array<Pick<WebhookRow, "try" | "delivery">> {
   const deliveries = account.webhookDeliveries;
   if (account.webhookTries === null) return deliveries.map((delivery) => ({ try: null, delivery }));
   const pairs = account.webhookTries.map((t) => ({ try: t, delivery: null as WebhookDelivery | null }));
