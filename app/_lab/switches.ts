@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import { PROVIDER_ONE_SHOTS } from "service-kit/lab/provider-faults";
+import { PROVIDER_ONE_SHOTS } from "service-kit/lab/provider-one-shots";
 import type { LabAppRouter } from "~/server/compose-lab";
 
 /** An order's lab switches, as the server holds them: the shop's and the provider's. */

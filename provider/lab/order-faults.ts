@@ -1,5 +1,6 @@
 import { NO_PROVIDER_FAULTS } from "service-kit/lab/provider-faults";
-import type { ProviderFaults, ProviderOneShot } from "service-kit/lab/provider-faults";
+import type { ProviderFaults } from "service-kit/lab/provider-faults";
+import type { ProviderOneShot } from "service-kit/lab/provider-one-shots";
 import type { ProviderDb } from "../db/client";
 
 /**

@@ -38,9 +38,3 @@ export const NO_PROVIDER_FAULTS: ProviderFaults = {
   webhookTwice: false,
   holdReplyMs: 0,
 };
-
-/** The faults that count down: each request they act on spends one. */
-export const PROVIDER_ONE_SHOTS = ["dropReplies", "unavailable", "timeouts"] as const satisfies ReadonlyArray<
-  keyof ProviderFaults
->;
-export type ProviderOneShot = (typeof PROVIDER_ONE_SHOTS)[number];
