@@ -29,6 +29,24 @@ test("paying offline says so, shows the attempt waiting, and sends it with the s
   await expect(shop.attempts().last()).toHaveAttribute("data-decision", "executed");
 });
 
+test("a card field whose script the lost connection cut off loads again when it returns, and the payment goes on", async ({
+  shop,
+  page,
+  context,
+  consoleErrors,
+}) => {
+  consoleErrors.expect(/net::ERR_INTERNET_DISCONNECTED/);
+  // The field's page came, its script did not: the frame never says it is ready.
+  await page.route(/card-field\.js$/, (route) => route.abort("internetdisconnected"), { times: 1 });
+  await shop.placeOrder({ notebook: 1 });
+  await context.setOffline(true);
+  await shop.payButton().click();
+  await expect(shop.status()).toContainText("You are offline.");
+
+  await context.setOffline(false);
+  await expect(shop.status()).toHaveText("Paid. Charged $12.00 to •••• 4242, once.");
+});
+
 /** What the page says at one moment: the status line, the Pay button, the charges, the order's badge and the lit key stage. */
 function sampleView(page: Page) {
   return page.evaluate(() => {

@@ -28,6 +28,8 @@ export function useCardField(provider: PaymentProviderEndpoint) {
   const hydrated = useHydrated();
   const frame = useRef<HTMLIFrameElement>(null);
   const [height, setHeight] = useState<number | null>(null);
+  /** Bumped to load the frame anew: one whose page or script the lost connection cut off never says it is ready. */
+  const [loads, setLoads] = useState(0);
   const answers = useRef(new Map<number, (made: MadePaymentMethod) => void>());
   const asked = useRef(0);
   /** The frame that said it is ready, and what waits for it to be (a frame shown again loads again). */
@@ -62,13 +64,21 @@ export function useCardField(provider: PaymentProviderEndpoint) {
         answers.current.delete(message.id);
       }
     };
+    const reloadUnready = () => {
+      if (frame.current && ready.current !== frame.current.contentWindow) setLoads((n) => n + 1);
+    };
     window.addEventListener("message", hear);
-    return () => window.removeEventListener("message", hear);
+    window.addEventListener("online", reloadUnready);
+    return () => {
+      window.removeEventListener("message", hear);
+      window.removeEventListener("online", reloadUnready);
+    };
   }, [origin]);
 
   return {
     field: (
       <iframe
+        key={loads}
         ref={frame}
         className="card-field"
         title="Card details, in the payment provider's own frame"
