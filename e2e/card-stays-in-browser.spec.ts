@@ -129,8 +129,10 @@ test("a provider that does not answer is said so in the form, and nothing goes t
   );
   const requests = recordRequests(page);
   await shop.payButton().click();
+  // Past the field's own 15 s wait, should the frame not have loaded yet: the same words.
   await expect(page.getByTestId("card-error")).toHaveText(
     "The payment provider did not answer: nothing was charged. Check the connection and press Pay again.",
+    { timeout: 20_000 },
   );
   await expect(shop.payButton()).toBeEnabled();
   expect(requests.filter((request) => request.url().includes("payments.charge"))).toEqual([]);
