@@ -1,4 +1,4 @@
-import { CommitMissingError } from "./errors";
+import { CommitMissingError, LeaseLostError } from "./errors";
 import { startHeartbeat } from "./heartbeat";
 import type { IdempotencyStore } from "./store";
 import type { Decision } from "./outcomes";
@@ -147,8 +147,10 @@ async function executeAndSettle<Tx>(
   // Nothing was committed, so nothing was decided: a refusal before any write
   // (a wrong amount, an unknown order) and a crash alike release the key, and
   // the next request with it runs normally.
-  await store.release(claim).catch((error: unknown) => {
+  const released = await store.release(claim).catch((error: unknown) => {
     context.logger.error({ err: error }, "could not release a key; it frees when its lease ends");
   });
+  // Not the key's owner any more: whatever failed here, the key's answer is another execution's.
+  if (released === false) throw new LeaseLostError();
   throw returned ? new CommitMissingError() : thrown;
 }

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { settle } from "./test-support/harness";
 import { ownerHoldingKey } from "./test-support/started";
-import { KeyInProgressError, LeaseLostError } from "./errors";
+import { KeyInProgressError } from "./errors";
 
 const ownerInside = (settings: { leaseMs: number; waitMs: number }) =>
   ownerHoldingKey("k", { owner: { settings }, other: { settings } });
@@ -21,9 +21,10 @@ it("takes over at once, long before the lease ends, a key whose owner's session 
   expect(Date.now() - diedAt).toBeLessThan(2_000);
   expect(other.executions).toBe(1);
 
-  // The old owner's late completion is fenced off.
+  // The old owner's late completion is fenced off, and its caller gets the key's answer.
   held.open();
-  await expect(first).rejects.toBeInstanceOf(LeaseLostError);
+  await expect(first).resolves.toEqual({ execution: 1, value: 1 });
+  expect(await owner.ledger()).toHaveLength(1);
 });
 
 it("leaves a live owner its key even past its lease: the session lock, not the clock, says it lives", async () => {
