@@ -91,9 +91,10 @@ export interface ClaimedRun<Tx> {
  */
 export async function execute<Tx>(context: ExecutionContext<Tx>, run: ClaimedRun<Tx>): Promise<RunResult> {
   const { claim } = run;
-  const stopHeartbeat = startHeartbeat(context.store, claim, context, context.logger);
+  let lost = false;
+  const stopHeartbeat = startHeartbeat(context.store, claim, context, context.logger, () => (lost = true));
   try {
-    return await executeAndSettle(context, run);
+    return await executeAndSettle(context, run, () => lost);
   } finally {
     stopHeartbeat();
     // Off the answer's path: the key is settled, and a waiter that finds the lock still held re-reads it.
@@ -106,6 +107,7 @@ export async function execute<Tx>(context: ExecutionContext<Tx>, run: ClaimedRun
 async function executeAndSettle<Tx>(
   context: ExecutionContext<Tx>,
   { claim, request, operation, decision }: ClaimedRun<Tx>,
+  lost: () => boolean,
 ): Promise<RunResult> {
   const { store, finalErrors } = context;
   const generation = generationOf(claim.token);
@@ -117,6 +119,8 @@ async function executeAndSettle<Tx>(
     generation,
     commit: async (work) => {
       if (committed) throw new Error("commit() completes the key, so it runs once per execution");
+      // Known to be another's: its work would only be rolled back.
+      if (lost()) throw new LeaseLostError();
       let finalError: unknown;
       const done = await store.transaction(
         async (tx) => {

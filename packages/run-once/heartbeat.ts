@@ -8,13 +8,15 @@ const BEATS_PER_LEASE = 3;
  * Keeps a live owner's lease from running out while its operation works: it
  * extends the lease every third of it, so a slow operation never loses its
  * key to a takeover. A dead owner's beats stop with its process, so its lease
- * runs out as before. Returns the function that stops the beats.
+ * runs out as before. A beat that finds the key another's calls `lost`.
+ * Returns the function that stops the beats.
  */
 export function startHeartbeat(
   store: Pick<IdempotencyStore<unknown>, "renew">,
   claim: Claim,
   lease: { leaseMs: number; clock: () => Date },
   logger: Pick<Logger, "warn">,
+  lost: () => void,
 ): () => void {
   let beating: Promise<void> | undefined;
   const beat = () => {
@@ -22,8 +24,9 @@ export function startHeartbeat(
     beating ??= store
       .renew(claim, new Date(lease.clock().getTime() + lease.leaseMs))
       .then((renewed) => {
-        if (!renewed)
-          logger.warn({ keyId: claim.id }, "the key has a new owner; this execution is fenced off");
+        if (renewed) return;
+        logger.warn({ keyId: claim.id }, "the key has a new owner; this execution is fenced off");
+        lost();
       })
       .catch((error: unknown) => {
         logger.warn(

@@ -37,3 +37,16 @@ it("leaves a live owner its key even past its lease: the session lock, not the c
   held.open();
   await expect(first).resolves.toEqual({ execution: 1, value: 1 });
 });
+
+it("lets an owner whose session dropped, and whose key nobody took, commit: its lock is gone, its claim is not", async () => {
+  const { owner, held, first } = await ownerInside({ leaseMs: 300, waitMs: 1_000 });
+  await owner.db.$executeRaw`
+    SELECT pg_terminate_backend("pid") FROM pg_stat_activity
+    WHERE "datname" = current_database() AND "application_name" LIKE 'run-once owner %'`;
+  // Its beats go on, on the row, which is still its own.
+  await settle(300);
+  held.open();
+  await expect(first).resolves.toEqual({ execution: 1, value: 1 });
+  expect(owner.executions).toBe(1);
+  expect(await owner.ledger()).toHaveLength(1);
+});
