@@ -91,12 +91,11 @@ export interface ClaimedRun<Tx> {
  */
 export async function execute<Tx>(context: ExecutionContext<Tx>, run: ClaimedRun<Tx>): Promise<RunResult> {
   const { claim } = run;
-  let lost = false;
-  const stopHeartbeat = startHeartbeat(context.store, claim, context, context.logger, () => (lost = true));
+  const heartbeat = startHeartbeat(context.store, claim, context, context.logger);
   try {
-    return await executeAndSettle(context, run, () => lost);
+    return await executeAndSettle(context, run, heartbeat.lost);
   } finally {
-    stopHeartbeat();
+    heartbeat.stop();
     // Off the answer's path: the key is settled, and a waiter that finds the lock still held re-reads it.
     void context.store.relinquish(claim).catch((error: unknown) => {
       context.logger.error({ err: error }, "could not let go of a claim's session");

@@ -6,6 +6,8 @@ import type { Claim, KeyScope, Logger } from "./types";
 const MAX_OWNER_SESSIONS = 16;
 /** An idle connection is closed after this, so that a quiet process holds none. */
 const IDLE_MS = 10_000;
+/** Named, like the claim: parsed and planned once per session, not once per call. */
+const UNLOCK = { name: "run-once unlock", text: "SELECT pg_advisory_unlock($1::bigint)" };
 
 /**
  * The advisory lock of a key scope: the first 8 bytes of a SHA-256 of the
@@ -64,13 +66,10 @@ export class OwnerSessions {
     attempt: (client: pg.PoolClient) => Promise<{ locked: boolean; claim: Claim | null }>,
   ): Promise<{ locked: boolean; claim: Claim | null }> {
     const client = await this.#pool.connect();
-    let result: { locked: boolean; claim: Claim | null };
-    try {
-      result = await attempt(client);
-    } catch (error) {
+    const result = await attempt(client).catch((error: unknown) => {
       client.release(true);
       throw error;
-    }
+    });
     if (result.claim) {
       this.#held.set(result.claim.token, { client, lock });
       return result;
@@ -111,13 +110,7 @@ export class OwnerSessions {
 
   async #unlockAndReturn(client: pg.PoolClient, lock: string | null) {
     try {
-      // Named, like the claim: parsed and planned once per session, not once per call.
-      if (lock !== null)
-        await client.query({
-          name: "run-once unlock",
-          text: "SELECT pg_advisory_unlock($1::bigint)",
-          values: [lock],
-        });
+      if (lock !== null) await client.query({ ...UNLOCK, values: [lock] });
       client.release();
     } catch (error) {
       this.logger.warn({ err: error }, "could not unlock an owner session; closing it, which unlocks");
