@@ -9,9 +9,15 @@ const shared = {
   hookTimeout: 120_000,
 };
 
-/** `npm run test:unit` leaves out the tests that start servers or kill processes (server/cluster, the receipt worker's kill test). */
+/** `npm run test:unit` leaves out the tests that start servers or kill processes or sessions for long (server/cluster, the kill tests). */
 const scoped =
-  process.env.TEST_SCOPE === "unit" ? ["server/cluster/**", "server/receipts/receipt-crash.test.ts"] : [];
+  process.env.TEST_SCOPE === "unit"
+    ? [
+        "server/cluster/**",
+        "server/receipts/receipt-crash.test.ts",
+        "packages/run-once/owner-sessions-termination.postgresql.test.ts",
+      ]
+    : [];
 
 /**
  * The suite runs twice: on SQLite (the default store) and on PostgreSQL (the

@@ -1,4 +1,4 @@
-import { CommitMissingError } from "./errors";
+import { CommitMissingError, LeaseLostError } from "./errors";
 import { startHeartbeat } from "./heartbeat";
 import type { IdempotencyStore } from "./store";
 import type { Decision } from "./outcomes";
@@ -91,11 +91,11 @@ export interface ClaimedRun<Tx> {
  */
 export async function execute<Tx>(context: ExecutionContext<Tx>, run: ClaimedRun<Tx>): Promise<RunResult> {
   const { claim } = run;
-  const stopHeartbeat = startHeartbeat(context.store, claim, context, context.logger);
+  const heartbeat = startHeartbeat(context.store, claim, context, context.logger);
   try {
-    return await executeAndSettle(context, run);
+    return await executeAndSettle(context, run, heartbeat.lost);
   } finally {
-    stopHeartbeat();
+    heartbeat.stop();
     // Off the answer's path: the key is settled, and a waiter that finds the lock still held re-reads it.
     void context.store.relinquish(claim).catch((error: unknown) => {
       context.logger.error({ err: error }, "could not let go of a claim's session");
@@ -106,6 +106,7 @@ export async function execute<Tx>(context: ExecutionContext<Tx>, run: ClaimedRun
 async function executeAndSettle<Tx>(
   context: ExecutionContext<Tx>,
   { claim, request, operation, decision }: ClaimedRun<Tx>,
+  lost: () => boolean,
 ): Promise<RunResult> {
   const { store, finalErrors } = context;
   const generation = generationOf(claim.token);
@@ -117,6 +118,8 @@ async function executeAndSettle<Tx>(
     generation,
     commit: async (work) => {
       if (committed) throw new Error("commit() completes the key, so it runs once per execution");
+      // Known to be another's: its work would only be rolled back.
+      if (lost()) throw new LeaseLostError();
       let finalError: unknown;
       const done = await store.transaction(
         async (tx) => {
@@ -147,8 +150,10 @@ async function executeAndSettle<Tx>(
   // Nothing was committed, so nothing was decided: a refusal before any write
   // (a wrong amount, an unknown order) and a crash alike release the key, and
   // the next request with it runs normally.
-  await store.release(claim).catch((error: unknown) => {
+  const released = await store.release(claim).catch((error: unknown) => {
     context.logger.error({ err: error }, "could not release a key; it frees when its lease ends");
   });
+  // Not the key's owner any more: whatever failed here, the key's answer is another execution's.
+  if (released === false) throw new LeaseLostError();
   throw returned ? new CommitMissingError() : thrown;
 }

@@ -8,22 +8,24 @@ const BEATS_PER_LEASE = 3;
  * Keeps a live owner's lease from running out while its operation works: it
  * extends the lease every third of it, so a slow operation never loses its
  * key to a takeover. A dead owner's beats stop with its process, so its lease
- * runs out as before. Returns the function that stops the beats.
+ * runs out as before. Returns how to stop the beats, and whether one found
+ * the key another's.
  */
 export function startHeartbeat(
   store: Pick<IdempotencyStore<unknown>, "renew">,
   claim: Claim,
   lease: { leaseMs: number; clock: () => Date },
   logger: Pick<Logger, "warn">,
-): () => void {
+): { stop(): void; lost(): boolean } {
+  let lost = false;
   let beating: Promise<void> | undefined;
   const beat = () => {
     // A beat still in flight (a slow database) is not overtaken by the next one.
     beating ??= store
       .renew(claim, new Date(lease.clock().getTime() + lease.leaseMs))
       .then((renewed) => {
-        if (!renewed)
-          logger.warn({ keyId: claim.id }, "the key has a new owner; this execution is fenced off");
+        lost = !renewed;
+        if (lost) logger.warn({ keyId: claim.id }, "the key has a new owner; this execution is fenced off");
       })
       .catch((error: unknown) => {
         logger.warn(
@@ -38,5 +40,5 @@ export function startHeartbeat(
   const timer = setInterval(beat, Math.max(1, Math.floor(lease.leaseMs / BEATS_PER_LEASE)));
   // The work keeps the process alive; the heartbeat should not.
   timer.unref();
-  return () => clearInterval(timer);
+  return { stop: () => clearInterval(timer), lost: () => lost };
 }

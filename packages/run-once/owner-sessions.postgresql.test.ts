@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { settle } from "./test-support/harness";
 import { ownerHoldingKey } from "./test-support/started";
-import { KeyInProgressError, LeaseLostError } from "./errors";
+import { KeyInProgressError } from "./errors";
 
 const ownerInside = (settings: { leaseMs: number; waitMs: number }) =>
   ownerHoldingKey("k", { owner: { settings }, other: { settings } });
@@ -21,9 +21,10 @@ it("takes over at once, long before the lease ends, a key whose owner's session 
   expect(Date.now() - diedAt).toBeLessThan(2_000);
   expect(other.executions).toBe(1);
 
-  // The old owner's late completion is fenced off.
+  // The old owner's late completion is fenced off, and its caller gets the key's answer.
   held.open();
-  await expect(first).rejects.toBeInstanceOf(LeaseLostError);
+  await expect(first).resolves.toEqual({ execution: 1, value: 1 });
+  expect(await owner.ledger()).toHaveLength(1);
 });
 
 it("leaves a live owner its key even past its lease: the session lock, not the clock, says it lives", async () => {
@@ -35,4 +36,17 @@ it("leaves a live owner its key even past its lease: the session lock, not the c
   expect(other.executions).toBe(0);
   held.open();
   await expect(first).resolves.toEqual({ execution: 1, value: 1 });
+});
+
+it("lets an owner whose session dropped, and whose key nobody took, commit: its lock is gone, its claim is not", async () => {
+  const { owner, held, first } = await ownerInside({ leaseMs: 300, waitMs: 1_000 });
+  await owner.db.$executeRaw`
+    SELECT pg_terminate_backend("pid") FROM pg_stat_activity
+    WHERE "datname" = current_database() AND "application_name" LIKE 'run-once owner %'`;
+  // Its beats go on, on the row, which is still its own.
+  await settle(300);
+  held.open();
+  await expect(first).resolves.toEqual({ execution: 1, value: 1 });
+  expect(owner.executions).toBe(1);
+  expect(await owner.ledger()).toHaveLength(1);
 });

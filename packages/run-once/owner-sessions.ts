@@ -6,6 +6,8 @@ import type { Claim, KeyScope, Logger } from "./types";
 const MAX_OWNER_SESSIONS = 16;
 /** An idle connection is closed after this, so that a quiet process holds none. */
 const IDLE_MS = 10_000;
+/** Named, like the claim: parsed and planned once per session, not once per call. */
+const UNLOCK = { name: "run-once unlock", text: "SELECT pg_advisory_unlock($1::bigint)" };
 
 /**
  * The advisory lock of a key scope: the first 8 bytes of a SHA-256 of the
@@ -32,10 +34,7 @@ export function ownerLockOf(scope: KeyScope): string {
 export class OwnerSessions {
   readonly #pool: pg.Pool;
   /** Claim token → the connection holding its lock. */
-  readonly #held = new Map<
-    string,
-    { client: pg.PoolClient; lock: string; onError: (error: Error) => void }
-  >();
+  readonly #held = new Map<string, { client: pg.PoolClient; lock: string }>();
 
   constructor(
     url: string,
@@ -49,6 +48,9 @@ export class OwnerSessions {
       connectionTimeoutMillis: options.maxWaitMs,
       application_name: options.name,
     });
+    // On 'connect', which the pool emits before it hands a new connection out: a termination read along with
+    // the connection's ready message is emitted before connect() resumes, and unheard it ends the process.
+    this.#pool.on("connect", (client) => client.on("error", (error) => this.#failed(client, error)));
     // An idle connection that fails is dropped by the pool; without a listener the error would end the process.
     this.#pool.on("error", (error) => this.logger.warn({ err: error }, "an idle owner session failed"));
   }
@@ -64,26 +66,19 @@ export class OwnerSessions {
     attempt: (client: pg.PoolClient) => Promise<{ locked: boolean; claim: Claim | null }>,
   ): Promise<{ locked: boolean; claim: Claim | null }> {
     const client = await this.#pool.connect();
-    // A held connection that fails (the server closed it) must not end the process; its lock is gone with it.
-    const onError = (error: Error) => this.logger.warn({ err: error }, "an owner session failed");
-    client.on("error", onError);
-    let result: { locked: boolean; claim: Claim | null };
-    try {
-      result = await attempt(client);
-    } catch (error) {
-      client.off("error", onError);
+    const result = await attempt(client).catch((error: unknown) => {
       client.release(true);
       throw error;
-    }
+    });
     if (result.claim) {
-      this.#held.set(result.claim.token, { client, lock, onError });
+      this.#held.set(result.claim.token, { client, lock });
       return result;
     }
-    await this.#unlockAndReturn(client, result.locked ? lock : null, onError);
+    await this.#unlockAndReturn(client, result.locked ? lock : null);
     return result;
   }
 
-  /** The connection holding a claim's lock, for the owner's own statements (its heartbeat). */
+  /** The connection holding a claim's lock, for the owner's own statements (its heartbeat); none once it failed. */
   clientOf(claim: Claim): pg.PoolClient | undefined {
     return this.#held.get(claim.token)?.client;
   }
@@ -93,29 +88,31 @@ export class OwnerSessions {
     const held = this.#held.get(claim.token);
     if (!held) return;
     this.#held.delete(claim.token);
-    await this.#unlockAndReturn(held.client, held.lock, held.onError);
+    await this.#unlockAndReturn(held.client, held.lock);
   }
 
   async close(): Promise<void> {
     const held = [...this.#held.values()];
     this.#held.clear();
-    await Promise.all(held.map(({ client, lock, onError }) => this.#unlockAndReturn(client, lock, onError)));
+    await Promise.all(held.map(({ client, lock }) => this.#unlockAndReturn(client, lock)));
     await this.#pool.end();
   }
 
-  async #unlockAndReturn(client: pg.PoolClient, lock: string | null, onError: (error: Error) => void) {
+  /** A held connection that failed (the server closed it) took its lock along: its claim is no longer held. */
+  #failed(client: pg.PoolClient, error: Error) {
+    for (const [token, held] of this.#held) {
+      if (held.client !== client) continue;
+      this.#held.delete(token);
+      this.logger.warn({ err: error }, "an owner session failed; its owner has lost the key's lock");
+      client.release(true);
+    }
+  }
+
+  async #unlockAndReturn(client: pg.PoolClient, lock: string | null) {
     try {
-      // Named, like the claim: parsed and planned once per session, not once per call.
-      if (lock !== null)
-        await client.query({
-          name: "run-once unlock",
-          text: "SELECT pg_advisory_unlock($1::bigint)",
-          values: [lock],
-        });
-      client.off("error", onError);
+      if (lock !== null) await client.query({ ...UNLOCK, values: [lock] });
       client.release();
     } catch (error) {
-      client.off("error", onError);
       this.logger.warn({ err: error }, "could not unlock an owner session; closing it, which unlocks");
       client.release(true);
     }

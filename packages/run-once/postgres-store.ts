@@ -143,10 +143,10 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
     return claim;
   }
 
-  /** On the owner's session, which is idle while the operation works. */
+  /** On the owner's session, which is idle while the operation works; once it failed, the row still says whose the key is. */
   override async renew(claim: Claim, lockedUntil: Date): Promise<boolean> {
     const client = this.#owners.clientOf(claim);
-    if (!client) return false;
+    if (!client) return super.renew(claim, lockedUntil);
     const { rowCount } = await client.query(
       `UPDATE "IdempotencyKey" SET "lockedUntil" = $1::timestamp
        WHERE "id" = $2 AND "token" = $3 AND "state" = 'IN_PROGRESS'`,

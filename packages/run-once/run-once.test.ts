@@ -3,13 +3,7 @@ import { gate } from "./test-support/gate";
 import { holdExecutions, start } from "./test-support/started";
 import { CALLER, Declined, FakeClock, settle } from "./test-support/harness";
 import type { RunOnceHarness } from "./test-support/harness";
-import {
-  CallerGoneError,
-  CommitMissingError,
-  KeyInProgressError,
-  KeyReusedError,
-  LeaseLostError,
-} from "./errors";
+import { CallerGoneError, CommitMissingError, KeyInProgressError, KeyReusedError } from "./errors";
 import { KeySweeper } from "./sweeper";
 
 const call = (value: number, key = "key-1") => ({ key, value });
@@ -259,7 +253,7 @@ describe("run-once: completion", () => {
 });
 
 describe("run-once: leases and fencing", () => {
-  it("takes over a key whose owner went silent past its lease, and fences off the owner's late completion", async () => {
+  it("takes over a key whose owner went silent past its lease, fences off the owner's late completion, and answers its caller with the key's outcome", async () => {
     const app = await start({ settings: { leaseMs: 150 } });
     const elsewhere = await start({ database: app.database, settings: { leaseMs: 150 } });
     const held = holdExecutions(app);
@@ -272,9 +266,9 @@ describe("run-once: leases and fencing", () => {
     await expect(elsewhere.probe(call(1))).resolves.toEqual({ execution: 1, value: 1 });
     expect(elsewhere.executions).toBe(1);
 
-    // The old owner wakes up; its completion names a token that is no longer the key's.
+    // The old owner wakes up; its completion names a token that is no longer the key's, so its caller gets the key's answer.
     held.open();
-    await expect(stale).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(stale).resolves.toEqual({ execution: 1, value: 1 });
     const [row] = await app.keys();
     expect(JSON.parse(row?.outcome ?? "null")).toEqual({ ok: true, data: { execution: 1, value: 1 } });
     // Its side effect rolled back with its refused completion: one committed execution, the new owner's.
@@ -282,7 +276,7 @@ describe("run-once: leases and fencing", () => {
     await expect(app.probe(call(1))).resolves.toEqual({ execution: 1, value: 1 });
   });
 
-  it("fences off a late release: the old owner's failure does not free the new owner's key", async () => {
+  it("fences off a late release: the old owner's failure does not free the new owner's key, and its caller gets the key's answer", async () => {
     const app = await start({ settings: { leaseMs: 150 } });
     const elsewhere = await start({ database: app.database, settings: { leaseMs: 150 } });
     const held = gate();
@@ -300,12 +294,14 @@ describe("run-once: leases and fencing", () => {
     await expect.poll(() => elsewhere.executions).toBe(1);
 
     held.open();
-    await expect(stale).rejects.toThrow("crashed late");
+    await expect.poll(() => app.calls.release).toBe(1);
     const [row] = await app.keys();
     expect(row?.state).toBe("IN_PROGRESS");
 
     newOwnerHeld.open();
     await expect(newOwner).resolves.toEqual({ execution: 1, value: 1 });
+    // Not "crashed late": the key's answer, as a duplicate waiting on it gets.
+    await expect(stale).resolves.toEqual({ execution: 1, value: 1 });
   });
 });
 

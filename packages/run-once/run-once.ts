@@ -1,4 +1,4 @@
-import { KeyInProgressError, KeyReusedError, RunOnceError } from "./errors";
+import { KeyInProgressError, KeyReusedError, LeaseLostError, RunOnceError } from "./errors";
 import { execute } from "./execution";
 import type { Execution, ExecutionContext, FinalErrors, Operation } from "./execution";
 import { InProcessDuplicates } from "./in-process-duplicates";
@@ -70,7 +70,7 @@ export class RunOnce<Tx> {
   /**
    * Runs `operation` unless this key already ran or runs: the result says what
    * was decided and carries the outcome, first or stored. Throws the core's
-   * errors (KeyInProgressError, KeyReusedError, LeaseLostError, CallerGoneError),
+   * errors (KeyInProgressError, KeyReusedError, CallerGoneError),
    * or what the operation threw before anything was committed.
    */
   async run(request: RunRequest, operation: Operation<Tx, unknown>): Promise<RunResult> {
@@ -162,14 +162,20 @@ export class RunOnce<Tx> {
     }
   }
 
-  #execute(
+  /** Executes under the claim; sidelined (another execution took the key over), answers as a duplicate would. */
+  async #execute(
     request: RunRequest,
     claim: { id: string; token: string },
     operation: Operation<Tx, unknown>,
     decision: Execution<Tx>["decision"],
   ): Promise<RunResult> {
     const claimed = { key: request.scope.key, fingerprint: request.fingerprint };
-    return execute(this.#context(), { claim, request: claimed, operation, decision });
+    try {
+      return await execute(this.#context(), { claim, request: claimed, operation, decision });
+    } catch (error) {
+      if (error instanceof LeaseLostError) return this.#resolve(request, operation);
+      throw error;
+    }
   }
 
   #context(): ExecutionContext<Tx> {

@@ -1,4 +1,3 @@
-import { RunOnceError } from "run-once";
 import type { Execution, RunOnce } from "run-once";
 import type { Road } from "../account/road";
 import type { Db, Tx } from "../db/client";
@@ -89,7 +88,7 @@ export async function chargeOrder(
       ...saved,
     });
   } catch (error) {
-    if (error instanceof DomainError || error instanceof RunOnceError) throw error;
+    if (error instanceof DomainError) throw error;
     // Past the recovery point the provider may have charged: never "nothing happened".
     throw new DomainError(
       "PAYMENT_UNCONFIRMED",

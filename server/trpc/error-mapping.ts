@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "run-once";
+import { CallerGoneError, KeyInProgressError, KeyReusedError } from "run-once";
 import { isDatabaseUnavailable } from "service-kit/db/database-unavailable";
 import { NamedError } from "../errors";
 import type { DomainErrorReason } from "../errors";
@@ -33,7 +33,6 @@ const CODE_BY_REASON = {
   IDEMPOTENCY_KEY_CONFLICTING_SOURCES: "BAD_REQUEST",
   IDEMPOTENCY_KEY_REUSED: "UNPROCESSABLE_CONTENT",
   IDEMPOTENCY_KEY_IN_PROGRESS: "CONFLICT",
-  IDEMPOTENCY_LEASE_LOST: "CONFLICT",
   // The throttle's and the adapter's: nothing was done, so a retry is safe.
   TRANSIENT_FAILURE: "SERVICE_UNAVAILABLE",
   // The payment provider gave no answer: a moment to wait, never a 500.
@@ -89,7 +88,6 @@ function namedFailure(error: unknown): NamedFailure | null {
     };
   }
   if (error instanceof KeyReusedError) return { reason: "IDEMPOTENCY_KEY_REUSED", message: error.message };
-  if (error instanceof LeaseLostError) return { reason: "IDEMPOTENCY_LEASE_LOST", message: error.message };
   if (error instanceof ProviderUnavailableError) {
     return { reason: "PROVIDER_UNAVAILABLE", message: error.message, cause: error, retryAfterSeconds: 2 };
   }

@@ -7,7 +7,6 @@ export type IdempotencyReason =
   | "IDEMPOTENCY_KEY_CONFLICTING_SOURCES"
   | "IDEMPOTENCY_KEY_REUSED"
   | "IDEMPOTENCY_KEY_IN_PROGRESS"
-  | "IDEMPOTENCY_LEASE_LOST"
   | "TRANSIENT_FAILURE";
 
 /** Mapped to its status with every other reason, in ../error-mapping.ts. */

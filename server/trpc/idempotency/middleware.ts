@@ -2,7 +2,7 @@ import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
 import type { MiddlewareResult } from "@trpc/server/unstable-core-do-not-import";
 import { IDEMPOTENCY_HEADERS, KEY_RULE, keyFromHeader, resultHeaders } from "run-once/http";
-import { RunOnceError, fingerprint } from "run-once";
+import { fingerprint } from "run-once";
 import type { Execution, Json, RunResult } from "run-once";
 import { REQUEST_RECORD_HEADER } from "../../account/accounted-run";
 import type { AccountedRun } from "../../account/accounted-run";
@@ -54,8 +54,7 @@ export function runOnce(options: RunOnceOptions = {}) {
         async (execution) => {
           const handled = await next({ ctx: { execution: run.claimed(execution), run } });
           if (handled.ok) return handled.data;
-          // tRPC wraps what a handler throws; the core's own errors (a lost lease) must reach it as they are.
-          throw handled.error.cause instanceof RunOnceError ? handled.error.cause : handled.error;
+          throw handled.error;
         },
       );
     } catch (error) {

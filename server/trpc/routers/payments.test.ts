@@ -81,17 +81,22 @@ describe("payments.charge", () => {
     const { provider, app, session, order, charge } = await appWithOrder(startApp);
 
     // While the provider is being called, another owner takes the key (as
-    // after a lease expiry). The charge's record is then written, but the
-    // completion is fenced off, so the record must roll back with it.
+    // after a lease expiry) and answers it. The charge's record is then
+    // written, but the completion is fenced off, so the record must roll back
+    // with it; the caller gets the key's answer, the other owner's.
+    const elsewhere = { code: "PAYMENT_REQUIRED", message: "declined elsewhere", reason: "CARD_DECLINED" };
     provider.beforeCharge = async () => {
       await app.services.db.idempotencyKey.updateMany({
         where: { key: order.paymentKey },
-        data: { token: "someone-else" },
+        data: {
+          token: "someone-else",
+          state: "COMPLETED",
+          outcome: JSON.stringify({ ok: false, error: elsewhere }),
+          completedAt: new Date(),
+        },
       });
     };
-    await expect(app.caller(session).payments.charge(charge)).rejects.toMatchObject({
-      code: "CONFLICT",
-    });
+    await expect(app.caller(session).payments.charge(charge)).rejects.toMatchObject(elsewhere);
     expect(provider.chargeCalls).toBe(1);
     expect(await chargeCount(app, order.id)).toBe(0);
     const stored = await app.services.db.order.findUniqueOrThrow({ where: { id: order.id } });
