@@ -44,7 +44,9 @@ async function watchViolations(page: Page): Promise<string[]> {
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
       const report = (window as unknown as { reportViolation(violation: string): void }).reportViolation;
-      report(`${event.violatedDirective} blocked ${event.blockedURI} in ${event.documentURI} at ${event.sourceFile}:${event.lineNumber}`);
+      report(
+        `${event.violatedDirective} blocked ${event.blockedURI} in ${event.documentURI} at ${event.sourceFile}:${event.lineNumber}`,
+      );
     });
   });
   return violations;
