@@ -1,13 +1,4 @@
-/**
- * What one charge costs the shop and the payment provider: CPU time and
- * statements over distinct-key charges on one shop, background jobs paused,
- * so that little but the charges runs between two readings. Given another
- * checkout of this repository, built (`--against <folder>` standalone,
- * BENCH_BEFORE in `npm run bench`), both builds run side by side and take
- * turns, batch by batch: a shared, busy machine slows both alike, which
- * measurements made one after the other cannot promise. Standalone:
- * `tsx bench/cpu-per-charge.ts [--against <folder>]` prints JSON.
- */
+/** CPU and statements per charge; with another build, both take turns. `--against <folder>`. */
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -128,10 +119,7 @@ async function startSide(
   };
 }
 
-/**
- * `charges` charges per build (this one, then each of `others`), in BATCHES
- * batches that the builds take in turns, the order reversed every batch.
- */
+/** `charges` charges per build, in batches the builds take in turns, the order reversed each batch. */
 export async function costPerCharge(
   provider: "sqlite" | "postgresql",
   opts: { charges: number; basePort: number; others?: string[] },

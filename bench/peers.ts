@@ -1,11 +1,4 @@
-/**
- * `npm run bench -- --peers`: the run-once core beside two public Node.js
- * idempotency libraries, on the same side effect (one ledger row in
- * PostgreSQL) and the same faults, correctness first: concurrent duplicates,
- * a crash mid-operation, a failure before commit; then latency. A report, not
- * a target. The peers keep their records in the local Redis; without it only
- * run-once is measured. Writes bench/results/peers.md.
- */
+/** `npm run bench -- --peers`: run-once beside two idempotency libraries; writes bench/results/peers.md. */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -54,11 +47,7 @@ async function duplicates(system: System, db: Db) {
   return { executions: await executions(db, key), answers: tally(answers), lastAnswerMs };
 }
 
-/**
- * A child process calls with a key and is SIGKILLed inside the side effect's
- * transaction; this process then retries the key every 50 ms until a call
- * succeeds: the time from the kill to that success is the time stuck.
- */
+/** A child is SIGKILLed mid-transaction; the time from the kill to a retry's success is time stuck. */
 async function crash(system: System, db: Db, url: string) {
   const key = randomUUID();
   // Node with tsx as a loader: the tsx CLI would stand between, and SIGKILL would miss the owner.
@@ -102,11 +91,7 @@ async function failureBeforeCommit(system: System, db: Db) {
   return { first: first.status, retry: retry.status, executions: await executions(db, key) };
 }
 
-/**
- * Sequential calls on fresh keys: every system and the bare side effect take
- * turns call by call, in alternating order, so that each sees the same load
- * from the rest of the shared machine; each round's medians give a ratio.
- */
+/** Sequential calls on fresh keys, systems taking turns call by call, so each sees the same load. */
 async function latency(systems: System[], db: Db) {
   const arms = [
     { id: "bare", call: bare(db) },

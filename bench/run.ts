@@ -1,9 +1,4 @@
-/**
- * `npm run bench`: what run-once costs, side by side, and how it scales.
- * Real `next start` servers on loopback, SQLite and PostgreSQL, load from
- * autocannon. Prints a table and writes bench/results/ (latest.md and plots).
- * Not part of `npm test`.
- */
+/** `npm run bench`: what run-once costs and how it scales; writes bench/results/. */
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, rmSync } from "node:fs";
@@ -42,10 +37,7 @@ const QUICK = process.argv.includes("--quick");
 const APP_RATIO_TARGET = 1.1;
 /** What the server's account of attempts may add to that ratio (issue 15: written off the request's path). */
 const ACCOUNT_RATIO_MOVE_TARGET = 0.02;
-/**
- * Per charge before Prisma 7 (main at `commit`), from bench/cpu-per-charge.ts with this build side by side, on
- * this machine kind: the shop's CPU must fall to 0.7× (issue 36), and neither service may send more statements.
- */
+/** Per charge before Prisma 7, measured side by side: the shop's CPU must fall to 0.7× (issue 36). */
 const BEFORE_PRISMA_7 = {
   commit: "2da3278",
   sqlite: { shopCpuMs: 29.7, providerCpuMs: 15.3, shopStatements: 10.04, providerStatements: 9.0 },
@@ -141,11 +133,7 @@ const chargeBody = (order: BenchOrder) => JSON.stringify(chargeInput(order));
 const loadEach = (cluster: Cluster, options: (index: number) => Omit<LoadOptions, "url">) =>
   Promise.all(cluster.instances.map((instance, index) => load({ url: instance.url, ...options(index) })));
 
-/**
- * payments.charge against bench.unprotectedCharge (the same handler and ledger transaction without
- * run-once) and bench.chargeWithoutAccount (its account of attempts unwritten), distinct keys, in
- * ABCCBA rounds so that drift hits every side alike.
- */
+/** payments.charge beside its unprotected and its unaccounted twins, in ABCCBA rounds against drift. */
 async function overhead(provider: Provider) {
   await withCluster(provider, "overhead", 1, {}, async (cluster, db) => {
     const { id: session, cookie } = await newSignedSession(db);
@@ -312,10 +300,7 @@ async function usageOf(cluster: Cluster) {
   };
 }
 
-/**
- * Distinct-key charges per second at saturation, what each costs the shop and the provider (CPU,
- * statements), and on one instance, catalog.list's requests per second through the same stack.
- */
+/** Distinct-key charges per second at saturation, and what each costs the shop and the provider. */
 async function throughput(provider: Provider, instances: number): Promise<number> {
   return withCluster(provider, `throughput${instances}`, instances, {}, async (cluster, db) => {
     const { id: session, cookie } = await newSignedSession(db);
@@ -377,10 +362,7 @@ async function throughput(provider: Provider, instances: number): Promise<number
   });
 }
 
-/**
- * CPU time and statements of 1,000 charges on one shop, background jobs paused, against the build before
- * Prisma 7: with BENCH_BEFORE (a built checkout of it), measured side by side in this run; else its recorded figures.
- */
+/** CPU and statements per charge against the build before Prisma 7: BENCH_BEFORE, or its figures. */
 async function cpu(provider: Provider) {
   const charges = 1000;
   const beforeCheckout = process.env.BENCH_BEFORE;
@@ -520,10 +502,7 @@ async function labOrder(cluster: Cluster, db: Db, switches: object) {
   return { a, b, order, charge: chargeInput(order) };
 }
 
-/**
- * Instance A is SIGKILLed between the provider's charge and its record (the lab's stall); a retry on
- * B goes out at once and every 50 ms until it succeeds. Measured from the kill to B's charge.
- */
+/** A is SIGKILLed between the provider's charge and its record; from the kill to B's retried charge. */
 async function recovery(provider: Provider) {
   const leaseMs = 10_000;
   const env = { LAB_ENABLED: "1", IDEMPOTENCY_LEASE_MS: String(leaseMs) };

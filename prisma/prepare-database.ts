@@ -1,9 +1,4 @@
-/**
- * `npm run db:prepare`, run by `npm start` and `npm run dev`: checks that
- * DATABASE_URL can be used (creating a SQLite file's folder, which a fresh
- * clone lacks), applies the migrations, and seeds the catalogue into an empty
- * database. Any failure ends in one sentence that names the database and why.
- */
+/** `npm run db:prepare`: checks DATABASE_URL, applies the migrations, seeds an empty catalogue. */
 import { seedCatalog } from "../server/catalog/seed-catalog";
 import { checkDatabase } from "service-kit/db/check-database";
 import { createDb } from "../server/db/client";

@@ -14,15 +14,7 @@ import { paymentIntentRoutes } from "./routes/payment-intents";
 import { paymentMethodRoutes } from "./routes/payment-methods";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries";
 
-/**
- * A mock payment provider in the shape of Stripe's API, as Stripe's own
- * clients speak it: PaymentMethods created from the browser, PaymentIntents
- * confirmed under an Idempotency-Key, charges, search, events (sent to the
- * merchant's webhook, and listed), every answer with its Request-Id, and a
- * test lab composed around it. Its idempotency is the same
- * run-once core as the shop's, on its own database, with no framework but
- * this HTTP router.
- */
+/** A mock payment provider in Stripe's API shapes, idempotent by the shop's run-once core on its own DB. */
 export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
   const app = new Hono<BodyEnv>();
 

@@ -11,11 +11,7 @@ export interface Caller {
 
 const TEST_KEY = /^(sk|pk)_test_([A-Za-z0-9_]{4,100})$/;
 
-/**
- * The caller of a request, from its API key as Stripe takes it: `Authorization: Bearer sk_test_...`, or HTTP
- * Basic with the key as the user name (`curl -u sk_test_...:`). sk_test_X and pk_test_X are one account's
- * secret and publishable keys; the key itself is never stored.
- */
+/** The caller from its test key, as Stripe takes it (Bearer, or Basic's user); the key is never stored. */
 export function callerOf(authorization: string | undefined): Caller | null {
   const [scheme, credentials = ""] = (authorization ?? "").split(" ", 2);
   const key =

@@ -24,11 +24,7 @@ export const limitBody = bodyLimit({
   },
 });
 
-/**
- * Reads a POST body as Stripe's clients send it (form-encoded, with brackets
- * for nested fields: `metadata[order]=...`, parsed by qs as Stripe's clients
- * write it), or as JSON for curl and the lab.
- */
+/** Reads a POST body as Stripe's clients send it (form-encoded, `metadata[order]=...`), or as JSON. */
 export const readBody = createMiddleware<BodyEnv>(async (c, next) => {
   const type = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type === "application/x-www-form-urlencoded") c.set("body", qs.parse(await c.req.text()));

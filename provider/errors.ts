@@ -37,10 +37,7 @@ export const missing = (object: string, id: string) =>
 export const cardError = (code: string, message: string, details: ErrorDetails) =>
   new ProviderError(402, "card_error", code, message, undefined, details);
 
-/**
- * A 4xx is an answer: inside a charge's commit (a decline) it is stored and
- * replayed like a charge. Conflicts, throttles and 5xx are not.
- */
+/** A 4xx is an answer (a decline is stored and replayed); conflicts, throttles and 5xx are not. */
 export const providerFinalErrors: FinalErrors = {
   isFinal: (error) =>
     error instanceof ProviderError &&

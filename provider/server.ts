@@ -28,12 +28,7 @@ export interface RunningProvider {
   close(): Promise<void>;
 }
 
-/**
- * Serves the payment provider on a port (0: any free one) over a database
- * that is already migrated: the shop's idempotency core, its own store, its
- * own sweeper. `npm start` runs it as a process of its own (provider/main.ts);
- * tests run it in theirs.
- */
+/** Serves the payment provider on a port (0: any free one) over an already migrated database. */
 export async function startProvider(opts: {
   databaseUrl: string;
   port: number;

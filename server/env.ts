@@ -49,12 +49,7 @@ const envSchema = z.object({
     .default("pk_test_idempotent_checkout"),
   /** How often the background completer looks for payments left between the provider's charge and the record. */
   PAYMENT_COMPLETER_INTERVAL_MS: milliseconds(5_000),
-  /**
-   * Past this age of its first provider call, a stranded payment is never charged again, only looked up
-   * (the provider's charges under its key), and goes to review if there are none: the provider forgets a
-   * key after its retention (24 h at Stripe, IDEMPOTENCY_TTL_MS in provider/), and a key it forgot charges
-   * again. 12 h leaves half the retention for retries, outages and clocks that disagree.
-   */
+  /** Past this, a stranded payment is only looked up: the provider may have forgotten its key. */
   PAYMENT_REDRIVE_CUTOFF_MS: milliseconds(12 * 60 * 60 * 1000),
   /** The port `next start` listens on: names this instance in the server's account of attempts. */
   PORT: z.coerce.number().int().positive().optional(),

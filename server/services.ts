@@ -108,11 +108,7 @@ export function createServices(opts: {
   };
 }
 
-// One set per server process, kept on globalThis so that dev-mode module
-// reloads reuse the connection and the in-flight map instead of forking them.
-// They are made on the first API request, in the API route's module graph:
-// made in instrumentation.ts instead, they would throw errors of another copy
-// of TRPCError (Next bundles each entry apart), which tRPC turns into 500s.
+// On globalThis for dev reloads; made in the API route's graph, never in instrumentation.ts.
 const globalForServices = globalThis as unknown as { services?: AppServices };
 
 export function getServices(): AppServices {

@@ -18,13 +18,7 @@ const faultsRequest = providerFaultsSchema.strict().partial();
 
 const orderOfBody = z.object({ metadata: z.object({ order: z.string() }) });
 
-/**
- * The test lab, composed around the provider from outside: what each of its
- * faults does to an order whose faults the merchant's lab set. The charge
- * route knows none of them: the faults of the HTTP exchange act in one
- * middleware around it, the card's in the card network it is handed, the
- * webhook's in the deliverer's choice to send an event again.
- */
+/** The test lab, composed around the provider from outside: the charge route knows none of its faults. */
 export function providerLab(db: ProviderDb, timeoutHoldMs: number) {
   const faultsOf = (account: string, order: string) => new OrderFaults(db, account, order);
 

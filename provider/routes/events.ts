@@ -34,12 +34,7 @@ const listQuery = z
 type EventRow = { payload: string; deliveredAt: Date | null };
 const EVENT_FIELDS = { payload: true, deliveredAt: true } as const;
 
-/**
- * The account's events, as Stripe keeps them for 30 days: listed newest
- * first, by creation time and type, paged from an event either way, and
- * retrieved by id. What a merchant whose endpoint missed deliveries catches
- * up with.
- */
+/** The account's events, as Stripe lists them: how a merchant catches up with missed deliveries. */
 export function eventRoutes(deps: ProviderDeps) {
   const routes = new Hono<BodyEnv>();
   routes.use(secretKeyOnly);

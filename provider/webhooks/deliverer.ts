@@ -30,17 +30,7 @@ const BATCH = 20;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-/**
- * Sends the events written in the provider's transactions to the merchant's
- * webhook endpoint, at least once: each is signed as Stripe signs
- * (`Stripe-Signature: t=...,v1=HMAC-SHA256`, with the official client's own
- * signer), and any delivery not answered 2xx is retried with exponential
- * backoff and jitter until the retry window closes. An event's next try is
- * booked before it is sent, so a provider that dies mid-send sends it again
- * later; some are sent twice on purpose; retries reorder events. Each try is
- * on the provider's record (WebhookDelivery): in flight before it is sent,
- * then the endpoint's status or why it did not answer.
- */
+/** Sends events at least once, signed as Stripe signs, retried with backoff until the window closes. */
 export class WebhookDeliverer {
   readonly #job = new PeriodicJob(
     () => this.#pass(),

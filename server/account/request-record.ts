@@ -81,17 +81,11 @@ export const IN_FLIGHT: RequestEnding = {
 
 /** Where the server's account is kept. Writes come in batches, off the requests' path. */
 export interface RequestJournal {
-  /**
-   * Appends the records (a record already written, in flight, is completed in place), keeps only the
-   * newest `capPerKey` of each key they name, and counts their keys' replays.
-   */
+  /** Appends the records, keeps each key's newest `capPerKey`, and counts their keys' replays. */
   append(records: RequestRecord[], capPerKey: number): Promise<void>;
   /** Marks a record already written as one whose reply was lost. */
   markReplyLost(id: string): Promise<void>;
-  /**
-   * Writes the records now, on `client` (a transaction's, to write them with the work they describe): a
-   * record already written is updated, never back to in flight.
-   */
+  /** Writes the records now on `client` (a transaction's), never back to in flight. */
   write(client: Db | Tx, records: RequestRecord[]): Promise<void>;
   /** The records of some keys (or all) of one caller and operation, oldest first. */
   list(caller: string, path: string, keys?: string[]): Promise<RequestRecord[]>;

@@ -69,8 +69,7 @@ export async function startInstances(opts: {
       opts.providerPort ?? PROVIDER_DEFAULT_PORT,
     ]);
   }
-  // A free port can be taken by another test file between the pick and the
-  // bind (get-port warns of it): then start again on other free ports.
+  // Another test file may take a free port before the bind: then start again on others.
   for (let tries = 1; ; tries++) {
     try {
       return await launch(opts, env, await freePorts(count + 1));

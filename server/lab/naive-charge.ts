@@ -11,13 +11,7 @@ import { NAIVE_CHARGE_PATH } from "../payments/keyspace";
 import type { HttpExchange } from "../trpc/context";
 import { toTrpcError } from "../trpc/error-mapping";
 
-/**
- * The counter-example, for the lab's naive client only: a charge with no
- * run-once, no check of the key against the order, no check that the order is
- * still unpaid, and a provider key taken from the browser's key. A client that
- * retries it with a new key per attempt pays twice whenever a reply is lost;
- * the ledger marks its charges, and the figure its requests.
- */
+/** The counter-example: a charge with no run-once and the browser's key, for the naive client. */
 export async function naiveCharge(
   deps: {
     db: Db;

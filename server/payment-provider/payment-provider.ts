@@ -63,10 +63,7 @@ export type WebhookTry = z.infer<typeof webhookTrySchema>;
 /** The provider's final answer to a payment: charged, or declined (a 402, final for its key). */
 export type ChargeAnswer = { charged: ProviderCharge } | { declined: { reason: string; cardLast4: string } };
 
-/**
- * The payment service the shop charges through, in Stripe's shape: the shop only ever holds a PaymentMethod's
- * id, and every payment is sent under an idempotency key. Swapped in the services to test.
- */
+/** The payment service, in Stripe's shape: the shop holds only a PaymentMethod's id. */
 export interface PaymentProvider {
   /** Charges under the key, retrying unknown outcomes with it; ProviderUnavailableError when none got a final answer. */
   charge(request: PaymentRequest, idempotencyKey: string): Promise<ChargeAnswer>;

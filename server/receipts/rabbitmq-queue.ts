@@ -17,13 +17,7 @@ export class BrokerUnreachableError extends Error {}
 /** The URL fit for a message: its password hidden. */
 export const redactAmqpUrl = (url: string) => url.replace(/^(amqps?:\/\/[^:/@]+:)[^@]*@/, "$1***@");
 
-/**
- * The receipts' queue on RabbitMQ: a quorum queue, so the broker counts each
- * message's deliveries and dead-letters it after the last allowed one
- * (x-delivery-limit), with the redelivery window as its message TTL. The
- * consumer acknowledges by hand, with a prefetch limit; a consumer that dies
- * holding messages gets them redelivered to another.
- */
+/** A RabbitMQ quorum queue: the broker dead-letters a message past x-delivery-limit. */
 export class RabbitQueue implements ReceiptQueue {
   #consumer: Consumer | undefined;
 

@@ -15,12 +15,7 @@ export class WebhookRefusal extends Error {
   }
 }
 
-/**
- * The event a delivery carries, once it is known to be the provider's: its
- * body read up to the limit, its Stripe-Signature checked by Stripe's own
- * client (the HMAC of the timestamp and the exact body, within the client's
- * 5-minute tolerance of replays).
- */
+/** The event, once Stripe's client checked its signature on the exact body. */
 export async function verifiedEvent(request: Request, secret: string): Promise<Stripe.Event> {
   const body = await bodyWithin(request, WEBHOOK_BODY_LIMIT_BYTES);
   const signature = request.headers.get("stripe-signature");

@@ -7,11 +7,7 @@ export function databaseProvider(url: string): DatabaseProvider {
   return url.startsWith("file:") ? "sqlite" : "postgresql";
 }
 
-/**
- * A relative SQLite path is resolved against the working directory here, once:
- * the Prisma CLI would otherwise resolve it against the schema's folder and the
- * application against its own, and the two would open different files.
- */
+/** Resolved once here: the Prisma CLI and the app would resolve a relative path differently. */
 export function resolveDatabaseUrl(url: string): string {
   if (!url.startsWith("file:")) return url;
   return `file:${path.resolve(url.slice("file:".length))}`;
@@ -22,11 +18,7 @@ export function redactPassword(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]+:)[^@]*@/, "$1***@");
 }
 
-/**
- * The folder, under a service's root, of the schema and migrations for a URL's
- * provider: the SQLite schema in `prisma/`, its generated PostgreSQL twin in
- * `prisma/postgresql/`.
- */
+/** The folder of the schema for a URL's provider: `prisma/`, or its PostgreSQL twin `prisma/postgresql/`. */
 export function schemaFolderOf(url: string): string {
   return databaseProvider(url) === "sqlite" ? "prisma" : "prisma/postgresql";
 }

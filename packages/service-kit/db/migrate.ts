@@ -69,25 +69,13 @@ function matchesChecksum(script: string, checksum: string): boolean {
   return variants.some((variant) => checksumOf(variant) === checksum);
 }
 
-/**
- * Applies the migrations of the schema beside a Prisma config (`prisma.config.ts`:
- * the shop's `prisma/`; `provider/prisma.config.ts`: the payment provider's),
- * in the folder the URL's provider uses.
- */
+/** Applies the migrations of the schema beside a Prisma config, in the folder of the URL's provider. */
 export function migrateDatabase(url: string, opts: { config?: string } = {}): Promise<void> {
   const serviceRoot = path.join(ROOT, path.dirname(opts.config ?? "prisma.config.ts"));
   return applyMigrations(url, path.join(serviceRoot, schemaFolderOf(url), "migrations"));
 }
 
-/**
- * What `prisma migrate deploy` does, without its native schema engine, which
- * Prisma 7's CLI needs and cannot download here (docs/operations.md,
- * "Migrations"): applies each migration folder's `migration.sql` not yet
- * recorded, in the folders' order, and records it in `_prisma_migrations` as
- * Prisma does, so that Prisma's CLI reads the database as up to date. Stricter
- * than Prisma: it refuses a database whose recorded migration differs from its
- * file. It refuses, as Prisma does, one with a migration that failed.
- */
+/** `prisma migrate deploy` without its native engine (docs/operations.md, "Migrations"). */
 export async function applyMigrations(url: string, folder: string): Promise<void> {
   const migrations = readMigrations(folder);
   const target =
@@ -144,11 +132,7 @@ function readMigrations(folder: string): Migration[] {
 /** Prisma writes SQLite's timestamps as ISO 8601 text with an explicit offset. */
 const sqliteNow = () => new Date().toISOString().replace("Z", "+00:00");
 
-/**
- * SQLite: each script runs as Prisma runs it, with no transaction around it
- * (a script that redefines a table turns foreign keys off, which a
- * transaction would ignore), foreign keys on as Prisma's connection has them.
- */
+/** SQLite: no transaction around a script, as Prisma runs it (one may turn foreign keys off). */
 function sqliteTarget(file: string): MigrationTarget {
   const db = new Database(file, { timeout: 5_000 });
   db.pragma("foreign_keys = ON");
@@ -175,11 +159,7 @@ function sqliteTarget(file: string): MigrationTarget {
   };
 }
 
-/**
- * PostgreSQL: under Prisma's advisory lock, so that instances starting
- * together migrate one at a time; each script is sent as one simple query,
- * which PostgreSQL runs as one transaction, as Prisma does.
- */
+/** PostgreSQL: under Prisma's advisory lock; each script one simple query, so one transaction. */
 async function postgresTarget(url: string): Promise<MigrationTarget> {
   const client = new pg.Client({ connectionString: url });
   // A session dropped mid-migration fails the statement it ran; unheard, its error event would crash the process.

@@ -9,21 +9,10 @@ type QueryLog = Array<{ emit: "event"; level: "query" }>;
 type ClientOptions = { adapter: Adapter; log: QueryLog; queryPlanCacheMaxSize: number };
 type ClientClass<Db> = new (options: ClientOptions) => Db;
 
-/**
- * Query plans Prisma keeps per client, by the query's shape: a cached plan
- * skips the WebAssembly query compiler, about half of a query's CPU. The
- * default, stated: the shop's and the provider's shapes fit many times over.
- */
+/** Prisma's plan cache per client: a cached plan skips the WASM query compiler, half a query's CPU. */
 const QUERY_PLAN_CACHE_SIZE = 1_000;
 
-/**
- * Opens a service's database with the client Prisma generated for the URL's
- * provider (a file: URL is SQLite, a postgresql:// URL PostgreSQL). Each
- * service keeps to what both clients have in common, so both are typed as its
- * SQLite client. `onQuery` hears of every statement (COMMIT and ROLLBACK
- * included), `onBegin` of every transaction begun: the round trip Prisma's
- * query log leaves out; `logger` of a dropped session (the service's own unless given).
- */
+/** Opens a service's database with the client generated for the URL's provider, typed as the SQLite one. */
 export function openDatabase<Db>(
   url: string,
   clients: { sqlite: ClientClass<Db>; postgresql: ClientClass<unknown> },

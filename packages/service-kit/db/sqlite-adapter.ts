@@ -8,22 +8,7 @@ import type {
 } from "@prisma/driver-adapter-utils";
 import { Mutex } from "async-mutex";
 
-/**
- * Prisma's better-sqlite3 adapter shares one connection between everything in
- * a process, but only serialises transactions against each other: a plain
- * query issued while an interactive transaction is open runs inside that
- * transaction. A duplicate request would then read the key's uncommitted
- * completion (and replay an outcome that may still roll back), and its claim
- * would vanish if the other transaction rolled back. This wrapper puts every
- * statement behind one gate that an open transaction holds until it ends.
- *
- * It also begins transactions with BEGIN IMMEDIATE, so a transaction takes the
- * write lock up front (waiting up to the busy timeout for another process)
- * instead of failing with SQLITE_BUSY when a read later upgrades to a write,
- * and it rolls back when COMMIT itself fails, which Prisma does not do
- * (prisma/orm#29933), so a failed commit cannot leave the connection stuck in
- * an open transaction.
- */
+/** Statements wait out open transactions (or run in them); BEGIN IMMEDIATE; a failed COMMIT rolls back. */
 class SerializedSqliteAdapter implements SqlDriverAdapter {
   readonly provider = "sqlite";
   readonly adapterName: string;
@@ -110,11 +95,7 @@ class SerializedSqliteTransaction implements Transaction {
   }
 }
 
-/**
- * The SQLite adapter factory for an application's client. WAL lets readers in
- * other processes proceed while one process writes; foreign keys are off by
- * default in SQLite.
- */
+/** The SQLite adapter factory: WAL for readers in other processes, foreign keys on. */
 class SerializedSqliteAdapterFactory implements SqlDriverAdapterFactory {
   readonly provider = "sqlite";
   readonly adapterName = "@prisma/adapter-better-sqlite3";
