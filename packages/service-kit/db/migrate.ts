@@ -48,13 +48,12 @@ interface MigrationRow {
   logs: string | null;
 }
 
-/** One database's side of the runner: Prisma's table, and a script run as Prisma runs it there. */
+/** One database's side of the runner: statements with `?` parameters, and a script run as Prisma runs it. */
 interface MigrationTarget {
-  rows(): Promise<MigrationRow[]>;
-  insert(id: string, migration: Migration): Promise<void>;
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
   run(script: string): Promise<void>;
-  finish(id: string): Promise<void>;
-  fail(id: string, logs: string): Promise<void>;
+  /** SQL for the current time as Prisma writes it there. */
+  now: string;
   close(): Promise<void>;
 }
 
@@ -82,7 +81,8 @@ export async function applyMigrations(url: string, folder: string): Promise<void
     databaseProvider(url) === "sqlite" ? sqliteTarget(url.slice("file:".length)) : await postgresTarget(url);
   const refuse = (why: string) => new Error(`Cannot migrate ${redactPassword(url)}: ${why}`);
   try {
-    const rows = (await target.rows()).filter((row) => row.rolled_back_at === null);
+    const all = await target.query<MigrationRow>(`SELECT * FROM "_prisma_migrations" ORDER BY "started_at"`);
+    const rows = all.filter((row) => row.rolled_back_at === null);
     const failed = rows.find((row) => row.finished_at === null);
     if (failed) {
       throw refuse(
@@ -100,15 +100,21 @@ export async function applyMigrations(url: string, folder: string): Promise<void
     }
     for (const migration of migrations.filter(({ name }) => !applied.has(name))) {
       const id = randomUUID();
-      await target.insert(id, migration);
+      await target.query(
+        `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at") VALUES (?, ?, ?, ${target.now})`,
+        [id, checksumOf(migration.script), migration.name],
+      );
       try {
         await target.run(migration.script);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await target.fail(id, message);
+        await target.query(`UPDATE "_prisma_migrations" SET "logs" = ? WHERE "id" = ?`, [message, id]);
         throw refuse(`the migration ${migration.name} failed: ${message}`);
       }
-      await target.finish(id);
+      await target.query(
+        `UPDATE "_prisma_migrations" SET "finished_at" = ${target.now}, "applied_steps_count" = 1 WHERE "id" = ?`,
+        [id],
+      );
     }
   } finally {
     await target.close();
@@ -129,32 +135,21 @@ function readMigrations(folder: string): Migration[] {
     });
 }
 
-/** Prisma writes SQLite's timestamps as ISO 8601 text with an explicit offset. */
-const sqliteNow = () => new Date().toISOString().replace("Z", "+00:00");
-
 /** SQLite: no transaction around a script, as Prisma runs it (one may turn foreign keys off). */
 function sqliteTarget(file: string): MigrationTarget {
   const db = new Database(file, { timeout: 5_000 });
   db.pragma("foreign_keys = ON");
   db.exec(MIGRATIONS_TABLE.sqlite);
   return {
-    rows: async () =>
-      db.prepare<[], MigrationRow>(`SELECT * FROM "_prisma_migrations" ORDER BY "started_at"`).all(),
-    insert: async (id, migration) =>
-      void db
-        .prepare(
-          `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at") VALUES (?, ?, ?, ?)`,
-        )
-        .run(id, checksumOf(migration.script), migration.name, sqliteNow()),
+    query: async <T>(sql: string, params: unknown[] = []) => {
+      const statement = db.prepare(sql);
+      if (statement.reader) return statement.all(...params) as T[];
+      statement.run(...params);
+      return [];
+    },
     run: async (script) => void db.exec(script),
-    finish: async (id) =>
-      void db
-        .prepare(
-          `UPDATE "_prisma_migrations" SET "finished_at" = ?, "applied_steps_count" = 1 WHERE "id" = ?`,
-        )
-        .run(sqliteNow(), id),
-    fail: async (id, logs) =>
-      void db.prepare(`UPDATE "_prisma_migrations" SET "logs" = ? WHERE "id" = ?`).run(logs, id),
+    // ISO 8601 text with an explicit offset, as Prisma writes SQLite's timestamps.
+    now: `strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')`,
     close: async () => void db.close(),
   };
 }
@@ -173,21 +168,13 @@ async function postgresTarget(url: string): Promise<MigrationTarget> {
     throw error;
   }
   return {
-    rows: async () =>
-      (await client.query<MigrationRow>(`SELECT * FROM "_prisma_migrations" ORDER BY "started_at"`)).rows,
-    insert: async (id, migration) =>
-      void (await client.query(
-        `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at") VALUES ($1, $2, $3, now())`,
-        [id, checksumOf(migration.script), migration.name],
-      )),
+    query: async <T>(sql: string, params: unknown[] = []) => {
+      let n = 0;
+      const numbered = sql.replace(/\?/g, () => `$${++n}`);
+      return (await client.query(numbered, params)).rows as T[];
+    },
     run: async (script) => void (await client.query(script)),
-    finish: async (id) =>
-      void (await client.query(
-        `UPDATE "_prisma_migrations" SET "finished_at" = now(), "applied_steps_count" = 1 WHERE "id" = $1`,
-        [id],
-      )),
-    fail: async (id, logs) =>
-      void (await client.query(`UPDATE "_prisma_migrations" SET "logs" = $2 WHERE "id" = $1`, [id, logs])),
+    now: "now()",
     // Ending the session releases the advisory lock.
     close: () => client.end(),
   };

@@ -2,9 +2,9 @@ import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { logger as serviceLogger } from "../logger";
 import { databaseProvider } from "./database-url";
 import { postgresAdapter } from "./postgres-adapter";
-import { sqliteAdapter } from "./sqlite-adapter";
+import { SqliteAdapterFactory } from "./sqlite-adapter";
 
-type Adapter = ReturnType<typeof postgresAdapter> | ReturnType<typeof sqliteAdapter>;
+type Adapter = ReturnType<typeof postgresAdapter> | SqliteAdapterFactory;
 type QueryLog = Array<{ emit: "event"; level: "query" }>;
 type ClientOptions = { adapter: Adapter; log: QueryLog; queryPlanCacheMaxSize: number };
 type ClientClass<Db> = new (options: ClientOptions) => Db;
@@ -32,7 +32,7 @@ export function openDatabase<Db>(
           adapter: told(postgresAdapter(url, opts.logger ?? serviceLogger)),
           ...options,
         }) as Db)
-      : new clients.sqlite({ adapter: told(sqliteAdapter(url)), ...options });
+      : new clients.sqlite({ adapter: told(new SqliteAdapterFactory(url)), ...options });
   // The clients' types were made without log options, so they do not know the "query" event.
   if (opts.onQuery)
     (db as unknown as { $on(event: "query", listener: () => void): void }).$on("query", opts.onQuery);

@@ -78,14 +78,12 @@ class SerializedSqliteTransaction implements Transaction {
     }
   }
 
-  commit() {
+  async commit() {
     this.end();
-    return Promise.resolve();
   }
 
-  rollback() {
+  async rollback() {
     this.end();
-    return Promise.resolve();
   }
 
   private end() {
@@ -96,7 +94,7 @@ class SerializedSqliteTransaction implements Transaction {
 }
 
 /** The SQLite adapter factory: WAL for readers in other processes, foreign keys on. */
-class SerializedSqliteAdapterFactory implements SqlDriverAdapterFactory {
+export class SqliteAdapterFactory implements SqlDriverAdapterFactory {
   readonly provider = "sqlite";
   readonly adapterName = "@prisma/adapter-better-sqlite3";
   readonly #inner: PrismaBetterSqlite3;
@@ -112,9 +110,4 @@ class SerializedSqliteAdapterFactory implements SqlDriverAdapterFactory {
     );
     return new SerializedSqliteAdapter(connection);
   }
-}
-
-/** The adapter for an application's client. */
-export function sqliteAdapter(url: string) {
-  return new SerializedSqliteAdapterFactory(url);
 }
