@@ -11,6 +11,7 @@ import { ROOT } from "../testing/paths";
 import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
 import { migrateDatabase } from "service-kit/db/migrate";
 import { percentile } from "./load";
+import { markdownTable, spreadOf } from "./report";
 import {
   REDIS_URL,
   SYSTEM_IDS,
@@ -127,7 +128,7 @@ async function latency(systems: System[], db: Db) {
           p50: percentile(values, 50),
           p99: percentile(values, 99),
           ratio: percentile(values, 50) / bareMs,
-          spread: [Math.min(...ratios), Math.max(...ratios)] as const,
+          spread: ratios,
         },
       ];
     }),
@@ -148,12 +149,6 @@ function report(
   seconds: number,
 ) {
   const ms = (value: number) => `${value.toFixed(1)} ms`;
-  const table = (header: string[], rows: string[][]) =>
-    [
-      `| ${header.join(" | ")} |`,
-      `| ${header.map(() => "---").join(" | ")} |`,
-      ...rows.map((row) => `| ${row.join(" | ")} |`),
-    ].join("\n");
   return `# Peers: run-once beside two idempotency libraries
 
 Produced by \`npm run bench -- --peers\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, in ${Math.round(seconds)} s: ${os.cpus().length} cores, Node ${process.version}. A report, not a target.
@@ -167,7 +162,7 @@ ${measured.map(({ system }) => `- **${system.id}**: ${system.label}`).join("\n")
 
 ${DUPLICATES} calls with one key at once, from one process. Executions are the ledger rows written for the key.
 
-${table(
+${markdownTable(
   ["system", "executions", "answers", "last answer"],
   measured.map(({ system, duplicates: d }) => [
     system.id,
@@ -182,7 +177,7 @@ ${table(
 The owner is SIGKILLed inside the side effect's transaction (its row written, not committed); the key is then
 retried every 50 ms. Time stuck is from the kill to the first retry that succeeds, given up after ${STUCK_CAP_MS / 1000} s.
 
-${table(
+${markdownTable(
   ["system", "time stuck", "retries", "their answers", "executions"],
   measured.map(({ system, crash: c }) => [
     system.id,
@@ -197,7 +192,7 @@ ${table(
 
 The work throws before its side effect; the same key is called again.
 
-${table(
+${markdownTable(
   ["system", "first answer", "the retry's answer", "executions"],
   measured.map(({ system, failure: f }) => [system.id, f.first, f.retry, String(f.executions)]),
 )}
@@ -207,17 +202,11 @@ ${table(
 Sequential calls on fresh keys, ${LATENCY.rounds} rounds of ${LATENCY.perRound}, every system and the bare side effect (p50 ${ms(bareMs)}) taking
 turns call by call.
 
-${table(
+${markdownTable(
   ["system", "p50", "p99", "p50 ÷ bare", "per-round ratios"],
   measured.map(({ system }) => {
     const l = bySystem.get(system.id)!;
-    return [
-      system.id,
-      ms(l.p50),
-      ms(l.p99),
-      `${l.ratio.toFixed(2)}×`,
-      `${l.spread[0].toFixed(2)}–${l.spread[1].toFixed(2)}`,
-    ];
+    return [system.id, ms(l.p50), ms(l.p99), `${l.ratio.toFixed(2)}×`, spreadOf(l.spread)];
   }),
 )}
 `;

@@ -17,11 +17,11 @@ import type { ApiClient } from "../testing/api-client";
 import { measureEngineOverhead } from "./engine-overhead";
 import { measureKeyWriteFloor } from "./key-write-floor";
 import { answers, countersOf, load, percentile } from "./load";
-import { counterOf, cpuMsOf } from "./process-usage";
+import { NO_BACKGROUND_JOBS, UNTHROTTLED, usageOf } from "./process-usage";
 import { costsByArea } from "./cpu-profile";
 import { costPerCharge } from "./cpu-per-charge";
 import type { LoadOptions, LoadResult } from "./load";
-import { tableOf, writeReport } from "./report";
+import { spreadOf, tableOf, writeReport } from "./report";
 import type { Row, Series } from "./report";
 import { runPeers } from "./peers";
 import { orderQueue, seedOrders } from "./seed-orders";
@@ -53,8 +53,6 @@ const storeSeries: Series[] = [];
 
 const label = (provider: Provider) => (provider === "sqlite" ? "SQLite" : "PostgreSQL");
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-/** The range of a list of ratios, for a row's "how". */
-const spreadOf = (ratios: number[]) => `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
 /** A row with no target: its figure is reported. */
 const REPORTED = { target: "report", met: null } as const;
 const addRow = (provider: Provider, instances: number, row: Omit<Row, "database" | "instances">) =>
@@ -102,14 +100,8 @@ async function withCluster<T>(
     basePort: BASE_PORT,
     providerPort: BASE_PORT + 10,
     nodeArgs,
-    // Lab off (its switches cost queries), baseline procedures on, a throttle that counts but refuses none.
-    env: {
-      LAB_ENABLED: "0",
-      BENCH_BASELINE: "1",
-      RATE_LIMIT_SESSION_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
-      RATE_LIMIT_ADDRESS_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
-      ...env,
-    },
+    // Lab off (its switches cost queries), baseline procedures on.
+    env: { LAB_ENABLED: "0", BENCH_BASELINE: "1", ...UNTHROTTLED, ...env },
   });
   const db = createDb(url);
   try {
@@ -170,14 +162,14 @@ async function overhead(provider: Provider) {
     const b = latencies("bench.unprotectedCharge");
     // Each round's ratio too: their spread shows how much of the result is the machine's noise.
     const spread = (p: number) => {
+      const unprotected = results.get("bench.unprotectedCharge")!;
       const ratios = results
         .get("payments.charge")!
         .map(
           (result, round) =>
-            percentile(result.latenciesMs, p) /
-            percentile(results.get("bench.unprotectedCharge")![round]!.latenciesMs, p),
+            percentile(result.latenciesMs, p) / percentile(unprotected[round]!.latenciesMs, p),
         );
-      return `per-round p${p} ratios ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+      return `per-round p${p} ratios ${spreadOf(ratios)}`;
     };
     for (const p of [50, 99]) {
       const ratio = percentile(a, p) / percentile(b, p);
@@ -208,12 +200,6 @@ async function overhead(provider: Provider) {
     }
   });
 }
-
-/** The background jobs (payment completer, key sweeper) paused: they poll per second, not per request. */
-const NO_BACKGROUND_JOBS = {
-  PAYMENT_COMPLETER_INTERVAL_MS: "3600000",
-  IDEMPOTENCY_SWEEP_INTERVAL_MS: "3600000",
-};
 
 /** 1,000 concurrent requests with one key, split over the instances; statements from db_queries_total. */
 async function storm(provider: Provider, instances: number) {
@@ -287,17 +273,6 @@ async function storm(provider: Provider, instances: number) {
       how: "from sending the first request to receiving the last (includes 1,000 connection setups)",
     });
   });
-}
-
-/** What the services have spent so far: CPU ms and statements, the shop's instances summed. */
-async function usageOf(cluster: Cluster) {
-  const shops = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
-  return {
-    shopCpuMs: cluster.instances.reduce((sum, instance) => sum + cpuMsOf(instance.process.pid!), 0),
-    providerCpuMs: cpuMsOf(cluster.provider.process.pid!),
-    shopStatements: shops.reduce((sum, counters) => sum + counters.queries, 0),
-    providerStatements: await counterOf(`${cluster.provider.url}/metrics`, "provider_db_queries_total"),
-  };
 }
 
 /** Distinct-key charges per second at saturation, and what each costs the shop and the provider. */
@@ -582,7 +557,7 @@ async function engineOverhead(provider: Provider) {
   const postgres = provider === "postgresql";
   const ratio = percentile(a, 50) / percentile(b, 50);
   const addedMs = percentile(a, 50) - percentile(b, 50);
-  const how = `one ledger row per call, sequential, ${a.length} + ${b.length} calls in ${rounds} rounds, order reversed each round (per-round ratios ${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}); the claim commits on its own, then the row, the bare transaction and the completion go through Prisma's interactive transaction, as the shop writes them`;
+  const how = `one ledger row per call, sequential, ${a.length} + ${b.length} calls in ${rounds} rounds, order reversed each round (per-round ratios ${spreadOf(roundRatios)}); the claim commits on its own, then the row, the bare transaction and the completion go through Prisma's interactive transaction, as the shop writes them`;
   addRow(provider, 1, {
     case: "Engine overhead ratio, p50",
     result: `${ratio.toFixed(2)}× (${ms(percentile(a, 50))} vs ${ms(percentile(b, 50))})`,
