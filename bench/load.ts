@@ -1,7 +1,6 @@
 import autocannon from "autocannon";
 
 export interface LoadResult {
-  /** Every response's latency, in milliseconds. */
   latenciesMs: number[];
   statuses: Record<number, number>;
   /** Requests that got no response: connection errors and timeouts. */
@@ -62,7 +61,6 @@ export interface InstanceCounters {
   outcomes: Record<string, number>;
 }
 
-/** The instance's counters, from its Prometheus endpoint. */
 export async function countersOf(url: string): Promise<InstanceCounters> {
   const lines = (await (await fetch(`${url}/api/metrics`)).text()).split("\n");
   const outcomes: Record<string, number> = {};

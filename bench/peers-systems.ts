@@ -60,7 +60,6 @@ export async function createLedger(db: Db): Promise<void> {
   await db.$executeRawUnsafe(`CREATE INDEX IF NOT EXISTS "PeerLedger_key" ON "PeerLedger" ("key")`);
 }
 
-/** How many times the side effect committed for a key. */
 export async function executions(db: Db, key: string): Promise<number> {
   const rows = await db.$queryRaw<
     Array<{ n: bigint }>
@@ -209,7 +208,6 @@ async function nodeIdempotencySystem(db: Db): Promise<System> {
   };
 }
 
-/** Whether the local Redis answers a PING within a second. */
 export async function redisReachable(): Promise<boolean> {
   const client = createClient({
     url: REDIS_URL,

@@ -39,7 +39,6 @@ const tally = (answers: Answer[]) =>
     .map(([status, count]) => `${count}× ${status}`)
     .join(", ");
 
-/** DUPLICATES calls with one key at once, from this process. */
 async function duplicates(system: System, db: Db) {
   const key = randomUUID();
   const startedAt = performance.now();

@@ -22,7 +22,6 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** One counter's value from a Prometheus endpoint. */
 export async function counterOf(metricsUrl: string, name: string): Promise<number> {
   const text = await (await fetch(metricsUrl)).text();
   return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);

@@ -60,7 +60,6 @@ export function paymentMethodJson(method: { id: string; card: CardDetails; creat
   };
 }
 
-/** The card a charge was made with, as its row keeps it. */
 function cardOf(charge: Charge): CardDetails {
   return {
     brand: charge.cardBrand,

@@ -1,20 +1,13 @@
 import { z } from "zod";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
+import { databaseUrl, milliseconds, parseEnvironment, unsetIfEmpty } from "service-kit/env";
 import { PROVIDER_DEFAULT_PORT, WEBHOOK_RETRY_WINDOW_DEFAULT_MS } from "../provider/defaults";
 
 /** The embedded default: a SQLite file in the checkout, so the demo needs no setup. */
 const DEFAULT_DATABASE_URL = "file:./data/checkout.db";
 
-const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-// An empty variable (DATABASE_URL= in a shell or a .env file) means "not set".
-const unsetIfEmpty = (value: unknown) => (value === "" ? undefined : value);
-
 const envSchema = z.object({
-  DATABASE_URL: z
-    .preprocess(unsetIfEmpty, z.string().default(DEFAULT_DATABASE_URL))
-    .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), {
-      message: "must be a file: URL (SQLite) or a postgresql:// URL",
-    }),
+  DATABASE_URL: databaseUrl(DEFAULT_DATABASE_URL),
   IDEMPOTENCY_LEASE_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.leaseMs),
   IDEMPOTENCY_TTL_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.ttlMs),
   IDEMPOTENCY_WAIT_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.waitMs),
@@ -81,16 +74,11 @@ export function webhookRetentionProblem(config: Pick<Env, "WEBHOOK_KEY_TTL_MS" |
   );
 }
 
-/** Reads the environment, or fails with one line that names each bad variable. */
 function parseEnv(source: Record<string, string | undefined>): Env {
-  const parsed = envSchema.safeParse(source);
-  if (parsed.success) {
-    const problem = webhookRetentionProblem(parsed.data);
-    if (problem) throw new Error(problem);
-    return parsed.data;
-  }
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-  throw new Error(`Invalid environment: ${problems.join("; ")}.`);
+  const parsed = parseEnvironment(envSchema, source);
+  const problem = webhookRetentionProblem(parsed);
+  if (problem) throw new Error(problem);
+  return parsed;
 }
 
 export const env: Env = parseEnv(process.env);

@@ -32,23 +32,17 @@ export interface AppServices extends HttpServices {
 export function createServices(opts: {
   databaseUrl: string;
   settings: Partial<RunOnceSettings>;
-  /** Where the payment provider answers, and the shop's key there. */
   provider: { url: string; apiKey: string };
   /** Another provider implementation, for tests. */
   providerOverride?: PaymentProvider;
   clock?: () => Date;
-  /** The fault lab, composed in (server/compose-lab.ts). */
   lab?: LabComposition;
-  /** PAYMENT_REDRIVE_CUTOFF_MS (env.ts) unless given. */
   redriveCutoffMs?: number;
   /** The completer's give-up: failures before an attempt goes to review. */
   completerMaxFailures?: number;
   fingerprintSecret?: string;
-  /** SESSION_SECRET; without it, the key kept in the database. */
   sessionSecret?: string;
-  /** Limits on mutations over HTTP; without them, none. */
   throttle?: ThrottleSettings;
-  /** How this process is named in the account of attempts (see instanceName). */
   instance?: string;
   /** The provider's webhook endpoint secret, and how long event keys are kept; without it, webhooks are refused. */
   webhooks?: { secret: string; keyTtlMs: number };

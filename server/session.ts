@@ -10,7 +10,6 @@ export function newSessionId(): string {
   return randomBytes(32).toString("base64url");
 }
 
-/** The cookie's value for a session id. */
 export function signSessionId(sessionId: string, secret: string): string {
   return `${sessionId}.${signatureOf(sessionId, secret)}`;
 }

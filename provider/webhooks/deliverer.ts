@@ -118,7 +118,6 @@ export class WebhookDeliverer {
     return false;
   }
 
-  /** The endpoint's status, or why it gave none. */
   async #send(payload: string, now: Date): Promise<Answer> {
     const signature = Stripe.webhooks.generateTestHeaderString({
       payload,

@@ -12,7 +12,6 @@ import { WriteBehind } from "./write-behind";
 /** The response header that names the server's record of a request, so the lab and the page can point at it. */
 export const REQUEST_RECORD_HEADER = "Run-Once-Request";
 
-/** A run arriving on its road, under its key. */
 export interface Arrival {
   road: Road;
   scope: KeyScope;
@@ -69,13 +68,11 @@ export class Account {
       );
   }
 
-  /** Writes what is pending now; resolves when it (and any earlier write) is written. */
   flush(): Promise<void> {
     return this.batches.flush();
   }
 }
 
-/** One run of a road under a key, and the acts it does, as the account keeps them. */
 export class AccountedRun implements CallRecorder {
   readonly id = randomUUID();
   readonly road: Road;

@@ -26,10 +26,8 @@ export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 /** Why a delivery was not answered 2xx: the payment's key stayed held past the wait bound, or the handling failed. */
 const NOT_HANDLED = ["payment key held", "failed"] as const;
 
-/** What a delivery came to, in the account's words. */
 export const DELIVERY_OUTCOMES = [...EVENT_OUTCOMES, ...NOT_HANDLED] as const;
 
-/** What a delivery's record keeps beside its answer. */
 const deliveryBody = z.object({
   event: z.string(),
   type: z.string(),

@@ -29,7 +29,6 @@ const STDERR_TAIL_CHARS = 2_000;
 
 export interface Cluster {
   instances: Instance[];
-  /** The payment provider they all charge through: a process of its own. */
   provider: Instance;
   /** Kills one instance at once, as a crash would (SIGKILL: no cleanup, no reply). */
   crash(index: number): Promise<void>;

@@ -114,7 +114,6 @@ export class LabProvider implements PaymentProvider {
   }
 }
 
-/** The lab's provider, where the services were composed with the lab. */
 export function labProviderOf(provider: PaymentProvider): LabProvider {
   if (!(provider instanceof LabProvider))
     throw new Error("The lab's procedures need services composed with the lab.");

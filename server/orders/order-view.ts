@@ -3,7 +3,6 @@ import type { z } from "zod";
 import { DomainError } from "../errors";
 import type { orderSummarySchema } from "./schemas";
 
-/** The order's items with their products, as its page shows them. */
 export const orderWithItems = {
   items: { include: { product: true }, orderBy: { id: "asc" } },
 } as const;

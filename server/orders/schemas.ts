@@ -47,7 +47,6 @@ const orderChargeSchema = z.object({
   id: z.string(),
   amountCents: z.number().int(),
   idempotencyKey: z.string(),
-  /** The key the shop sent the provider. */
   providerKey: z.string().nullable(),
   /** The provider's id of the request that made it: the provider call (orders.serverAccount) that charged the card. */
   providerRequestId: z.string().nullable(),

@@ -176,7 +176,6 @@ function replyOf(answer: {
   };
 }
 
-/** The tries as the provider's test helper lists them. */
 const triesSchema = z.object({
   data: z.array(
     webhookTrySchema

@@ -1,6 +1,5 @@
 import { z } from "zod";
 
-/** A charge as the payment provider keeps it. */
 export interface ProviderCharge {
   id: string;
   amountCents: number;
@@ -27,9 +26,7 @@ export interface ProviderCall {
   orderId: string;
   path: string;
   key: string;
-  /** The payment's key the call's key was made for (metadata payment_key). */
   paymentKey: string | null;
-  /** Which try of the retry policy this is, from 1. */
   try: number;
 }
 
@@ -50,7 +47,6 @@ export const webhookTrySchema = z.object({
   id: z.string(),
   event: z.string(),
   type: z.string(),
-  /** The provider's count of this event's tries, from 1. */
   try: z.number().int(),
   at: z.iso.datetime({ offset: true }),
   /** The shop's status; null in flight, or when no answer came (then `error` says why). */

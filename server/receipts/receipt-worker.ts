@@ -96,8 +96,6 @@ export async function startReceiptWorker(
     "the receipt worker is running",
   );
   return {
-    /** The relay alone, for a test that publishes a row again. */
-    relay,
     async close() {
       await relay?.stop();
       await queue.close();

@@ -9,7 +9,6 @@ const EVENT_HANDLERS: { [T in Stripe.Event.Type]?: () => Promise<{ default: Hand
   "payment_intent.payment_failed": () => import("./handlers/payment_intent.payment_failed"),
 };
 
-/** The handler of the event's type; null for a type the shop does not handle. */
 export async function handlerOf(event: Stripe.Event): Promise<EventHandler | null> {
   // The table pairs each type with its event's handler; looked up by a type only known at run time, it is any type's.
   const load = EVENT_HANDLERS[event.type] as (() => Promise<{ default: EventHandler }>) | undefined;

@@ -27,7 +27,6 @@ function brokenCores(db: Db, settings: RunOnceSettings): Record<BrokenRule, RunO
 // One set per database handle, hence per server process: the memory store's Map is this process's.
 const coresOf = new WeakMap<Db, Record<BrokenRule, RunOnce<Tx>>>();
 
-/** This process's core that breaks `rule`. */
 export function brokenCore(db: Db, settings: RunOnceSettings, rule: BrokenRule): RunOnce<Tx> {
   let cores = coresOf.get(db);
   if (!cores) {

@@ -78,7 +78,6 @@ export function runOnce(options: RunOnceOptions = {}) {
   });
 }
 
-/** The HTTP status a failure is answered with. */
 const statusOf = (error: unknown) => getHTTPStatusCodeFromError(asTrpcError(error));
 
 /** Skipping the handler is this middleware's purpose: tRPC reads only `ok` and `data` of it. */

@@ -39,7 +39,6 @@ export const reconciliationOutput = z.array(
   }),
 );
 
-/** The session's counts: what its keys, charges and payment attempts add up to. */
 export const ledgerCountersOutput = z.object({
   /** Run-once keys (payments and order forms) whose operation ran and completed. */
   keysCompleted: z.number().int(),
