@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { RunOnce, fingerprint } from "run-once";
-import { PostgresIdempotencyStore, PostgresKeyWatcher } from "run-once/sql";
 import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { createDb } from "../server/db/client";
 import type { Tx } from "../server/db/client";
@@ -26,7 +25,7 @@ export async function measureEngineOverhead(
 ): Promise<EngineOverhead> {
   const db = createDb(url);
   // The shop's store, its keys and the side effect through the one Prisma client, silent.
-  const { store, watcher } = runOnceStoreFor<Tx>(url, db, QUIET);
+  const { store, watcher, close } = runOnceStoreFor<Tx>(url, db, QUIET);
   const runOnce = new RunOnce<Tx>({ store, watcher, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
   try {
     await db.$executeRawUnsafe(
@@ -66,8 +65,7 @@ export async function measureEngineOverhead(
     }
     return result;
   } finally {
-    if (watcher instanceof PostgresKeyWatcher) await watcher.close();
-    if (store instanceof PostgresIdempotencyStore) await store.close();
+    await close();
     await db.$disconnect();
   }
 }

@@ -3,6 +3,7 @@ import Stripe from "stripe";
 import type { Logger } from "service-kit/logger";
 import { PeriodicJob } from "service-kit/periodic-job";
 import type { ProviderDb } from "../db/client";
+import type { WebhookEvent } from "../db/generated/sqlite/client";
 
 /** Where events go, how they are signed, and how long an undelivered one is retried. */
 export interface WebhookEndpoint {
@@ -68,14 +69,7 @@ export class WebhookDeliverer {
     return answered.filter(Boolean).length;
   }
 
-  async #deliver(event: {
-    id: string;
-    account: string;
-    orderRef: string | null;
-    payload: string;
-    attempts: number;
-    createdAt: Date;
-  }): Promise<boolean> {
+  async #deliver(event: WebhookEvent): Promise<boolean> {
     const attempts = event.attempts + 1;
     const now = this.#now();
     // Booked before the send, and only by one deliverer: a crash mid-send leaves the next try in place.

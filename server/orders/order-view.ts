@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db/client";
+import type { Prisma } from "../db/generated/sqlite/client";
 import type { z } from "zod";
 import { DomainError } from "../errors";
 import type { orderSummarySchema } from "./schemas";
@@ -7,14 +8,7 @@ export const orderWithItems = {
   items: { include: { product: true }, orderBy: { id: "asc" } },
 } as const;
 
-type OrderRow = NonNullable<Awaited<ReturnType<Db["order"]["findFirst"]>>> & {
-  items: Array<{
-    sku: string;
-    quantity: number;
-    unitPriceCents: number;
-    product: { name: string };
-  }>;
-};
+type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderWithItems }>;
 
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
