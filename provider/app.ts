@@ -5,7 +5,8 @@ import { cors } from "hono/cors";
 import { callerOf, secretKeyOnly } from "./auth";
 import { limitBody, readBody } from "./body";
 import type { BodyEnv } from "./body";
-import { ProviderError, asProviderError } from "./errors";
+import { asProviderError, requestError } from "./errors";
+import type { ProviderError } from "./errors";
 import type { ProviderDeps } from "./provider-deps";
 import { cardFieldRoutes } from "./routes/card-field";
 import { chargeRoutes } from "./routes/charges";
@@ -37,9 +38,8 @@ export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
   app.use("/v1/*", async (c, next) => {
     const caller = callerOf(c.req.header("authorization"));
     if (!caller) {
-      throw new ProviderError(
+      throw requestError(
         401,
-        "invalid_request_error",
         "api_key_invalid",
         "Send your API key as Authorization: Bearer sk_test_... (pk_test_... from a browser), or as the user of HTTP Basic.",
       );
@@ -61,7 +61,7 @@ export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
   app.route("/v1/test_helpers/webhook_deliveries", webhookDeliveryRoutes(deps));
 
   app.notFound(() => {
-    throw new ProviderError(404, "invalid_request_error", "resource_missing", "No such endpoint.");
+    throw requestError(404, "resource_missing", "No such endpoint.");
   });
   // Every failure in Stripe's shape; anything unexpected (a database that is down) a retryable 503, never a 500.
   app.onError((error, c) => errorReply(c, asProviderError(error)));

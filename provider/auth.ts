@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { createMiddleware } from "hono/factory";
 import type { BodyEnv } from "./body";
-import { ProviderError } from "./errors";
+import { requestError } from "./errors";
 
 /** Who is calling: the account a test-mode key names, and whether the key is a publishable one (a browser's). */
 export interface Caller {
@@ -31,9 +31,8 @@ export function callerOf(authorization: string | undefined): Caller | null {
 /** Only creating a PaymentMethod is open to a publishable key; everything else needs the secret one. */
 export function refusePublishable(publishable: boolean) {
   if (publishable) {
-    throw new ProviderError(
+    throw requestError(
       401,
-      "invalid_request_error",
       "secret_key_required",
       "This API call cannot be made with a publishable API key. Please use a secret API key.",
     );

@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { bodyLimit } from "hono/body-limit";
 import qs from "qs";
 import type { z } from "zod";
-import { ProviderError, invalidRequest } from "./errors";
+import { invalidRequest, requestError } from "./errors";
 
 /** A card, a charge or the lab's switches fit in far less; anything bigger is refused before it is read. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -15,12 +15,7 @@ export type BodyEnv = {
 export const limitBody = bodyLimit({
   maxSize: BODY_LIMIT_BYTES,
   onError: () => {
-    throw new ProviderError(
-      413,
-      "invalid_request_error",
-      "request_too_large",
-      `The body is over ${BODY_LIMIT_BYTES} bytes.`,
-    );
+    throw requestError(413, "request_too_large", `The body is over ${BODY_LIMIT_BYTES} bytes.`);
   },
 });
 
@@ -30,9 +25,8 @@ export const readBody = createMiddleware<BodyEnv>(async (c, next) => {
   if (type === "application/x-www-form-urlencoded") c.set("body", qs.parse(await c.req.text()));
   else if (type === "application/json") c.set("body", parseJson(await c.req.text()));
   else {
-    throw new ProviderError(
+    throw requestError(
       415,
-      "invalid_request_error",
       "content_type_invalid",
       "Send the body as application/x-www-form-urlencoded, as Stripe's clients do, or as application/json.",
     );

@@ -26,12 +26,16 @@ export class ProviderError extends Error {
   }
 }
 
+/** Stripe's invalid_request_error, with its status. */
+export const requestError = (status: number, code: string, message: string, details: ErrorDetails = {}) =>
+  new ProviderError(status, "invalid_request_error", code, message, undefined, details);
+
 export const invalidRequest = (code: string, message: string, param?: string) =>
-  new ProviderError(400, "invalid_request_error", code, message, undefined, param ? { param } : {});
+  requestError(400, code, message, param ? { param } : {});
 
 /** A 404 in Stripe's words for an object the account does not have. */
 export const missing = (object: string, id: string) =>
-  new ProviderError(404, "invalid_request_error", "resource_missing", `No such ${object}: '${id}'`);
+  requestError(404, "resource_missing", `No such ${object}: '${id}'`);
 
 /** A card error (402): the card was refused, or its details are wrong. */
 export const cardError = (code: string, message: string, details: ErrorDetails) =>

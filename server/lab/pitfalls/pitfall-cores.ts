@@ -28,10 +28,7 @@ function brokenCores(db: Db, settings: RunOnceSettings): Record<BrokenRule, RunO
 const coresOf = new WeakMap<Db, Record<BrokenRule, RunOnce<Tx>>>();
 
 export function brokenCore(db: Db, settings: RunOnceSettings, rule: BrokenRule): RunOnce<Tx> {
-  let cores = coresOf.get(db);
-  if (!cores) {
-    cores = brokenCores(db, settings);
-    coresOf.set(db, cores);
-  }
+  const cores = coresOf.get(db) ?? brokenCores(db, settings);
+  coresOf.set(db, cores);
   return cores[rule];
 }
