@@ -112,6 +112,17 @@ async function withCluster<T>(
   }
 }
 
+/** The counters of every instance of the cluster, summed. */
+async function countersOfAll(cluster: Cluster) {
+  const sum = { queries: 0, outcomes: {} as Record<string, number> };
+  for (const { queries, outcomes } of await Promise.all(cluster.instances.map((i) => countersOf(i.url)))) {
+    sum.queries += queries;
+    for (const [outcome, count] of Object.entries(outcomes))
+      sum.outcomes[outcome] = (sum.outcomes[outcome] ?? 0) + count;
+  }
+  return sum;
+}
+
 /** A charge of the order's full amount with its persisted key. */
 const chargeInput = (order: BenchOrder) => ({
   orderId: order.id,
@@ -217,7 +228,7 @@ async function storm(provider: Provider, instances: number) {
         throw new Error(`the warm-up charge answered ${warmUp.status}: ${warmUp.text}`);
     }
     await sleep(500); // its account of attempts is written once quiet for 200 ms
-    const before = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
+    const before = await countersOfAll(cluster);
 
     const total = 1000;
     const startedAt = performance.now();
@@ -233,17 +244,11 @@ async function storm(provider: Provider, instances: number) {
     });
     const lastAnswerMs = performance.now() - startedAt;
     await sleep(5_500); // the account of attempts (and replay counts) is written within 5 s: counted too
-    const after = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
-    const queries = after.reduce(
-      (sum, counters, index) => sum + counters.queries - before[index]!.queries,
-      0,
+    const after = await countersOfAll(cluster);
+    const queries = after.queries - before.queries;
+    const decisions = Object.entries(after.outcomes).map(
+      ([outcome, count]) => [outcome, count - (before.outcomes[outcome] ?? 0)] as const,
     );
-    const decisions: Record<string, number> = {};
-    after.forEach((counters, index) => {
-      for (const [outcome, count] of Object.entries(counters.outcomes)) {
-        decisions[outcome] = (decisions[outcome] ?? 0) + count - (before[index]!.outcomes[outcome] ?? 0);
-      }
-    });
     const executions = await db.charge.count({ where: { orderId: order!.id } });
     // The one execution (about 11 statements, BEGIN not logged) and the batched account of attempts.
     const constant = 20;
@@ -251,7 +256,7 @@ async function storm(provider: Provider, instances: number) {
       case: "Storm: executions",
       result: `${executions} (answers: ${Object.entries(answers(results))
         .map(([status, count]) => `${count}× ${status}`)
-        .join(", ")}; ${Object.entries(decisions)
+        .join(", ")}; ${decisions
         .filter(([, count]) => count > 0)
         .map(([outcome, count]) => `${count} ${outcome}`)
         .join(", ")})`,

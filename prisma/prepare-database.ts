@@ -11,18 +11,10 @@ try {
   const url = resolveDatabaseUrl(env.DATABASE_URL);
   await checkDatabase(url);
   await migrateDatabase(url);
-  await seed(url);
+  const db = createDb(url);
+  const created = await seedCatalog(db).finally(() => db.$disconnect());
+  console.log(created > 0 ? `Database ready; seeded ${created} products.` : "Database ready.");
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
-}
-
-async function seed(url: string): Promise<void> {
-  const db = createDb(url);
-  try {
-    const created = await seedCatalog(db);
-    console.log(created > 0 ? `Database ready; seeded ${created} products.` : "Database ready.");
-  } finally {
-    await db.$disconnect();
-  }
 }

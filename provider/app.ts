@@ -1,12 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
-import type { Context } from "hono";
 import { cors } from "hono/cors";
 import { callerOf, secretKeyOnly } from "./auth";
 import { limitBody, readBody } from "./body";
 import type { BodyEnv } from "./body";
 import { asProviderError, requestError } from "./errors";
-import type { ProviderError } from "./errors";
 import type { ProviderDeps } from "./provider-deps";
 import { cardFieldRoutes } from "./routes/card-field";
 import { chargeRoutes } from "./routes/charges";
@@ -64,11 +62,10 @@ export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
     throw requestError(404, "resource_missing", "No such endpoint.");
   });
   // Every failure in Stripe's shape; anything unexpected (a database that is down) a retryable 503, never a 500.
-  app.onError((error, c) => errorReply(c, asProviderError(error)));
+  app.onError((thrown, c) => {
+    const error = asProviderError(thrown);
+    if (error.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.retryAfterSeconds));
+    return c.json(error.toJSON(), error.status as 400);
+  });
   return app;
-}
-
-function errorReply(c: Context, error: ProviderError): Response {
-  if (error.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.retryAfterSeconds));
-  return c.json(error.toJSON(), error.status as 400);
 }
