@@ -43,7 +43,7 @@ export const placeOrderOutput = orderSummarySchema;
 
 export const getOrderInput = z.strictObject({ orderId: orderIdSchema });
 
-const orderChargeSchema = z.object({
+export const orderChargeSchema = z.object({
   id: z.string(),
   amountCents: z.number().int(),
   idempotencyKey: z.string(),
