@@ -37,6 +37,10 @@ export const invalidRequest = (code: string, message: string, param?: string) =>
 export const missing = (object: string, id: string) =>
   requestError(404, "resource_missing", `No such ${object}: '${id}'`);
 
+/** A retryable 503: nothing was done. */
+export const unavailable = (message: string) =>
+  new ProviderError(503, "api_error", "temporarily_unavailable", message, 1);
+
 /** A card error (402): the card was refused, or its details are wrong. */
 export const cardError = (code: string, message: string, details: ErrorDetails) =>
   new ProviderError(402, "card_error", code, message, undefined, details);
@@ -85,11 +89,7 @@ export function asProviderError(error: unknown): ProviderError {
     return new ProviderError(409, "idempotency_error", "lease_lost", error.message, 1);
   if (error instanceof CallerGoneError)
     return new ProviderError(499, "api_error", "client_closed_request", error.message);
-  return new ProviderError(
-    503,
-    "api_error",
-    "temporarily_unavailable",
+  return unavailable(
     "The request failed before anything was committed. Retry with the same Idempotency-Key.",
-    1,
   );
 }

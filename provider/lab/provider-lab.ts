@@ -8,7 +8,7 @@ import { secretKeyOnly } from "../auth";
 import { validBody } from "../body";
 import type { BodyEnv } from "../body";
 import type { ProviderDb } from "../db/client";
-import { ProviderError } from "../errors";
+import { unavailable } from "../errors";
 import type { CardNetwork } from "../test-cards";
 import type { SendsAgain } from "../webhooks/deliverer";
 import { OrderFaults } from "./order-faults";
@@ -39,13 +39,7 @@ export function providerLab(db: ProviderDb, timeoutHoldMs: number) {
     const faults = faultsOf(c.get("account"), body.data.metadata.order);
     const on = await faults.read();
     if (on.unavailable && (await faults.spend("unavailable"))) {
-      throw new ProviderError(
-        503,
-        "api_error",
-        "temporarily_unavailable",
-        "The provider is unavailable (test lab).",
-        1,
-      );
+      throw unavailable("The provider is unavailable (test lab).");
     }
     await next();
     if (!c.res.ok) return;

@@ -1,5 +1,6 @@
 import { Connection } from "rabbitmq-client";
 import type { Consumer, Publisher } from "rabbitmq-client";
+import { redactPassword } from "service-kit/db/database-url";
 import type { Logger } from "service-kit/logger";
 import type { DeliveryHandler, ReceiptQueue } from "./queue";
 
@@ -13,9 +14,6 @@ interface RabbitQueueSettings {
 
 /** The broker did not answer at start: the app stops with this sentence. */
 export class BrokerUnreachableError extends Error {}
-
-/** The URL fit for a message: its password hidden. */
-export const redactAmqpUrl = (url: string) => url.replace(/^(amqps?:\/\/[^:/@]+:)[^@]*@/, "$1***@");
 
 /** A RabbitMQ quorum queue: the broker dead-letters a message past x-delivery-limit. */
 export class RabbitQueue implements ReceiptQueue {
@@ -39,7 +37,7 @@ export class RabbitQueue implements ReceiptQueue {
       void rabbit.close(); // not awaited: a connection that never opened may never report closing
       const reason = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
       throw new BrokerUnreachableError(
-        `The queue broker at ${redactAmqpUrl(url)} (AMQP_URL) cannot be reached: ${reason}.`,
+        `The queue broker at ${redactPassword(url)} (AMQP_URL) cannot be reached: ${reason}.`,
         { cause: error },
       );
     }

@@ -15,7 +15,7 @@ export function resolveDatabaseUrl(url: string): string {
 
 /** A URL fit for a log line: the password, if any, hidden. */
 export function redactPassword(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]+:)[^@]*@/, "$1***@");
+  return url.replace(/^([a-z]+:\/\/[^:/@]+:)[^@]*@/, "$1***@");
 }
 
 /** The folder of the schema for a URL's provider: `prisma/`, or its PostgreSQL twin `prisma/postgresql/`. */
