@@ -55,13 +55,8 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export interface InstanceCounters {
-  queries: number;
-  /** Run-once requests by outcome (executed, replayed, coalesced, ...). */
-  outcomes: Record<string, number>;
-}
-
-export async function countersOf(url: string): Promise<InstanceCounters> {
+/** The instance's statements and run-once outcomes, from /api/metrics. */
+export async function countersOf(url: string) {
   const lines = (await (await fetch(`${url}/api/metrics`)).text()).split("\n");
   const outcomes: Record<string, number> = {};
   let queries = Number.NaN;
