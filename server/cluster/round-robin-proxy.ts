@@ -6,18 +6,12 @@ import { SERVED_BY_HEADER, VIA_ROUND_ROBIN_PROXY_HEADER } from "./proxy-headers"
 /** How long an instance that refused a connection is left out of the rotation. */
 const REFUSED_INSTANCE_REST_MS = 5_000;
 
-export interface RoundRobinProxy {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
-
 /** A load balancer: each route's requests take the instances in turn, so a retry lands elsewhere. */
 export async function startRoundRobinProxy(opts: {
   targets: readonly string[];
   port: number;
   host?: string;
-}): Promise<RoundRobinProxy> {
+}) {
   const { targets } = opts;
   if (targets.length === 0) throw new Error("a proxy needs at least one instance behind it");
   const restingUntil = new Map<string, number>();
@@ -80,7 +74,7 @@ export async function startRoundRobinProxy(opts: {
     port,
     url: `http://localhost:${port}`,
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
         proxy.close();

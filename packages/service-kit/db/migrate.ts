@@ -34,11 +34,6 @@ const MIGRATIONS_TABLE = {
 )`,
 };
 
-interface Migration {
-  name: string;
-  script: string;
-}
-
 interface MigrationRow {
   id: string;
   migration_name: string;
@@ -122,7 +117,7 @@ export async function applyMigrations(url: string, folder: string): Promise<void
 }
 
 /** Every folder with a migration.sql, in name order (Prisma's order: the names start with a timestamp). */
-function readMigrations(folder: string): Migration[] {
+function readMigrations(folder: string) {
   return readdirSync(folder, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
