@@ -3,16 +3,10 @@ import { createMiddleware } from "hono/factory";
 import type { BodyEnv } from "./body";
 import { requestError } from "./errors";
 
-/** Who is calling: the account a test-mode key names, and whether the key is a publishable one (a browser's). */
-export interface Caller {
-  account: string;
-  publishable: boolean;
-}
-
 const TEST_KEY = /^(sk|pk)_test_([A-Za-z0-9_]{4,100})$/;
 
 /** The caller from its test key, as Stripe takes it (Bearer, or Basic's user); the key is never stored. */
-export function callerOf(authorization: string | undefined): Caller | null {
+export function callerOf(authorization: string | undefined) {
   const [scheme, credentials = ""] = (authorization ?? "").split(" ", 2);
   const key =
     scheme === "Bearer"

@@ -5,17 +5,8 @@ import { newPaymentKey } from "../payments/payment-key";
 import { orderWithItems, toOrderSummary } from "./order-view";
 import type { OrderSummary } from "./order-view";
 
-interface OrderLine {
-  sku: string;
-  quantity: number;
-}
-
-interface PricedLine extends OrderLine {
-  unitPriceCents: number;
-}
-
 /** Refused before anything is written, so the refusal is not stored under the form's key. */
-export async function priceCart(db: Db, lines: OrderLine[]): Promise<PricedLine[]> {
+export async function priceCart(db: Db, lines: Array<{ sku: string; quantity: number }>) {
   const quantities = new Map<string, number>();
   for (const line of lines) quantities.set(line.sku, (quantities.get(line.sku) ?? 0) + line.quantity);
 
@@ -32,7 +23,11 @@ export async function priceCart(db: Db, lines: OrderLine[]): Promise<PricedLine[
 }
 
 /** The payment key is made once, with the order: every retry reads it back from this row. */
-export async function createOrder(tx: Tx, sessionId: string, items: PricedLine[]): Promise<OrderSummary> {
+export async function createOrder(
+  tx: Tx,
+  sessionId: string,
+  items: Awaited<ReturnType<typeof priceCart>>,
+): Promise<OrderSummary> {
   const paymentKey = newPaymentKey();
   const order = await tx.order.create({
     data: {
