@@ -20,15 +20,12 @@ export function webhookDeliveryRoutes(deps: ProviderDeps) {
     });
     return c.json({
       object: "list",
-      data: tries.map((delivery) => ({
-        id: delivery.id,
-        event: delivery.eventId,
-        type: delivery.event.type,
-        try: delivery.try,
-        at: delivery.at.toISOString(),
-        status: delivery.status,
-        error: delivery.error,
-        duration_ms: delivery.durationMs,
+      data: tries.map(({ eventId, event, at, durationMs, ...delivery }) => ({
+        ...delivery,
+        event: eventId,
+        type: event.type,
+        at: at.toISOString(),
+        duration_ms: durationMs,
       })),
     });
   });
