@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startInstances } from "../server/cluster/instances";
 import type { Cluster } from "../server/cluster/instances";
 import { createDb } from "../server/db/client";
+import { migrateDatabase } from "service-kit/db/migrate";
 import type { Db } from "../server/db/client";
 import { ROOT, TMP } from "../testing/paths";
 import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
@@ -547,11 +548,7 @@ async function leaseKeep(provider: Provider) {
 /** The engine in this process against the same Prisma transaction without it; on PostgreSQL, the floor of any key. */
 async function engineOverhead(provider: Provider) {
   const url = await freshDatabase(provider, `engine_${provider}`);
-  execFileSync("npm", ["run", "--silent", "db:prepare"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: "pipe",
-  });
+  await migrateDatabase(url);
   const rounds = 8;
   const perRound = 250;
   const {
