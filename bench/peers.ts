@@ -96,9 +96,7 @@ async function latency(systems: System[], db: Db) {
   const arms = [
     { id: "bare", call: bare(db) },
     ...systems.map((system) => ({ id: system.id, call: (key: string) => system.call(key, "ok") })),
-  ];
-  const samples = new Map(arms.map((arm) => [arm.id, [] as number[]]));
-  const roundMedians = new Map(arms.map((arm) => [arm.id, [] as number[]]));
+  ].map((arm) => ({ ...arm, samples: [] as number[], roundMedians: [] as number[] }));
   const once = async (arm: (typeof arms)[number]) => {
     const startedAt = performance.now();
     await arm.call(randomUUID());
@@ -106,31 +104,26 @@ async function latency(systems: System[], db: Db) {
   };
   for (const arm of arms) for (let i = 0; i < 100; i++) await once(arm); // warm-up
   for (let round = 0; round < LATENCY.rounds; round++) {
-    const inRound = new Map(arms.map((arm) => [arm.id, [] as number[]]));
+    const inRound = new Map(arms.map((arm) => [arm, [] as number[]]));
     for (let i = 0; i < LATENCY.perRound; i++)
-      for (const arm of i % 2 === 0 ? arms : [...arms].reverse()) inRound.get(arm.id)!.push(await once(arm));
-    for (const [id, values] of inRound) {
-      samples.get(id)!.push(...values);
-      roundMedians.get(id)!.push(percentile(values, 50));
+      for (const arm of i % 2 === 0 ? arms : [...arms].reverse()) inRound.get(arm)!.push(await once(arm));
+    for (const [arm, values] of inRound) {
+      arm.samples.push(...values);
+      arm.roundMedians.push(percentile(values, 50));
     }
   }
-  const bareMs = percentile(samples.get("bare")!, 50);
+  const [bareArm, ...systemArms] = arms;
+  const bareMs = percentile(bareArm!.samples, 50);
   const bySystem = new Map(
-    systems.map((system) => {
-      const values = samples.get(system.id)!;
-      const ratios = roundMedians
-        .get(system.id)!
-        .map((median, round) => median / roundMedians.get("bare")![round]!);
-      return [
-        system.id,
-        {
-          p50: percentile(values, 50),
-          p99: percentile(values, 99),
-          ratio: percentile(values, 50) / bareMs,
-          spread: ratios,
-        },
-      ];
-    }),
+    systemArms.map(({ id, samples, roundMedians }) => [
+      id,
+      {
+        p50: percentile(samples, 50),
+        p99: percentile(samples, 99),
+        ratio: percentile(samples, 50) / bareMs,
+        spread: roundMedians.map((median, round) => median / bareArm!.roundMedians[round]!),
+      },
+    ]),
   );
   return { bareMs, bySystem };
 }

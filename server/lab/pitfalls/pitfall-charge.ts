@@ -10,6 +10,7 @@ import type { PaymentProvider } from "../../payment-provider/payment-provider";
 import { refuseMismatch, settleAttempt } from "../../payments/charge-order";
 import { toChargeView } from "../../payments/charge-view";
 import type { ChargeView } from "../../payments/charge-view";
+import { writeCharge } from "../naive-charge";
 import { spend } from "../switches";
 import type { BrokenRule } from "./broken-rule";
 
@@ -55,19 +56,12 @@ export async function pitfallCharge(
     if ("error" in answered) throw answered.error;
     const { answer } = answered;
     if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);
-    const charge = await tx.charge.create({
-      data: {
-        id: answer.charged.id,
-        orderId: order.id,
-        amountCents: answer.charged.amountCents,
-        idempotencyKey: order.paymentKey,
-        providerKey,
-        providerRequestId: answer.charged.requestId,
-        cardLast4: answer.charged.cardLast4,
-        recordedBy: deps.run.id,
-      },
+    const charge = await writeCharge(tx, answer.charged, {
+      orderId: order.id,
+      idempotencyKey: order.paymentKey,
+      providerKey,
+      recordedBy: deps.run.id,
     });
-    await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });
     // The order's attempt is settled with its charge, so the ledger does not show a paid order's attempt open.
     await settleAttempt(tx, order.paymentKey, {
       status: "SUCCEEDED",
