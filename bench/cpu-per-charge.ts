@@ -1,11 +1,10 @@
 /** CPU and statements per charge; with another build, both take turns. `--against <folder>`. */
-import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ROOT, TMP } from "../testing/paths";
 import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
 import { load } from "./load";
-import { NO_BACKGROUND_JOBS, UNTHROTTLED, usageOf } from "./process-usage";
+import { NO_BACKGROUND_JOBS, UNTHROTTLED, removeSqlite, usageOf } from "./process-usage";
 import type { Usage } from "./process-usage";
 
 /** Usage per charge, and each batch's shop CPU per charge: their spread shows the machine's noise. */
@@ -45,10 +44,7 @@ async function startSide(
   const name = `idem_bench_cpu_${index}`;
   const file = path.join(TMP, `bench-cpu-${index}.db`);
   const providerFile = path.join(TMP, `bench-cpu-${index}-provider.db`);
-  const removeFiles = () =>
-    [file, providerFile].forEach((name) =>
-      ["", "-wal", "-shm"].forEach((suffix) => rmSync(name + suffix, { force: true })),
-    );
+  const removeFiles = () => [file, providerFile].forEach(removeSqlite);
   removeFiles();
   const url = provider === "postgresql" ? await recreateDatabase(name) : `file:${file}`;
   const cluster = await startInstances({

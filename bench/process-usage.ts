@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import type { Cluster } from "../server/cluster/instances";
 import { countersOf } from "./load";
 
@@ -6,6 +6,11 @@ import { countersOf } from "./load";
 export const UNTHROTTLED = {
   RATE_LIMIT_SESSION_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
   RATE_LIMIT_ADDRESS_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
+};
+
+/** A SQLite database's files gone, its journal's too. */
+export const removeSqlite = (file: string) => {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
 };
 
 /** The background jobs (payment completer, key sweeper) paused: they poll per second, not per request. */

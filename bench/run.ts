@@ -1,7 +1,7 @@
 /** `npm run bench`: what run-once costs and how it scales; writes bench/results/. */
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -18,7 +18,7 @@ import type { ApiClient } from "../testing/api-client";
 import { measureEngineOverhead } from "./engine-overhead";
 import { measureKeyWriteFloor } from "./key-write-floor";
 import { answers, countersOf, load, percentile } from "./load";
-import { NO_BACKGROUND_JOBS, UNTHROTTLED, usageOf } from "./process-usage";
+import { NO_BACKGROUND_JOBS, UNTHROTTLED, removeSqlite, usageOf } from "./process-usage";
 import { costsByArea } from "./cpu-profile";
 import { costPerCharge } from "./cpu-per-charge";
 import type { LoadOptions, LoadResult } from "./load";
@@ -70,9 +70,6 @@ function buildIsStale(): boolean {
 
 /** Databases the run made: dropped at the end. */
 const createdDatabases: string[] = [];
-const removeSqlite = (file: string) => {
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
-};
 
 async function freshDatabase(provider: Provider, name: string): Promise<string> {
   if (provider === "postgresql") {

@@ -21,13 +21,6 @@ import { sweepEvents } from "./webhooks/event-outbox";
 /** How often the deliverer looks for events due: a webhook follows its payment within about this. */
 const WEBHOOK_TICK_MS = 250;
 
-export interface RunningProvider {
-  url: string;
-  port: number;
-  metrics: ProviderMetrics;
-  close(): Promise<void>;
-}
-
 /** Serves the payment provider on a port (0: any free one) over an already migrated database. */
 export async function startProvider(opts: {
   databaseUrl: string;
@@ -39,7 +32,7 @@ export async function startProvider(opts: {
   webhooks?: WebhookEndpoint;
   /** How long events are kept (GET /v1/events): 30 days, as at Stripe. */
   eventRetentionMs?: number;
-}): Promise<RunningProvider> {
+}) {
   const metrics = new ProviderMetrics();
   const db = createProviderDb(opts.databaseUrl, { onQuery: metrics.countQuery, onBegin: metrics.countBegin });
   const { store, watcher, close: closeStore } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger);
@@ -94,3 +87,5 @@ export async function startProvider(opts: {
     },
   };
 }
+
+export type RunningProvider = Awaited<ReturnType<typeof startProvider>>;
