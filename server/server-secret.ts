@@ -1,13 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "./db/client";
 
-/** The server's own keys, each under a name: signing session ids, keying request fingerprints. */
-type SecretName = "session" | "fingerprint";
-
 /** A server key from the environment, or generated once into the DB so all instances agree. */
 export async function loadServerSecret(
   db: Db,
-  name: SecretName,
+  /** Which: signing session ids, or keying request fingerprints. */
+  name: "session" | "fingerprint",
   configured: string | undefined,
 ): Promise<string> {
   if (configured) return configured;

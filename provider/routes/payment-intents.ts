@@ -27,7 +27,6 @@ const paymentIntentRequest = z.strictObject({
   metadata,
   expand: z.array(z.literal("latest_charge")).optional(),
 });
-type PaymentIntentRequest = z.infer<typeof paymentIntentRequest>;
 
 /** Stripe's search, as far as merchants use it here: one order's PaymentIntents, optionally by one more metadata field. */
 const ORDER_QUERY =
@@ -88,7 +87,7 @@ export function paymentIntentRoutes(deps: ProviderDeps) {
 async function confirm(
   deps: ProviderDeps,
   made: { account: string; key: string | null; requestId: string },
-  request: PaymentIntentRequest,
+  request: z.infer<typeof paymentIntentRequest>,
   commit: Commit,
 ) {
   const { account } = made;

@@ -8,11 +8,11 @@ export const orderWithItems = {
   items: { include: { product: true }, orderBy: { id: "asc" } },
 } as const;
 
-type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderWithItems }>;
-
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
-export function toOrderSummary(order: OrderRow): OrderSummary {
+export function toOrderSummary(
+  order: Prisma.OrderGetPayload<{ include: typeof orderWithItems }>,
+): OrderSummary {
   return {
     id: order.id,
     totalCents: order.totalCents,

@@ -1,9 +1,7 @@
 import path from "node:path";
 
-export type DatabaseProvider = "sqlite" | "postgresql";
-
 /** A file: URL is SQLite, a postgresql:// URL PostgreSQL. */
-export function databaseProvider(url: string): DatabaseProvider {
+export function databaseProvider(url: string) {
   return url.startsWith("file:") ? "sqlite" : "postgresql";
 }
 
