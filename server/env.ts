@@ -51,7 +51,7 @@ const envSchema = z.object({
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).optional(),
   /** The benchmark's baseline: payments.charge's handler without the middleware (npm run bench). */
   BENCH_BASELINE: z.enum(["0", "1"]).default("0"),
-  /** Signs session ids; unset, a key generated once and kept in the database (see session-secret.ts). */
+  /** Signs session ids; unset, a key generated once and kept in the database (see server-secret.ts). */
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Mutations one session, and one client address, may send per window (see server/throttle/). */
   RATE_LIMIT_SESSION_MUTATIONS: z.coerce.number().int().positive().default(60),

@@ -77,7 +77,7 @@ export class PrismaRequestJournal implements RequestJournal {
     }));
   }
 
-  /** The shop's calls to the provider are kept under their order, as long as it exists (see recordProviderCalls). */
+  /** The shop's calls to the provider are kept under their order, as long as it exists (see provider-calls.ts). */
   async sweep(before: Date): Promise<number> {
     return this.db.$executeRaw`
       DELETE FROM "RequestRecord"
