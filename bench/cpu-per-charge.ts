@@ -1,31 +1,14 @@
-/**
- * What one charge costs the shop and the payment provider: CPU time and
- * statements over distinct-key charges on one shop, background jobs paused,
- * so that little but the charges runs between two readings. Given another
- * checkout of this repository, built (`--against <folder>` standalone,
- * BENCH_BEFORE in `npm run bench`), both builds run side by side and take
- * turns, batch by batch: a shared, busy machine slows both alike, which
- * measurements made one after the other cannot promise. Standalone:
- * `tsx bench/cpu-per-charge.ts [--against <folder>]` prints JSON.
- */
-import { rmSync } from "node:fs";
+/** CPU and statements per charge; with another build, both take turns. `--against <folder>`. */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ROOT, TMP } from "../testing/paths";
 import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
-import { countersOf, load } from "./load";
-import { counterOf, cpuMsOf } from "./process-usage";
+import { load } from "./load";
+import { NO_BACKGROUND_JOBS, UNTHROTTLED, removeSqlite, usageOf } from "./process-usage";
+import type { Usage } from "./process-usage";
 
-export interface ChargeCost {
-  shopCpuMs: number;
-  providerCpuMs: number;
-  shopStatements: number;
-  providerStatements: number;
-  /** The provider's statements and each transaction's BEGIN (builds without the counter: NaN). */
-  providerRoundTrips: number;
-  /** Each batch's shop CPU per charge: their spread shows the machine's noise. */
-  batchShopCpuMs: number[];
-}
+/** Usage per charge, and each batch's shop CPU per charge: their spread shows the machine's noise. */
+export type ChargeCost = Usage & { batchShopCpuMs: number[] };
 
 const WARM_UP = 200;
 const BATCHES = 10;
@@ -61,10 +44,7 @@ async function startSide(
   const name = `idem_bench_cpu_${index}`;
   const file = path.join(TMP, `bench-cpu-${index}.db`);
   const providerFile = path.join(TMP, `bench-cpu-${index}-provider.db`);
-  const removeFiles = () =>
-    [file, providerFile].forEach((name) =>
-      ["", "-wal", "-shm"].forEach((suffix) => rmSync(name + suffix, { force: true })),
-    );
+  const removeFiles = () => [file, providerFile].forEach(removeSqlite);
   removeFiles();
   const url = provider === "postgresql" ? await recreateDatabase(name) : `file:${file}`;
   const cluster = await startInstances({
@@ -73,13 +53,7 @@ async function startSide(
     count: 1,
     basePort: basePort + 20 * index,
     providerPort: basePort + 20 * index + 10,
-    env: {
-      LAB_ENABLED: "0",
-      RATE_LIMIT_SESSION_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
-      RATE_LIMIT_ADDRESS_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
-      PAYMENT_COMPLETER_INTERVAL_MS: "3600000",
-      IDEMPOTENCY_SWEEP_INTERVAL_MS: "3600000",
-    },
+    env: { LAB_ENABLED: "0", ...UNTHROTTLED, ...NO_BACKGROUND_JOBS },
   });
   const db = createDb(url);
   const { id: session, cookie } = await newSignedSession(db);
@@ -107,18 +81,7 @@ async function startSide(
       const ok = result.statuses[200] ?? 0;
       if (ok !== amount) throw new Error(`${amount - ok} of ${amount} charges failed (${root})`);
     },
-    async usage() {
-      return {
-        shopCpuMs: cpuMsOf(shop.process.pid!),
-        providerCpuMs: cpuMsOf(cluster.provider.process.pid!),
-        shopStatements: (await countersOf(shop.url)).queries,
-        providerStatements: await counterOf(`${cluster.provider.url}/metrics`, "provider_db_queries_total"),
-        providerRoundTrips: await counterOf(
-          `${cluster.provider.url}/metrics`,
-          "provider_db_round_trips_total",
-        ),
-      };
-    },
+    usage: () => usageOf(cluster),
     async stop() {
       await db.$disconnect();
       await cluster.stop();
@@ -128,10 +91,7 @@ async function startSide(
   };
 }
 
-/**
- * `charges` charges per build (this one, then each of `others`), in BATCHES
- * batches that the builds take in turns, the order reversed every batch.
- */
+/** `charges` charges per build, in batches the builds take in turns, the order reversed each batch. */
 export async function costPerCharge(
   provider: "sqlite" | "postgresql",
   opts: { charges: number; basePort: number; others?: string[] },
@@ -142,13 +102,13 @@ export async function costPerCharge(
     for (const [index, root] of roots.entries())
       sides.push(await startSide(root, index, provider, opts.basePort, opts.charges));
     for (const side of sides) await side.charge(WARM_UP); // connections, JIT, caches (Prisma 7's query plans)
-    const costs = sides.map(() => ({
+    const costs = sides.map((): ChargeCost => ({
       shopCpuMs: 0,
       providerCpuMs: 0,
       shopStatements: 0,
       providerStatements: 0,
       providerRoundTrips: 0,
-      batchShopCpuMs: [] as number[],
+      batchShopCpuMs: [],
     }));
     const batch = Math.ceil(opts.charges / BATCHES);
     for (let round = 0; round < BATCHES; round++) {
@@ -157,13 +117,7 @@ export async function costPerCharge(
         await sides[index]!.charge(batch);
         const after = await sides[index]!.usage();
         const cost = costs[index]!;
-        for (const key of [
-          "shopCpuMs",
-          "providerCpuMs",
-          "shopStatements",
-          "providerStatements",
-          "providerRoundTrips",
-        ] as const)
+        for (const key of Object.keys(after) as Array<keyof Usage>)
           cost[key] += (after[key] - before[key]) / (batch * BATCHES);
         cost.batchShopCpuMs.push((after.shopCpuMs - before.shopCpuMs) / batch);
       }

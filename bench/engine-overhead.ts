@@ -1,17 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { RunOnce, fingerprint } from "run-once";
-import { PostgresIdempotencyStore, PostgresKeyWatcher } from "run-once/sql";
 import { runOnceStoreFor } from "service-kit/db/run-once-store";
 import { createDb } from "../server/db/client";
 import type { Tx } from "../server/db/client";
 import { percentile } from "./load";
-
-export interface EngineOverhead {
-  withRunOnceMs: number[];
-  withoutMs: number[];
-  /** Each round's median ratio: their spread shows how much of the result is the machine's noise. */
-  roundRatios: number[];
-}
 
 const QUIET = { warn: () => undefined, error: () => undefined };
 const NO_FINAL_ERRORS = { isFinal: () => false, encode: () => null, decode: () => new Error("never stored") };
@@ -23,10 +15,10 @@ const writeLedgerRow = (tx: Tx) =>
 export async function measureEngineOverhead(
   url: string,
   opts: { rounds: number; perRound: number },
-): Promise<EngineOverhead> {
+): Promise<{ withRunOnceMs: number[]; withoutMs: number[]; roundRatios: number[] }> {
   const db = createDb(url);
   // The shop's store, its keys and the side effect through the one Prisma client, silent.
-  const { store, watcher } = runOnceStoreFor<Tx>(url, db, QUIET);
+  const { store, watcher, close } = runOnceStoreFor<Tx>(url, db, QUIET);
   const runOnce = new RunOnce<Tx>({ store, watcher, finalErrors: NO_FINAL_ERRORS, logger: QUIET });
   try {
     await db.$executeRawUnsafe(
@@ -53,7 +45,8 @@ export async function measureEngineOverhead(
     const sides = [withRunOnce, without];
     for (const side of sides) await timed(side, 200); // warm-up: connections, JIT, the pool
 
-    const result: EngineOverhead = { withRunOnceMs: [], withoutMs: [], roundRatios: [] };
+    // Each round's median ratio too: their spread shows how much of the result is the machine's noise.
+    const result = { withRunOnceMs: [] as number[], withoutMs: [] as number[], roundRatios: [] as number[] };
     for (let round = 0; round < opts.rounds; round++) {
       const latencies = new Map<() => Promise<unknown>, number[]>();
       for (const side of round % 2 === 0 ? sides : [...sides].reverse())
@@ -66,8 +59,7 @@ export async function measureEngineOverhead(
     }
     return result;
   } finally {
-    if (watcher instanceof PostgresKeyWatcher) await watcher.close();
-    if (store instanceof PostgresIdempotencyStore) await store.close();
+    await close();
     await db.$disconnect();
   }
 }

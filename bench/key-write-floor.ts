@@ -13,14 +13,7 @@ const COMPLETED_KEY = {
   VALUES ($1, 'bench', 'floor', $1, 'fp', 'COMPLETED', $1, now(), now() + interval '1 day', 0, now())`,
 };
 
-/**
- * The least any key kept in PostgreSQL can add to a one-row transaction: a
- * single insert of the finished key, with no round trip of its own (pg's
- * pipeline mode sends every statement without waiting on the one before, and
- * none is awaited until the COMMIT, for the bare side too). What is left is
- * the database's own work for the key's row (its indexes, its WAL), under any
- * engine. Returns the bare and the keyed transactions' medians. PostgreSQL only.
- */
+/** The least a key row adds to a one-row transaction, pipelined so it adds no round trip (PostgreSQL). */
 export async function measureKeyWriteFloor(
   url: string,
   opts: { rounds: number; perRound: number },

@@ -1,7 +1,6 @@
 import autocannon from "autocannon";
 
 export interface LoadResult {
-  /** Every response's latency, in milliseconds. */
   latenciesMs: number[];
   statuses: Record<number, number>;
   /** Requests that got no response: connection errors and timeouts. */
@@ -56,14 +55,8 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export interface InstanceCounters {
-  queries: number;
-  /** Run-once requests by outcome (executed, replayed, coalesced, ...). */
-  outcomes: Record<string, number>;
-}
-
-/** The instance's counters, from its Prometheus endpoint. */
-export async function countersOf(url: string): Promise<InstanceCounters> {
+/** The instance's statements and run-once outcomes, from /api/metrics. */
+export async function countersOf(url: string) {
   const lines = (await (await fetch(`${url}/api/metrics`)).text()).split("\n");
   const outcomes: Record<string, number> = {};
   let queries = Number.NaN;

@@ -1,9 +1,4 @@
-/**
- * The owner the peers report kills: calls one system with `key` and hangs
- * inside the side effect's transaction (the row written, not committed),
- * printing EXECUTING once there; the parent then SIGKILLs it.
- * Usage: node --import tsx bench/peers-child.ts <system> <database url> <key>
- */
+/** The owner the peers report kills: hangs in the side effect's transaction and prints EXECUTING. */
 import { createDb } from "../server/db/client";
 import { createSystem } from "./peers-systems";
 import type { SystemId } from "./peers-systems";

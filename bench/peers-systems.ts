@@ -1,11 +1,4 @@
-/**
- * The systems the peers report puts side by side, behind one call: the
- * project's run-once core on its PostgreSQL store, and two public Node.js
- * idempotency libraries on the local Redis, each set up as its README gives
- * it. Every system guards the same side effect: one ledger row written in an
- * interactive transaction on one PostgreSQL database, through the shop's
- * Prisma client.
- */
+/** The peers report's systems, each set up as its README gives it, guarding one ledger row. */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -67,7 +60,6 @@ export async function createLedger(db: Db): Promise<void> {
   await db.$executeRawUnsafe(`CREATE INDEX IF NOT EXISTS "PeerLedger_key" ON "PeerLedger" ("key")`);
 }
 
-/** How many times the side effect committed for a key. */
 export async function executions(db: Db, key: string): Promise<number> {
   const rows = await db.$queryRaw<
     Array<{ n: bigint }>
@@ -126,13 +118,7 @@ function runOnceSystem(url: string, db: Db): System {
   };
 }
 
-/**
- * Powertools as its README and CachePersistenceLayer's documentation give it:
- * a connected `@redis/client`, `makeIdempotent` on the function, the default
- * config (the payload hashed into the key, 1 h expiry). Without a Lambda
- * context an in-progress record has no expiry; `withContext` registers one
- * whose remaining time is run-once's lease.
- */
+/** Powertools' defaults; `withContext` gives it a Lambda context whose remaining time is run-once's lease. */
 async function powertoolsSystem(db: Db, withContext: boolean): Promise<System> {
   const client = await createClient({ url: REDIS_URL }).connect();
   const persistenceStore = new CachePersistenceLayer({ client });
@@ -178,12 +164,7 @@ async function powertoolsSystem(db: Db, withContext: boolean): Promise<System> {
   };
 }
 
-/**
- * node-idempotency as its README gives it: `onRequest` before the work (a
- * stored response back for a seen key), `onResponse` after it with the body
- * or the error. Default options: a request in progress is refused
- * (REQUEST_IN_PROGRESS), records kept 24 h.
- */
+/** node-idempotency's defaults: a request in progress is refused, records kept 24 h. */
 async function nodeIdempotencySystem(db: Db): Promise<System> {
   const storage = new RedisStorageAdapter({ url: REDIS_URL });
   await storage.connect();
@@ -227,7 +208,6 @@ async function nodeIdempotencySystem(db: Db): Promise<System> {
   };
 }
 
-/** Whether the local Redis answers a PING within a second. */
 export async function redisReachable(): Promise<boolean> {
   const client = createClient({
     url: REDIS_URL,

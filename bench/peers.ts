@@ -1,11 +1,4 @@
-/**
- * `npm run bench -- --peers`: the run-once core beside two public Node.js
- * idempotency libraries, on the same side effect (one ledger row in
- * PostgreSQL) and the same faults, correctness first: concurrent duplicates,
- * a crash mid-operation, a failure before commit; then latency. A report, not
- * a target. The peers keep their records in the local Redis; without it only
- * run-once is measured. Writes bench/results/peers.md.
- */
+/** `npm run bench -- --peers`: run-once beside two idempotency libraries; writes bench/results/peers.md. */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -18,6 +11,7 @@ import { ROOT } from "../testing/paths";
 import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
 import { migrateDatabase } from "service-kit/db/migrate";
 import { percentile } from "./load";
+import { markdownTable, spreadOf } from "./report";
 import {
   REDIS_URL,
   SYSTEM_IDS,
@@ -45,7 +39,6 @@ const tally = (answers: Answer[]) =>
     .map(([status, count]) => `${count}× ${status}`)
     .join(", ");
 
-/** DUPLICATES calls with one key at once, from this process. */
 async function duplicates(system: System, db: Db) {
   const key = randomUUID();
   const startedAt = performance.now();
@@ -54,11 +47,7 @@ async function duplicates(system: System, db: Db) {
   return { executions: await executions(db, key), answers: tally(answers), lastAnswerMs };
 }
 
-/**
- * A child process calls with a key and is SIGKILLed inside the side effect's
- * transaction; this process then retries the key every 50 ms until a call
- * succeeds: the time from the kill to that success is the time stuck.
- */
+/** A child is SIGKILLed mid-transaction; the time from the kill to a retry's success is time stuck. */
 async function crash(system: System, db: Db, url: string) {
   const key = randomUUID();
   // Node with tsx as a loader: the tsx CLI would stand between, and SIGKILL would miss the owner.
@@ -102,18 +91,12 @@ async function failureBeforeCommit(system: System, db: Db) {
   return { first: first.status, retry: retry.status, executions: await executions(db, key) };
 }
 
-/**
- * Sequential calls on fresh keys: every system and the bare side effect take
- * turns call by call, in alternating order, so that each sees the same load
- * from the rest of the shared machine; each round's medians give a ratio.
- */
+/** Sequential calls on fresh keys, systems taking turns call by call, so each sees the same load. */
 async function latency(systems: System[], db: Db) {
   const arms = [
     { id: "bare", call: bare(db) },
     ...systems.map((system) => ({ id: system.id, call: (key: string) => system.call(key, "ok") })),
-  ];
-  const samples = new Map(arms.map((arm) => [arm.id, [] as number[]]));
-  const roundMedians = new Map(arms.map((arm) => [arm.id, [] as number[]]));
+  ].map((arm) => ({ ...arm, samples: [] as number[], roundMedians: [] as number[] }));
   const once = async (arm: (typeof arms)[number]) => {
     const startedAt = performance.now();
     await arm.call(randomUUID());
@@ -121,31 +104,26 @@ async function latency(systems: System[], db: Db) {
   };
   for (const arm of arms) for (let i = 0; i < 100; i++) await once(arm); // warm-up
   for (let round = 0; round < LATENCY.rounds; round++) {
-    const inRound = new Map(arms.map((arm) => [arm.id, [] as number[]]));
+    const inRound = new Map(arms.map((arm) => [arm, [] as number[]]));
     for (let i = 0; i < LATENCY.perRound; i++)
-      for (const arm of i % 2 === 0 ? arms : [...arms].reverse()) inRound.get(arm.id)!.push(await once(arm));
-    for (const [id, values] of inRound) {
-      samples.get(id)!.push(...values);
-      roundMedians.get(id)!.push(percentile(values, 50));
+      for (const arm of i % 2 === 0 ? arms : [...arms].reverse()) inRound.get(arm)!.push(await once(arm));
+    for (const [arm, values] of inRound) {
+      arm.samples.push(...values);
+      arm.roundMedians.push(percentile(values, 50));
     }
   }
-  const bareMs = percentile(samples.get("bare")!, 50);
+  const [bareArm, ...systemArms] = arms;
+  const bareMs = percentile(bareArm!.samples, 50);
   const bySystem = new Map(
-    systems.map((system) => {
-      const values = samples.get(system.id)!;
-      const ratios = roundMedians
-        .get(system.id)!
-        .map((median, round) => median / roundMedians.get("bare")![round]!);
-      return [
-        system.id,
-        {
-          p50: percentile(values, 50),
-          p99: percentile(values, 99),
-          ratio: percentile(values, 50) / bareMs,
-          spread: [Math.min(...ratios), Math.max(...ratios)] as const,
-        },
-      ];
-    }),
+    systemArms.map(({ id, samples, roundMedians }) => [
+      id,
+      {
+        p50: percentile(samples, 50),
+        p99: percentile(samples, 99),
+        ratio: percentile(samples, 50) / bareMs,
+        spread: roundMedians.map((median, round) => median / bareArm!.roundMedians[round]!),
+      },
+    ]),
   );
   return { bareMs, bySystem };
 }
@@ -163,12 +141,6 @@ function report(
   seconds: number,
 ) {
   const ms = (value: number) => `${value.toFixed(1)} ms`;
-  const table = (header: string[], rows: string[][]) =>
-    [
-      `| ${header.join(" | ")} |`,
-      `| ${header.map(() => "---").join(" | ")} |`,
-      ...rows.map((row) => `| ${row.join(" | ")} |`),
-    ].join("\n");
   return `# Peers: run-once beside two idempotency libraries
 
 Produced by \`npm run bench -- --peers\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, in ${Math.round(seconds)} s: ${os.cpus().length} cores, Node ${process.version}. A report, not a target.
@@ -182,7 +154,7 @@ ${measured.map(({ system }) => `- **${system.id}**: ${system.label}`).join("\n")
 
 ${DUPLICATES} calls with one key at once, from one process. Executions are the ledger rows written for the key.
 
-${table(
+${markdownTable(
   ["system", "executions", "answers", "last answer"],
   measured.map(({ system, duplicates: d }) => [
     system.id,
@@ -197,7 +169,7 @@ ${table(
 The owner is SIGKILLed inside the side effect's transaction (its row written, not committed); the key is then
 retried every 50 ms. Time stuck is from the kill to the first retry that succeeds, given up after ${STUCK_CAP_MS / 1000} s.
 
-${table(
+${markdownTable(
   ["system", "time stuck", "retries", "their answers", "executions"],
   measured.map(({ system, crash: c }) => [
     system.id,
@@ -212,7 +184,7 @@ ${table(
 
 The work throws before its side effect; the same key is called again.
 
-${table(
+${markdownTable(
   ["system", "first answer", "the retry's answer", "executions"],
   measured.map(({ system, failure: f }) => [system.id, f.first, f.retry, String(f.executions)]),
 )}
@@ -222,17 +194,11 @@ ${table(
 Sequential calls on fresh keys, ${LATENCY.rounds} rounds of ${LATENCY.perRound}, every system and the bare side effect (p50 ${ms(bareMs)}) taking
 turns call by call.
 
-${table(
+${markdownTable(
   ["system", "p50", "p99", "p50 ÷ bare", "per-round ratios"],
   measured.map(({ system }) => {
     const l = bySystem.get(system.id)!;
-    return [
-      system.id,
-      ms(l.p50),
-      ms(l.p99),
-      `${l.ratio.toFixed(2)}×`,
-      `${l.spread[0].toFixed(2)}–${l.spread[1].toFixed(2)}`,
-    ];
+    return [system.id, ms(l.p50), ms(l.p99), `${l.ratio.toFixed(2)}×`, spreadOf(l.spread)];
   }),
 )}
 `;

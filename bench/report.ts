@@ -37,17 +37,28 @@ const frame = (title: string, values: Series[]) => ({
   data: { values },
 });
 
+/** The range of a list of ratios, for a row's "how". */
+export const spreadOf = (ratios: number[]) =>
+  `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+
+export const markdownTable = (header: string[], rows: string[][]) =>
+  [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+
 /** The rows as a Markdown table, each with its target and "met" or "missed". */
 export function tableOf(rows: Row[]): string {
   const verdict = (met: boolean | null) => (met === null ? "" : met ? "met" : "**missed**");
-  return [
-    "| case | database | instances | result | target | | how measured |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
-    ...rows.map(
-      (row) =>
-        `| ${row.case} | ${row.database} | ${row.instances} | ${row.result} | ${row.target} | ${verdict(row.met)} | ${row.how} |`,
-    ),
-  ].join("\n");
+  return markdownTable(
+    ["case", "database", "instances", "result", "target", "", "how measured"],
+    rows.map((row) => [
+      row.case,
+      row.database,
+      String(row.instances),
+      row.result,
+      row.target,
+      verdict(row.met),
+      row.how,
+    ]),
+  );
 }
 
 /** Writes latest.md, latency.svg and store-size.svg; returns the table as printed. */

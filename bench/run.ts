@@ -1,18 +1,14 @@
-/**
- * `npm run bench`: what run-once costs, side by side, and how it scales.
- * Real `next start` servers on loopback, SQLite and PostgreSQL, load from
- * autocannon. Prints a table and writes bench/results/ (latest.md and plots).
- * Not part of `npm test`.
- */
+/** `npm run bench`: what run-once costs and how it scales; writes bench/results/. */
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startInstances } from "../server/cluster/instances";
 import type { Cluster } from "../server/cluster/instances";
 import { createDb } from "../server/db/client";
+import { migrateDatabase } from "service-kit/db/migrate";
 import type { Db } from "../server/db/client";
 import { ROOT, TMP } from "../testing/paths";
 import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
@@ -22,11 +18,11 @@ import type { ApiClient } from "../testing/api-client";
 import { measureEngineOverhead } from "./engine-overhead";
 import { measureKeyWriteFloor } from "./key-write-floor";
 import { answers, countersOf, load, percentile } from "./load";
-import { counterOf, cpuMsOf } from "./process-usage";
+import { NO_BACKGROUND_JOBS, UNTHROTTLED, removeSqlite, usageOf } from "./process-usage";
 import { costsByArea } from "./cpu-profile";
 import { costPerCharge } from "./cpu-per-charge";
 import type { LoadOptions, LoadResult } from "./load";
-import { tableOf, writeReport } from "./report";
+import { spreadOf, tableOf, writeReport } from "./report";
 import type { Row, Series } from "./report";
 import { runPeers } from "./peers";
 import { orderQueue, seedOrders } from "./seed-orders";
@@ -42,10 +38,7 @@ const QUICK = process.argv.includes("--quick");
 const APP_RATIO_TARGET = 1.1;
 /** What the server's account of attempts may add to that ratio (issue 15: written off the request's path). */
 const ACCOUNT_RATIO_MOVE_TARGET = 0.02;
-/**
- * Per charge before Prisma 7 (main at `commit`), from bench/cpu-per-charge.ts with this build side by side, on
- * this machine kind: the shop's CPU must fall to 0.7× (issue 36), and neither service may send more statements.
- */
+/** Per charge before Prisma 7, measured side by side: the shop's CPU must fall to 0.7× (issue 36). */
 const BEFORE_PRISMA_7 = {
   commit: "2da3278",
   sqlite: { shopCpuMs: 29.7, providerCpuMs: 15.3, shopStatements: 10.04, providerStatements: 9.0 },
@@ -61,8 +54,6 @@ const storeSeries: Series[] = [];
 
 const label = (provider: Provider) => (provider === "sqlite" ? "SQLite" : "PostgreSQL");
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-/** The range of a list of ratios, for a row's "how". */
-const spreadOf = (ratios: number[]) => `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
 /** A row with no target: its figure is reported. */
 const REPORTED = { target: "report", met: null } as const;
 const addRow = (provider: Provider, instances: number, row: Omit<Row, "database" | "instances">) =>
@@ -79,9 +70,6 @@ function buildIsStale(): boolean {
 
 /** Databases the run made: dropped at the end. */
 const createdDatabases: string[] = [];
-const removeSqlite = (file: string) => {
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
-};
 
 async function freshDatabase(provider: Provider, name: string): Promise<string> {
   if (provider === "postgresql") {
@@ -110,14 +98,8 @@ async function withCluster<T>(
     basePort: BASE_PORT,
     providerPort: BASE_PORT + 10,
     nodeArgs,
-    // Lab off (its switches cost queries), baseline procedures on, a throttle that counts but refuses none.
-    env: {
-      LAB_ENABLED: "0",
-      BENCH_BASELINE: "1",
-      RATE_LIMIT_SESSION_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
-      RATE_LIMIT_ADDRESS_MUTATIONS: String(Number.MAX_SAFE_INTEGER),
-      ...env,
-    },
+    // Lab off (its switches cost queries), baseline procedures on.
+    env: { LAB_ENABLED: "0", BENCH_BASELINE: "1", ...UNTHROTTLED, ...env },
   });
   const db = createDb(url);
   try {
@@ -126,6 +108,17 @@ async function withCluster<T>(
     await db.$disconnect();
     await cluster.stop();
   }
+}
+
+/** The counters of every instance of the cluster, summed. */
+async function countersOfAll(cluster: Cluster) {
+  const sum = { queries: 0, outcomes: {} as Record<string, number> };
+  for (const { queries, outcomes } of await Promise.all(cluster.instances.map((i) => countersOf(i.url)))) {
+    sum.queries += queries;
+    for (const [outcome, count] of Object.entries(outcomes))
+      sum.outcomes[outcome] = (sum.outcomes[outcome] ?? 0) + count;
+  }
+  return sum;
 }
 
 /** A charge of the order's full amount with its persisted key. */
@@ -141,11 +134,7 @@ const chargeBody = (order: BenchOrder) => JSON.stringify(chargeInput(order));
 const loadEach = (cluster: Cluster, options: (index: number) => Omit<LoadOptions, "url">) =>
   Promise.all(cluster.instances.map((instance, index) => load({ url: instance.url, ...options(index) })));
 
-/**
- * payments.charge against bench.unprotectedCharge (the same handler and ledger transaction without
- * run-once) and bench.chargeWithoutAccount (its account of attempts unwritten), distinct keys, in
- * ABCCBA rounds so that drift hits every side alike.
- */
+/** payments.charge beside its unprotected and its unaccounted twins, in ABCCBA rounds against drift. */
 async function overhead(provider: Provider) {
   await withCluster(provider, "overhead", 1, {}, async (cluster, db) => {
     const { id: session, cookie } = await newSignedSession(db);
@@ -182,14 +171,14 @@ async function overhead(provider: Provider) {
     const b = latencies("bench.unprotectedCharge");
     // Each round's ratio too: their spread shows how much of the result is the machine's noise.
     const spread = (p: number) => {
+      const unprotected = results.get("bench.unprotectedCharge")!;
       const ratios = results
         .get("payments.charge")!
         .map(
           (result, round) =>
-            percentile(result.latenciesMs, p) /
-            percentile(results.get("bench.unprotectedCharge")![round]!.latenciesMs, p),
+            percentile(result.latenciesMs, p) / percentile(unprotected[round]!.latenciesMs, p),
         );
-      return `per-round p${p} ratios ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+      return `per-round p${p} ratios ${spreadOf(ratios)}`;
     };
     for (const p of [50, 99]) {
       const ratio = percentile(a, p) / percentile(b, p);
@@ -221,12 +210,6 @@ async function overhead(provider: Provider) {
   });
 }
 
-/** The background jobs (payment completer, key sweeper) paused: they poll per second, not per request. */
-const NO_BACKGROUND_JOBS = {
-  PAYMENT_COMPLETER_INTERVAL_MS: "3600000",
-  IDEMPOTENCY_SWEEP_INTERVAL_MS: "3600000",
-};
-
 /** 1,000 concurrent requests with one key, split over the instances; statements from db_queries_total. */
 async function storm(provider: Provider, instances: number) {
   await withCluster(provider, `storm${instances}`, instances, NO_BACKGROUND_JOBS, async (cluster, db) => {
@@ -243,7 +226,7 @@ async function storm(provider: Provider, instances: number) {
         throw new Error(`the warm-up charge answered ${warmUp.status}: ${warmUp.text}`);
     }
     await sleep(500); // its account of attempts is written once quiet for 200 ms
-    const before = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
+    const before = await countersOfAll(cluster);
 
     const total = 1000;
     const startedAt = performance.now();
@@ -259,17 +242,11 @@ async function storm(provider: Provider, instances: number) {
     });
     const lastAnswerMs = performance.now() - startedAt;
     await sleep(5_500); // the account of attempts (and replay counts) is written within 5 s: counted too
-    const after = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
-    const queries = after.reduce(
-      (sum, counters, index) => sum + counters.queries - before[index]!.queries,
-      0,
+    const after = await countersOfAll(cluster);
+    const queries = after.queries - before.queries;
+    const decisions = Object.entries(after.outcomes).map(
+      ([outcome, count]) => [outcome, count - (before.outcomes[outcome] ?? 0)] as const,
     );
-    const decisions: Record<string, number> = {};
-    after.forEach((counters, index) => {
-      for (const [outcome, count] of Object.entries(counters.outcomes)) {
-        decisions[outcome] = (decisions[outcome] ?? 0) + count - (before[index]!.outcomes[outcome] ?? 0);
-      }
-    });
     const executions = await db.charge.count({ where: { orderId: order!.id } });
     // The one execution (about 11 statements, BEGIN not logged) and the batched account of attempts.
     const constant = 20;
@@ -277,7 +254,7 @@ async function storm(provider: Provider, instances: number) {
       case: "Storm: executions",
       result: `${executions} (answers: ${Object.entries(answers(results))
         .map(([status, count]) => `${count}× ${status}`)
-        .join(", ")}; ${Object.entries(decisions)
+        .join(", ")}; ${decisions
         .filter(([, count]) => count > 0)
         .map(([outcome, count]) => `${count} ${outcome}`)
         .join(", ")})`,
@@ -301,21 +278,7 @@ async function storm(provider: Provider, instances: number) {
   });
 }
 
-/** What the services have spent so far: CPU ms and statements, the shop's instances summed. */
-async function usageOf(cluster: Cluster) {
-  const shops = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
-  return {
-    shopCpuMs: cluster.instances.reduce((sum, instance) => sum + cpuMsOf(instance.process.pid!), 0),
-    providerCpuMs: cpuMsOf(cluster.provider.process.pid!),
-    shopStatements: shops.reduce((sum, counters) => sum + counters.queries, 0),
-    providerStatements: await counterOf(`${cluster.provider.url}/metrics`, "provider_db_queries_total"),
-  };
-}
-
-/**
- * Distinct-key charges per second at saturation, what each costs the shop and the provider (CPU,
- * statements), and on one instance, catalog.list's requests per second through the same stack.
- */
+/** Distinct-key charges per second at saturation, and what each costs the shop and the provider. */
 async function throughput(provider: Provider, instances: number): Promise<number> {
   return withCluster(provider, `throughput${instances}`, instances, {}, async (cluster, db) => {
     const { id: session, cookie } = await newSignedSession(db);
@@ -377,10 +340,7 @@ async function throughput(provider: Provider, instances: number): Promise<number
   });
 }
 
-/**
- * CPU time and statements of 1,000 charges on one shop, background jobs paused, against the build before
- * Prisma 7: with BENCH_BEFORE (a built checkout of it), measured side by side in this run; else its recorded figures.
- */
+/** CPU and statements per charge against the build before Prisma 7: BENCH_BEFORE, or its figures. */
 async function cpu(provider: Provider) {
   const charges = 1000;
   const beforeCheckout = process.env.BENCH_BEFORE;
@@ -520,10 +480,7 @@ async function labOrder(cluster: Cluster, db: Db, switches: object) {
   return { a, b, order, charge: chargeInput(order) };
 }
 
-/**
- * Instance A is SIGKILLed between the provider's charge and its record (the lab's stall); a retry on
- * B goes out at once and every 50 ms until it succeeds. Measured from the kill to B's charge.
- */
+/** A is SIGKILLed between the provider's charge and its record; from the kill to B's retried charge. */
 async function recovery(provider: Provider) {
   const leaseMs = 10_000;
   const env = { LAB_ENABLED: "1", IDEMPOTENCY_LEASE_MS: String(leaseMs) };
@@ -588,11 +545,7 @@ async function leaseKeep(provider: Provider) {
 /** The engine in this process against the same Prisma transaction without it; on PostgreSQL, the floor of any key. */
 async function engineOverhead(provider: Provider) {
   const url = await freshDatabase(provider, `engine_${provider}`);
-  execFileSync("npm", ["run", "--silent", "db:prepare"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: "pipe",
-  });
+  await migrateDatabase(url);
   const rounds = 8;
   const perRound = 250;
   const {
@@ -603,7 +556,7 @@ async function engineOverhead(provider: Provider) {
   const postgres = provider === "postgresql";
   const ratio = percentile(a, 50) / percentile(b, 50);
   const addedMs = percentile(a, 50) - percentile(b, 50);
-  const how = `one ledger row per call, sequential, ${a.length} + ${b.length} calls in ${rounds} rounds, order reversed each round (per-round ratios ${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}); the claim commits on its own, then the row, the bare transaction and the completion go through Prisma's interactive transaction, as the shop writes them`;
+  const how = `one ledger row per call, sequential, ${a.length} + ${b.length} calls in ${rounds} rounds, order reversed each round (per-round ratios ${spreadOf(roundRatios)}); the claim commits on its own, then the row, the bare transaction and the completion go through Prisma's interactive transaction, as the shop writes them`;
   addRow(provider, 1, {
     case: "Engine overhead ratio, p50",
     result: `${ratio.toFixed(2)}× (${ms(percentile(a, 50))} vs ${ms(percentile(b, 50))})`,

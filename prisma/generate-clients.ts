@@ -1,12 +1,4 @@
-/**
- * Generates the Prisma clients: one per provider (SQLite, PostgreSQL) for each
- * schema, the shop's and the payment provider's. Each service picks its
- * client at run time by its database URL. Each run needs a URL of its provider
- * (it is not connected to). Offline: the Prisma CLI only checks that a schema
- * engine exists before `generate` and never runs it, so PRISMA_SCHEMA_ENGINE_BINARY
- * names a file that exists instead of the native engine it would download; and
- * CHECKPOINT_DISABLE keeps it from asking Prisma's server for updates.
- */
+/** Generates each schema's clients (SQLite, PostgreSQL) offline, with no native schema engine. */
 import { execFileSync } from "node:child_process";
 
 const URLS = {

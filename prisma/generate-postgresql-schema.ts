@@ -1,10 +1,4 @@
-/**
- * Writes each SQLite schema's PostgreSQL twin (prisma/postgresql/schema.prisma
- * for the shop, provider/prisma/postgresql/schema.prisma for the payment
- * provider): the SQLite schema is the one source of truth for its models, and
- * only the datasource provider and the generated client's folder differ.
- * `--check` fails if a twin is stale.
- */
+/** Writes each SQLite schema's PostgreSQL twin; `--check` fails if a twin is stale. */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,9 +1,4 @@
-/**
- * `npm run db:prepare`, run by `npm start` and `npm run dev`: checks that
- * DATABASE_URL can be used (creating a SQLite file's folder, which a fresh
- * clone lacks), applies the migrations, and seeds the catalogue into an empty
- * database. Any failure ends in one sentence that names the database and why.
- */
+/** `npm run db:prepare`: checks DATABASE_URL, applies the migrations, seeds an empty catalogue. */
 import { seedCatalog } from "../server/catalog/seed-catalog";
 import { checkDatabase } from "service-kit/db/check-database";
 import { createDb } from "../server/db/client";
@@ -16,18 +11,10 @@ try {
   const url = resolveDatabaseUrl(env.DATABASE_URL);
   await checkDatabase(url);
   await migrateDatabase(url);
-  await seed(url);
+  const db = createDb(url);
+  const created = await seedCatalog(db).finally(() => db.$disconnect());
+  console.log(created > 0 ? `Database ready; seeded ${created} products.` : "Database ready.");
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
-}
-
-async function seed(url: string): Promise<void> {
-  const db = createDb(url);
-  try {
-    const created = await seedCatalog(db);
-    console.log(created > 0 ? `Database ready; seeded ${created} products.` : "Database ready.");
-  } finally {
-    await db.$disconnect();
-  }
 }

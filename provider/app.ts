@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
-import type { Context } from "hono";
 import { cors } from "hono/cors";
 import { callerOf, secretKeyOnly } from "./auth";
 import { limitBody, readBody } from "./body";
 import type { BodyEnv } from "./body";
-import { ProviderError, asProviderError } from "./errors";
+import { asProviderError, requestError } from "./errors";
 import type { ProviderDeps } from "./provider-deps";
 import { cardFieldRoutes } from "./routes/card-field";
 import { chargeRoutes } from "./routes/charges";
@@ -14,15 +13,7 @@ import { paymentIntentRoutes } from "./routes/payment-intents";
 import { paymentMethodRoutes } from "./routes/payment-methods";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries";
 
-/**
- * A mock payment provider in the shape of Stripe's API, as Stripe's own
- * clients speak it: PaymentMethods created from the browser, PaymentIntents
- * confirmed under an Idempotency-Key, charges, search, events (sent to the
- * merchant's webhook, and listed), every answer with its Request-Id, and a
- * test lab composed around it. Its idempotency is the same
- * run-once core as the shop's, on its own database, with no framework but
- * this HTTP router.
- */
+/** A mock payment provider in Stripe's API shapes, idempotent by the shop's run-once core on its own DB. */
 export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
   const app = new Hono<BodyEnv>();
 
@@ -45,9 +36,8 @@ export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
   app.use("/v1/*", async (c, next) => {
     const caller = callerOf(c.req.header("authorization"));
     if (!caller) {
-      throw new ProviderError(
+      throw requestError(
         401,
-        "invalid_request_error",
         "api_key_invalid",
         "Send your API key as Authorization: Bearer sk_test_... (pk_test_... from a browser), or as the user of HTTP Basic.",
       );
@@ -69,14 +59,13 @@ export function createProviderApp(deps: ProviderDeps): Hono<BodyEnv> {
   app.route("/v1/test_helpers/webhook_deliveries", webhookDeliveryRoutes(deps));
 
   app.notFound(() => {
-    throw new ProviderError(404, "invalid_request_error", "resource_missing", "No such endpoint.");
+    throw requestError(404, "resource_missing", "No such endpoint.");
   });
   // Every failure in Stripe's shape; anything unexpected (a database that is down) a retryable 503, never a 500.
-  app.onError((error, c) => errorReply(c, asProviderError(error)));
+  app.onError((thrown, c) => {
+    const error = asProviderError(thrown);
+    if (error.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.retryAfterSeconds));
+    return c.json(error.toJSON(), error.status as 400);
+  });
   return app;
-}
-
-function errorReply(c: Context, error: ProviderError): Response {
-  if (error.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.retryAfterSeconds));
-  return c.json(error.toJSON(), error.status as 400);
 }

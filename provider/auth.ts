@@ -1,22 +1,12 @@
 import { createHash } from "node:crypto";
 import { createMiddleware } from "hono/factory";
 import type { BodyEnv } from "./body";
-import { ProviderError } from "./errors";
-
-/** Who is calling: the account a test-mode key names, and whether the key is a publishable one (a browser's). */
-export interface Caller {
-  account: string;
-  publishable: boolean;
-}
+import { requestError } from "./errors";
 
 const TEST_KEY = /^(sk|pk)_test_([A-Za-z0-9_]{4,100})$/;
 
-/**
- * The caller of a request, from its API key as Stripe takes it: `Authorization: Bearer sk_test_...`, or HTTP
- * Basic with the key as the user name (`curl -u sk_test_...:`). sk_test_X and pk_test_X are one account's
- * secret and publishable keys; the key itself is never stored.
- */
-export function callerOf(authorization: string | undefined): Caller | null {
+/** The caller from its test key, as Stripe takes it (Bearer, or Basic's user); the key is never stored. */
+export function callerOf(authorization: string | undefined) {
   const [scheme, credentials = ""] = (authorization ?? "").split(" ", 2);
   const key =
     scheme === "Bearer"
@@ -35,9 +25,8 @@ export function callerOf(authorization: string | undefined): Caller | null {
 /** Only creating a PaymentMethod is open to a publishable key; everything else needs the secret one. */
 export function refusePublishable(publishable: boolean) {
   if (publishable) {
-    throw new ProviderError(
+    throw requestError(
       401,
-      "invalid_request_error",
       "secret_key_required",
       "This API call cannot be made with a publishable API key. Please use a secret API key.",
     );

@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { bodyLimit } from "hono/body-limit";
 import qs from "qs";
 import type { z } from "zod";
-import { ProviderError, invalidRequest } from "./errors";
+import { invalidRequest, requestError } from "./errors";
 
 /** A card, a charge or the lab's switches fit in far less; anything bigger is refused before it is read. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -15,28 +15,18 @@ export type BodyEnv = {
 export const limitBody = bodyLimit({
   maxSize: BODY_LIMIT_BYTES,
   onError: () => {
-    throw new ProviderError(
-      413,
-      "invalid_request_error",
-      "request_too_large",
-      `The body is over ${BODY_LIMIT_BYTES} bytes.`,
-    );
+    throw requestError(413, "request_too_large", `The body is over ${BODY_LIMIT_BYTES} bytes.`);
   },
 });
 
-/**
- * Reads a POST body as Stripe's clients send it (form-encoded, with brackets
- * for nested fields: `metadata[order]=...`, parsed by qs as Stripe's clients
- * write it), or as JSON for curl and the lab.
- */
+/** Reads a POST body as Stripe's clients send it (form-encoded, `metadata[order]=...`), or as JSON. */
 export const readBody = createMiddleware<BodyEnv>(async (c, next) => {
   const type = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type === "application/x-www-form-urlencoded") c.set("body", qs.parse(await c.req.text()));
   else if (type === "application/json") c.set("body", parseJson(await c.req.text()));
   else {
-    throw new ProviderError(
+    throw requestError(
       415,
-      "invalid_request_error",
       "content_type_invalid",
       "Send the body as application/x-www-form-urlencoded, as Stripe's clients do, or as application/json.",
     );

@@ -1,16 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { ProviderDb } from "./db/client";
 import type { PaymentMethod } from "./db/generated/sqlite/client";
-import type { CardDetails } from "./stripe-objects";
 import { TEST_PAYMENT_METHODS } from "./test-cards";
-
-/** A PaymentMethod the provider can charge: its card's number stays here, at the provider. */
-export interface ChargeableMethod {
-  id: string;
-  cardNumber: string;
-  card: CardDetails;
-  createdAt: Date;
-}
 
 /** The test PaymentMethods exist in every account from the start, as Stripe's do. */
 const TEST_METHODS_CREATED_AT = new Date("2026-01-01T00:00:00Z");
@@ -26,7 +17,7 @@ export async function findPaymentMethod(
   db: ProviderDb,
   account: string,
   id: string,
-): Promise<ChargeableMethod | null> {
+): Promise<ReturnType<typeof chargeableOf> | null> {
   const test = TEST_PAYMENT_METHODS[id];
   if (test) {
     const card = { brand: test.brand, last4: test.number.slice(-4), ...TEST_CARD_EXPIRY };
@@ -41,8 +32,8 @@ export async function findPaymentMethod(
   return row && chargeableOf(row);
 }
 
-/** A stored PaymentMethod as the provider charges it. */
-export function chargeableOf(row: PaymentMethod): ChargeableMethod {
+/** A stored PaymentMethod as the provider charges it: its card number never leaves the provider. */
+export function chargeableOf(row: PaymentMethod) {
   const { id, cardNumber, brand, cardLast4: last4, expMonth, expYear, fingerprint, createdAt } = row;
   return { id, cardNumber, card: { brand, last4, expMonth, expYear, fingerprint }, createdAt };
 }

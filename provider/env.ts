@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
+import { databaseUrl, milliseconds, parseEnvironment } from "service-kit/env";
 import type { WebhookEndpoint } from "./webhooks/deliverer";
 import {
   EVENT_RETENTION_DEFAULT_MS,
@@ -9,19 +10,10 @@ import {
   WEBHOOK_RETRY_WINDOW_DEFAULT_MS,
 } from "./defaults";
 
-const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-
 /** The provider's settings, read from the environment it is started with. */
 const providerEnvSchema = z.object({
   PROVIDER_PORT: z.coerce.number().int().min(0).max(65_535).default(PROVIDER_DEFAULT_PORT),
-  PROVIDER_DATABASE_URL: z
-    .preprocess(
-      (value) => (value === "" ? undefined : value),
-      z.string().default(PROVIDER_DEFAULT_DATABASE_URL),
-    )
-    .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), {
-      message: "must be a file: URL (SQLite) or a postgresql:// URL",
-    }),
+  PROVIDER_DATABASE_URL: databaseUrl(PROVIDER_DEFAULT_DATABASE_URL),
   /** The test lab's fault switches (POST /v1/test/faults/:order): on only where the shop's lab is. */
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).default("0"),
   /** How long a "timeout" fault holds a request: past the shop's per-attempt timeout. */
@@ -59,9 +51,5 @@ export function webhookEndpointOf(env: ProviderEnv): WebhookEndpoint | undefined
   };
 }
 
-export function parseProviderEnv(source: Record<string, string | undefined>): ProviderEnv {
-  const parsed = providerEnvSchema.safeParse(source);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-  throw new Error(`Invalid environment for the payment provider: ${problems.join("; ")}.`);
-}
+export const parseProviderEnv = (source: Record<string, string | undefined>): ProviderEnv =>
+  parseEnvironment(providerEnvSchema, source, " for the payment provider");

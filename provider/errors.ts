@@ -26,21 +26,26 @@ export class ProviderError extends Error {
   }
 }
 
+/** Stripe's invalid_request_error, with its status. */
+export const requestError = (status: number, code: string, message: string, details: ErrorDetails = {}) =>
+  new ProviderError(status, "invalid_request_error", code, message, undefined, details);
+
 export const invalidRequest = (code: string, message: string, param?: string) =>
-  new ProviderError(400, "invalid_request_error", code, message, undefined, param ? { param } : {});
+  requestError(400, code, message, param ? { param } : {});
 
 /** A 404 in Stripe's words for an object the account does not have. */
 export const missing = (object: string, id: string) =>
-  new ProviderError(404, "invalid_request_error", "resource_missing", `No such ${object}: '${id}'`);
+  requestError(404, "resource_missing", `No such ${object}: '${id}'`);
+
+/** A retryable 503: nothing was done. */
+export const unavailable = (message: string) =>
+  new ProviderError(503, "api_error", "temporarily_unavailable", message, 1);
 
 /** A card error (402): the card was refused, or its details are wrong. */
 export const cardError = (code: string, message: string, details: ErrorDetails) =>
   new ProviderError(402, "card_error", code, message, undefined, details);
 
-/**
- * A 4xx is an answer: inside a charge's commit (a decline) it is stored and
- * replayed like a charge. Conflicts, throttles and 5xx are not.
- */
+/** A 4xx is an answer (a decline is stored and replayed); conflicts, throttles and 5xx are not. */
 export const providerFinalErrors: FinalErrors = {
   isFinal: (error) =>
     error instanceof ProviderError &&
@@ -84,11 +89,7 @@ export function asProviderError(error: unknown): ProviderError {
     return new ProviderError(409, "idempotency_error", "lease_lost", error.message, 1);
   if (error instanceof CallerGoneError)
     return new ProviderError(499, "api_error", "client_closed_request", error.message);
-  return new ProviderError(
-    503,
-    "api_error",
-    "temporarily_unavailable",
+  return unavailable(
     "The request failed before anything was committed. Retry with the same Idempotency-Key.",
-    1,
   );
 }

@@ -14,12 +14,7 @@ interface Executed {
   body: unknown;
 }
 
-/**
- * Runs a POST once per Idempotency-Key, as Stripe does: a replay answers the
- * stored result, with the id of the request that executed it as
- * Original-Request; the same key with other parameters is refused. Without a
- * key, every request runs, as at Stripe.
- */
+/** Runs a POST once per Idempotency-Key, as Stripe does; without a key, every request runs. */
 export async function idempotent<T extends object>(
   c: Context<BodyEnv>,
   deps: { db: ProviderDb; runOnce: RunOnce<ProviderTx> },

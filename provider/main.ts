@@ -1,9 +1,4 @@
-/**
- * The mock payment provider as a process of its own: `tsx provider/main.ts`,
- * which `npm start` and `npm run instances` run beside the shop. It prepares
- * its database (PROVIDER_DATABASE_URL, a SQLite file by default), then serves
- * on PROVIDER_PORT. An unusable database stops it with one sentence.
- */
+/** The payment provider's process: prepares its database, then serves on PROVIDER_PORT. */
 import { checkDatabase } from "service-kit/db/check-database";
 import { resolveDatabaseUrl } from "service-kit/db/database-url";
 import { migrateDatabase } from "service-kit/db/migrate";

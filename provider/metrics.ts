@@ -2,12 +2,7 @@ import { Counter, Registry } from "prom-client";
 import { RUN_ONCE_OUTCOMES } from "run-once";
 import type { RunOnceEvent, RunOnceObserver } from "run-once";
 
-/**
- * The provider's Prometheus metrics: how its run-once requests ended, how
- * often a charge really executed (what a storm of duplicates must keep at one
- * per key), and the statements it sent its database and its round trips
- * there (the statements and each transaction's BEGIN).
- */
+/** The provider's metrics: run-once outcomes, real charges (one per key in a storm), statements. */
 export class ProviderMetrics implements RunOnceObserver {
   readonly registry = new Registry();
   readonly #outcomes = new Counter({

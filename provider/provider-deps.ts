@@ -4,7 +4,6 @@ import type { ProviderLab } from "./lab/provider-lab";
 import type { ProviderMetrics } from "./metrics";
 import type { CardNetwork } from "./test-cards";
 
-/** What the provider's routes run on. */
 export interface ProviderDeps {
   db: ProviderDb;
   runOnce: RunOnce<ProviderTx>;

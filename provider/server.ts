@@ -21,19 +21,7 @@ import { sweepEvents } from "./webhooks/event-outbox";
 /** How often the deliverer looks for events due: a webhook follows its payment within about this. */
 const WEBHOOK_TICK_MS = 250;
 
-export interface RunningProvider {
-  url: string;
-  port: number;
-  metrics: ProviderMetrics;
-  close(): Promise<void>;
-}
-
-/**
- * Serves the payment provider on a port (0: any free one) over a database
- * that is already migrated: the shop's idempotency core, its own store, its
- * own sweeper. `npm start` runs it as a process of its own (provider/main.ts);
- * tests run it in theirs.
- */
+/** Serves the payment provider on a port (0: any free one) over an already migrated database. */
 export async function startProvider(opts: {
   databaseUrl: string;
   port: number;
@@ -44,7 +32,7 @@ export async function startProvider(opts: {
   webhooks?: WebhookEndpoint;
   /** How long events are kept (GET /v1/events): 30 days, as at Stripe. */
   eventRetentionMs?: number;
-}): Promise<RunningProvider> {
+}) {
   const metrics = new ProviderMetrics();
   const db = createProviderDb(opts.databaseUrl, { onQuery: metrics.countQuery, onBegin: metrics.countBegin });
   const { store, watcher, close: closeStore } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger);
@@ -99,3 +87,5 @@ export async function startProvider(opts: {
     },
   };
 }
+
+export type RunningProvider = Awaited<ReturnType<typeof startProvider>>;

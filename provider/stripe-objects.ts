@@ -26,8 +26,7 @@ const NO_BILLING_DETAILS = { address: NO_ADDRESS, email: null, name: null, phone
 const NO_ADDRESS_CHECKS = { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" };
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-// Every field of Stripe's objects is here (provider/stripe-objects.test.ts holds them to Stripe's fixtures),
-// null where the mock has no such thing, so that code written against the mock reads Stripe's objects too.
+// Every field of Stripe's objects (held to its fixtures), null where the mock has no such thing.
 
 export function paymentMethodJson(method: { id: string; card: CardDetails; createdAt: Date }) {
   const { card } = method;
@@ -61,7 +60,6 @@ export function paymentMethodJson(method: { id: string; card: CardDetails; creat
   };
 }
 
-/** The card a charge was made with, as its row keeps it. */
 function cardOf(charge: Charge): CardDetails {
   return {
     brand: charge.cardBrand,

@@ -35,7 +35,6 @@ export type DeclineCode = keyof typeof DECLINE_MESSAGES;
 /** The card network, as the provider asks it to authorize a charge: a decline code refuses it. */
 export type CardNetwork = (charge: {
   account: string;
-  /** The charge's metadata.order. */
   order: string | undefined;
   cardNumber: string;
 }) => Promise<DeclineCode | undefined>;

@@ -1,8 +1,4 @@
-/**
- * The budgets that hold for good, checked in `npm run check`: the run-once
- * package's surface (exports per entry, the store contract's members), the
- * length of its README, which documents every export, and the project README's.
- */
+/** The budgets of `npm run check`: run-once's surface and README, and the project README's length. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";

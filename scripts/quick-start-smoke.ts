@@ -1,9 +1,4 @@
-/**
- * What a newcomer does first, as CI does it after the README's quick start:
- * against the running demo, places an order and pays it twice with its key
- * over plain HTTP, checks that the second payment was a replay of the first,
- * and that the payment provider the demo started charged once. Usage: tsx scripts/quick-start-smoke.ts [base URL]
- */
+/** The README's quick start, checked: one order paid twice with its key is one charge. */
 import { SESSION_COOKIE } from "../server/session";
 
 const baseUrl = process.argv[2] ?? "http://localhost:3000";

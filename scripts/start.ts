@@ -1,9 +1,4 @@
-/**
- * `npm start` and `npm run dev`: the database prepared, the payment provider (unless PAYMENT_PROVIDER_URL
- * names one), the receipt worker and the shop; with INSTANCES=N (`start` only), N shops behind the
- * round-robin proxy on PORT. A shop or worker killed by a signal is started again; any other exit stops all.
- * Plain child_process, not a process manager: the shop must wait until the provider answers.
- */
+/** `npm start` and `npm run dev`: the database, the provider, the receipt worker and the shop(s). */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";

@@ -1,9 +1,4 @@
-/**
- * The one place the shop takes the fault lab in, for the processes that run
- * with LAB_ENABLED: nothing else of the shop imports server/lab, which builds
- * on the shop from outside (its router on the app's, its provider around the
- * shop's, its lost replies around the API).
- */
+/** The one place the shop takes the fault lab in: nothing else of the shop imports server/lab. */
 import { LabProvider } from "./lab/lab-provider";
 import type { LabComposition } from "./services-types";
 

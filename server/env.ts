@@ -1,20 +1,13 @@
 import { z } from "zod";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "run-once";
+import { databaseUrl, milliseconds, parseEnvironment, unsetIfEmpty } from "service-kit/env";
 import { PROVIDER_DEFAULT_PORT, WEBHOOK_RETRY_WINDOW_DEFAULT_MS } from "../provider/defaults";
 
 /** The embedded default: a SQLite file in the checkout, so the demo needs no setup. */
 const DEFAULT_DATABASE_URL = "file:./data/checkout.db";
 
-const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-// An empty variable (DATABASE_URL= in a shell or a .env file) means "not set".
-const unsetIfEmpty = (value: unknown) => (value === "" ? undefined : value);
-
 const envSchema = z.object({
-  DATABASE_URL: z
-    .preprocess(unsetIfEmpty, z.string().default(DEFAULT_DATABASE_URL))
-    .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), {
-      message: "must be a file: URL (SQLite) or a postgresql:// URL",
-    }),
+  DATABASE_URL: databaseUrl(DEFAULT_DATABASE_URL),
   IDEMPOTENCY_LEASE_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.leaseMs),
   IDEMPOTENCY_TTL_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.ttlMs),
   IDEMPOTENCY_WAIT_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.waitMs),
@@ -49,12 +42,7 @@ const envSchema = z.object({
     .default("pk_test_idempotent_checkout"),
   /** How often the background completer looks for payments left between the provider's charge and the record. */
   PAYMENT_COMPLETER_INTERVAL_MS: milliseconds(5_000),
-  /**
-   * Past this age of its first provider call, a stranded payment is never charged again, only looked up
-   * (the provider's charges under its key), and goes to review if there are none: the provider forgets a
-   * key after its retention (24 h at Stripe, IDEMPOTENCY_TTL_MS in provider/), and a key it forgot charges
-   * again. 12 h leaves half the retention for retries, outages and clocks that disagree.
-   */
+  /** Past this, a stranded payment is only looked up: the provider may have forgotten its key. */
   PAYMENT_REDRIVE_CUTOFF_MS: milliseconds(12 * 60 * 60 * 1000),
   /** The port `next start` listens on: names this instance in the server's account of attempts. */
   PORT: z.coerce.number().int().positive().optional(),
@@ -63,7 +51,7 @@ const envSchema = z.object({
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).optional(),
   /** The benchmark's baseline: payments.charge's handler without the middleware (npm run bench). */
   BENCH_BASELINE: z.enum(["0", "1"]).default("0"),
-  /** Signs session ids; unset, a key generated once and kept in the database (see session-secret.ts). */
+  /** Signs session ids; unset, a key generated once and kept in the database (see server-secret.ts). */
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Mutations one session, and one client address, may send per window (see server/throttle/). */
   RATE_LIMIT_SESSION_MUTATIONS: z.coerce.number().int().positive().default(60),
@@ -86,16 +74,11 @@ export function webhookRetentionProblem(config: Pick<Env, "WEBHOOK_KEY_TTL_MS" |
   );
 }
 
-/** Reads the environment, or fails with one line that names each bad variable. */
 function parseEnv(source: Record<string, string | undefined>): Env {
-  const parsed = envSchema.safeParse(source);
-  if (parsed.success) {
-    const problem = webhookRetentionProblem(parsed.data);
-    if (problem) throw new Error(problem);
-    return parsed.data;
-  }
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-  throw new Error(`Invalid environment: ${problems.join("; ")}.`);
+  const parsed = parseEnvironment(envSchema, source);
+  const problem = webhookRetentionProblem(parsed);
+  if (problem) throw new Error(problem);
+  return parsed;
 }
 
 export const env: Env = parseEnv(process.env);

@@ -26,7 +26,6 @@ export class NamedError<Reason extends string> extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
-  /** When a retry is worth making, in seconds. */
   readonly retryAfterSeconds: number | undefined;
 }
 

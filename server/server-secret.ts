@@ -1,21 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "./db/client";
 
-/** The server's own keys, each under a name: signing session ids, keying request fingerprints. */
-type SecretName = "session" | "fingerprint";
-
-/**
- * A key of the server's (SESSION_SECRET, IDEMPOTENCY_FINGERPRINT_SECRET set
- * them). Without one, the first process that needs it generates it and stores
- * it in the database, and every later process reads that row: all instances
- * on one database (INSTANCES=3 npm start) agree on it, which a random key per
- * process would not, and restarts keep it. Whoever can read the database can
- * then read the key, but could read every order there anyway; the environment
- * keeps the key out of it.
- */
+/** A server key from the environment, or generated once into the DB so all instances agree. */
 export async function loadServerSecret(
   db: Db,
-  name: SecretName,
+  /** Which: signing session ids, or keying request fingerprints. */
+  name: "session" | "fingerprint",
   configured: string | undefined,
 ): Promise<string> {
   if (configured) return configured;

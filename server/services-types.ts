@@ -8,15 +8,12 @@ import type { MutationThrottle } from "./throttle/mutation-throttle";
 /** The server's services: every procedure reaches them in its context, and domain code takes the part it needs. */
 export interface Services {
   db: Db;
-  /** The payment provider the shop charges through (its second hop). */
   provider: PaymentProvider;
-  /** The run-once core on this database (packages/run-once). */
   runOnce: RunOnce<Tx>;
   /** The server's own account of every run under a key and its provider calls (and the keys' replay counts): read by the order page. */
   account: Account;
   /** Keys the fingerprints of stored requests (an HMAC), so a stored one cannot be used to test guesses. */
   fingerprintSecret: () => Promise<string>;
-  /** This process's run-once metrics (also served at /api/metrics). */
   metrics: AppMetrics;
   /** Past this age of its first provider call, a payment attempt is only looked up, never charged again (env.ts). */
   redriveCutoffMs: number;
@@ -26,7 +23,6 @@ export interface Services {
 
 /** What the HTTP layer needs beyond the procedures' services. */
 export interface HttpServices extends Services {
-  /** The key that session cookies are signed with (see session-secret.ts). */
   sessionSecret: () => Promise<string>;
 }
 

@@ -32,23 +32,17 @@ export interface AppServices extends HttpServices {
 export function createServices(opts: {
   databaseUrl: string;
   settings: Partial<RunOnceSettings>;
-  /** Where the payment provider answers, and the shop's key there. */
   provider: { url: string; apiKey: string };
   /** Another provider implementation, for tests. */
   providerOverride?: PaymentProvider;
   clock?: () => Date;
-  /** The fault lab, composed in (server/compose-lab.ts). */
   lab?: LabComposition;
-  /** PAYMENT_REDRIVE_CUTOFF_MS (env.ts) unless given. */
   redriveCutoffMs?: number;
   /** The completer's give-up: failures before an attempt goes to review. */
   completerMaxFailures?: number;
   fingerprintSecret?: string;
-  /** SESSION_SECRET; without it, the key kept in the database. */
   sessionSecret?: string;
-  /** Limits on mutations over HTTP; without them, none. */
   throttle?: ThrottleSettings;
-  /** How this process is named in the account of attempts (see instanceName). */
   instance?: string;
   /** The provider's webhook endpoint secret, and how long event keys are kept; without it, webhooks are refused. */
   webhooks?: { secret: string; keyTtlMs: number };
@@ -108,11 +102,7 @@ export function createServices(opts: {
   };
 }
 
-// One set per server process, kept on globalThis so that dev-mode module
-// reloads reuse the connection and the in-flight map instead of forking them.
-// They are made on the first API request, in the API route's module graph:
-// made in instrumentation.ts instead, they would throw errors of another copy
-// of TRPCError (Next bundles each entry apart), which tRPC turns into 500s.
+// On globalThis for dev reloads; made in the API route's graph, never in instrumentation.ts.
 const globalForServices = globalThis as unknown as { services?: AppServices };
 
 export function getServices(): AppServices {

@@ -1,12 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-/**
- * The anonymous session: an opaque, unguessable id in an HttpOnly cookie, set
- * on the first visit. Orders and idempotency keys belong to it. The cookie
- * carries the id and its HMAC under the server's secret (session-secret.ts),
- * so the server accepts only ids it issued itself: a caller cannot pick its
- * session (fixation), and changing the cookie only ever yields a new session.
- */
+/** The anonymous session: its id signed in an HttpOnly cookie, so a caller cannot pick one. */
 export const SESSION_COOKIE = "checkout_session";
 
 /** `<id>.<signature>`, both 32 bytes in base64url, which a cookie carries without escaping. */
@@ -16,18 +10,11 @@ export function newSessionId(): string {
   return randomBytes(32).toString("base64url");
 }
 
-/** The cookie's value for a session id. */
 export function signSessionId(sessionId: string, secret: string): string {
   return `${sessionId}.${signatureOf(sessionId, secret)}`;
 }
 
-/**
- * The session a Cookie header names, by the one rule that the proxy and the
- * API share: the first checkout_session cookie whose signature checks out.
- * A browser can hold several (another path or a parent domain set one, or a
- * script wrote junk), and one that is not ours must not hide one that is.
- * Null when none checks out: the proxy then issues a new session.
- */
+/** The first checkout_session cookie whose signature checks out: a foreign one must not hide ours. */
 export function sessionIdFromCookies(cookieHeader: string | null, secret: string): string | null {
   for (const value of cookieValues(cookieHeader ?? "", SESSION_COOKIE)) {
     const { sessionId = "", signature = "" } = SIGNED_ID_PATTERN.exec(value)?.groups ?? {};

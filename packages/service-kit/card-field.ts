@@ -1,8 +1,4 @@
-/**
- * The provider's hosted card field, as Stripe Elements is: a page the provider serves, framed by the
- * merchant's page. The two talk by postMessage only, each checking the other's origin: the merchant asks for a
- * PaymentMethod (or a test card), the field answers with a PaymentMethod's id, never with the card.
- */
+/** The hosted card field's postMessage protocol: each side checks the other's origin; no card crosses. */
 
 /** Where the provider serves the field's page; its script is beside it, at the same path with `.js`. */
 export const CARD_FIELD_PATH = "/elements/card-field";

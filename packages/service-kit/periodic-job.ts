@@ -1,9 +1,4 @@
-/**
- * A background job's timer: a pass every interval (unref'd, so it never keeps
- * a process alive), and `tick()` for a pass now; overlapping ticks share the
- * pass in progress, so one job never runs two passes at once. A pass that
- * fails on the timer is reported, never left an unhandled rejection.
- */
+/** A background job's unref'd timer; overlapping ticks share the pass in progress. */
 export class PeriodicJob<T> {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<T> | undefined;

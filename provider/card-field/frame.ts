@@ -1,8 +1,4 @@
-/**
- * The card field's script, in the provider's frame (bundled by routes/card-field.ts): the card is typed and kept
- * here, sent to the provider from here, and the merchant's page gets a PaymentMethod's id back, by postMessage.
- * It talks only to the origin that framed it, and takes orders only from that window at that origin.
- */
+/** The card field's script: the card stays in the provider's frame; the merchant gets only the id. */
 import { TEST_CARDS, messageOf } from "service-kit/card-field";
 import type { FromCardField, TestCard, ToCardField } from "service-kit/card-field";
 import {

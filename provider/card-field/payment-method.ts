@@ -26,10 +26,7 @@ interface ProviderAnswer {
 /** One attempt's budget: past it the field says the provider did not answer (the shop's own attempts get 8 s). */
 const TIMEOUT_MS = 8_000;
 
-/**
- * Creates a card PaymentMethod at the provider, as Stripe.js's `stripe.createPaymentMethod({ type: "card", card })`
- * does from its card field's frame, and returns its id: the card number goes to the provider only.
- */
+/** Creates a card PaymentMethod, as Stripe.js does from its frame: the number goes to the provider only. */
 export async function createPaymentMethod(
   endpoint: { url: string; publishableKey: string },
   card: CardDetails,

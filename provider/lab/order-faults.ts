@@ -3,11 +3,7 @@ import type { ProviderFaults } from "service-kit/lab/provider-faults";
 import type { ProviderOneShot } from "service-kit/lab/provider-one-shots";
 import type { ProviderDb } from "../db/client";
 
-/**
- * One account's faults for one of its orders, in the lab's own table, a row
- * per fault: another account's switches never touch them, and a fault
- * nobody set is off.
- */
+/** One account's faults for one order, a row per fault: a fault nobody set is off. */
 export class OrderFaults {
   readonly #order: { account: string; orderRef: string };
 

@@ -8,7 +8,7 @@ import { secretKeyOnly } from "../auth";
 import { validBody } from "../body";
 import type { BodyEnv } from "../body";
 import type { ProviderDb } from "../db/client";
-import { ProviderError } from "../errors";
+import { unavailable } from "../errors";
 import type { CardNetwork } from "../test-cards";
 import type { SendsAgain } from "../webhooks/deliverer";
 import { OrderFaults } from "./order-faults";
@@ -18,13 +18,7 @@ const faultsRequest = providerFaultsSchema.strict().partial();
 
 const orderOfBody = z.object({ metadata: z.object({ order: z.string() }) });
 
-/**
- * The test lab, composed around the provider from outside: what each of its
- * faults does to an order whose faults the merchant's lab set. The charge
- * route knows none of them: the faults of the HTTP exchange act in one
- * middleware around it, the card's in the card network it is handed, the
- * webhook's in the deliverer's choice to send an event again.
- */
+/** The test lab, composed around the provider from outside: the charge route knows none of its faults. */
 export function providerLab(db: ProviderDb, timeoutHoldMs: number) {
   const faultsOf = (account: string, order: string) => new OrderFaults(db, account, order);
 
@@ -45,13 +39,7 @@ export function providerLab(db: ProviderDb, timeoutHoldMs: number) {
     const faults = faultsOf(c.get("account"), body.data.metadata.order);
     const on = await faults.read();
     if (on.unavailable && (await faults.spend("unavailable"))) {
-      throw new ProviderError(
-        503,
-        "api_error",
-        "temporarily_unavailable",
-        "The provider is unavailable (test lab).",
-        1,
-      );
+      throw unavailable("The provider is unavailable (test lab).");
     }
     await next();
     if (!c.res.ok) return;

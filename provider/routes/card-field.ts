@@ -59,11 +59,7 @@ input[aria-invalid="true"] { border-color: var(--error); }
 const PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'";
 
-/**
- * The hosted card field, as Stripe Elements serves it: a page and a script from the provider's origin, which the
- * merchant's page frames. Any merchant may frame it (a publishable key is public); it talks only to the one that did.
- * The script is bundled once, on its first request, from card-field/frame.ts and what it imports.
- */
+/** The hosted card field, as Stripe Elements serves it; its script is bundled on first request. */
 export function cardFieldRoutes() {
   const routes = new Hono();
   let script: Promise<string> | undefined;

@@ -31,15 +31,9 @@ const listQuery = z
     "page one way: starting_after or ending_before",
   );
 
-type EventRow = { payload: string; deliveredAt: Date | null };
 const EVENT_FIELDS = { payload: true, deliveredAt: true } as const;
 
-/**
- * The account's events, as Stripe keeps them for 30 days: listed newest
- * first, by creation time and type, paged from an event either way, and
- * retrieved by id. What a merchant whose endpoint missed deliveries catches
- * up with.
- */
+/** The account's events, as Stripe lists them: how a merchant catches up with missed deliveries. */
 export function eventRoutes(deps: ProviderDeps) {
   const routes = new Hono<BodyEnv>();
   routes.use(secretKeyOnly);
@@ -85,7 +79,7 @@ export function eventRoutes(deps: ProviderDeps) {
 }
 
 /** The event as delivered, with its pending webhooks as of now. */
-function eventJson(event: EventRow) {
+function eventJson(event: { payload: string; deliveredAt: Date | null }) {
   return { ...(JSON.parse(event.payload) as object), pending_webhooks: event.deliveredAt ? 0 : 1 };
 }
 

@@ -27,18 +27,12 @@ const paymentIntentRequest = z.strictObject({
   metadata,
   expand: z.array(z.literal("latest_charge")).optional(),
 });
-type PaymentIntentRequest = z.infer<typeof paymentIntentRequest>;
 
 /** Stripe's search, as far as merchants use it here: one order's PaymentIntents, optionally by one more metadata field. */
 const ORDER_QUERY =
   /^metadata\['order'\]:'([^'\\]{1,500})'(?: AND metadata\['([^'\\\]]{1,40})'\]:'([^'\\]{1,500})')?$/;
 
-/**
- * PaymentIntents, confirmed when created, as Stripe's server-side
- * integrations do (`confirm: true`): the card is charged under the request's
- * Idempotency-Key, and the intent succeeds or, declined, asks for another
- * payment method; either way an event goes to the merchant's webhook.
- */
+/** PaymentIntents, confirmed when created (`confirm: true`), charged under the request's key. */
 export function paymentIntentRoutes(deps: ProviderDeps) {
   const routes = new Hono<BodyEnv>();
   routes.use(secretKeyOnly);
@@ -89,15 +83,11 @@ export function paymentIntentRoutes(deps: ProviderDeps) {
   return routes;
 }
 
-/**
- * The charge itself: the card network's answer, then one write of the intent
- * and its charge, and its event, in the transaction that completes the key. A
- * decline is decided there too, so it is stored and replayed like a charge.
- */
+/** The charge, its intent and its event in the key's transaction, so a decline is stored and replayed. */
 async function confirm(
   deps: ProviderDeps,
   made: { account: string; key: string | null; requestId: string },
-  request: PaymentIntentRequest,
+  request: z.infer<typeof paymentIntentRequest>,
   commit: Commit,
 ) {
   const { account } = made;

@@ -25,12 +25,7 @@ const paymentMethodRequest = z.strictObject({
   }),
 });
 
-/**
- * PaymentMethods, as Stripe.js creates them: from the browser, with the
- * merchant's publishable key, so that the card number reaches the provider
- * and never the merchant's servers (app.ts opens it to every origin, as
- * Stripe's API is: publishable keys are public).
- */
+/** PaymentMethods from the browser with a publishable key: the card never reaches the merchant. */
 export function paymentMethodRoutes(deps: ProviderDeps) {
   const routes = new Hono<BodyEnv>();
   routes.post("/", async (c) => {

@@ -4,12 +4,7 @@ import type { BodyEnv } from "../body";
 import { invalidRequest } from "../errors";
 import type { ProviderDeps } from "../provider-deps";
 
-/**
- * The provider's own record of its webhook delivery tries for an order's
- * events, oldest first: `GET /v1/test_helpers/webhook_deliveries?order=...`.
- * A try in flight has neither status nor error; one that got no answer says
- * why (refused, reset, timed out).
- */
+/** The provider's record of its webhook tries for an order's events, oldest first. */
 export function webhookDeliveryRoutes(deps: ProviderDeps) {
   const routes = new Hono<BodyEnv>();
   routes.use(secretKeyOnly);
@@ -25,15 +20,12 @@ export function webhookDeliveryRoutes(deps: ProviderDeps) {
     });
     return c.json({
       object: "list",
-      data: tries.map((delivery) => ({
-        id: delivery.id,
-        event: delivery.eventId,
-        type: delivery.event.type,
-        try: delivery.try,
-        at: delivery.at.toISOString(),
-        status: delivery.status,
-        error: delivery.error,
-        duration_ms: delivery.durationMs,
+      data: tries.map(({ eventId, event, at, durationMs, ...delivery }) => ({
+        ...delivery,
+        event: eventId,
+        type: event.type,
+        at: at.toISOString(),
+        duration_ms: durationMs,
       })),
     });
   });

@@ -3,6 +3,7 @@ import Stripe from "stripe";
 import type { Logger } from "service-kit/logger";
 import { PeriodicJob } from "service-kit/periodic-job";
 import type { ProviderDb } from "../db/client";
+import type { WebhookEvent } from "../db/generated/sqlite/client";
 
 /** Where events go, how they are signed, and how long an undelivered one is retried. */
 export interface WebhookEndpoint {
@@ -30,17 +31,7 @@ const BATCH = 20;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-/**
- * Sends the events written in the provider's transactions to the merchant's
- * webhook endpoint, at least once: each is signed as Stripe signs
- * (`Stripe-Signature: t=...,v1=HMAC-SHA256`, with the official client's own
- * signer), and any delivery not answered 2xx is retried with exponential
- * backoff and jitter until the retry window closes. An event's next try is
- * booked before it is sent, so a provider that dies mid-send sends it again
- * later; some are sent twice on purpose; retries reorder events. Each try is
- * on the provider's record (WebhookDelivery): in flight before it is sent,
- * then the endpoint's status or why it did not answer.
- */
+/** Sends events at least once, signed as Stripe signs, retried with backoff until the window closes. */
 export class WebhookDeliverer {
   readonly #job = new PeriodicJob(
     () => this.#pass(),
@@ -78,14 +69,7 @@ export class WebhookDeliverer {
     return answered.filter(Boolean).length;
   }
 
-  async #deliver(event: {
-    id: string;
-    account: string;
-    orderRef: string | null;
-    payload: string;
-    attempts: number;
-    createdAt: Date;
-  }): Promise<boolean> {
+  async #deliver(event: WebhookEvent): Promise<boolean> {
     const attempts = event.attempts + 1;
     const now = this.#now();
     // Booked before the send, and only by one deliverer: a crash mid-send leaves the next try in place.
@@ -128,7 +112,6 @@ export class WebhookDeliverer {
     return false;
   }
 
-  /** The endpoint's status, or why it gave none. */
   async #send(payload: string, now: Date): Promise<Answer> {
     const signature = Stripe.webhooks.generateTestHeaderString({
       payload,

@@ -2,11 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ProviderDb, ProviderTx } from "../db/client";
 import { eventJson } from "../stripe-objects";
 
-/**
- * Writes an event in the transaction of what it tells, so that a committed
- * payment always has its event and a rolled-back one never does; the
- * deliverer sends it from there, and GET /v1/events lists it.
- */
+/** Writes an event in the transaction of what it tells: a committed payment always has its event. */
 export async function recordEvent(
   tx: ProviderTx,
   event: {

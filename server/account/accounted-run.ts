@@ -12,7 +12,6 @@ import { WriteBehind } from "./write-behind";
 /** The response header that names the server's record of a request, so the lab and the page can point at it. */
 export const REQUEST_RECORD_HEADER = "Run-Once-Request";
 
-/** A run arriving on its road, under its key. */
 export interface Arrival {
   road: Road;
   scope: KeyScope;
@@ -28,11 +27,7 @@ export interface Arrival {
 export type RunEnding =
   { result: RunResult } | { error: unknown; retryAfterSeconds?: number } | { unkeyed: true };
 
-/**
- * The server's account, written in one place from each run's typed events: it arrives, claims its key, acts
- * (each provider call on record before it leaves), is written with its work (inside commit()), and ends. A
- * crash loses only what the work does not depend on: arrivals, endings' details and replies, in batches.
- */
+/** The server's account of each run; a crash loses only what the work does not depend on. */
 export class Account {
   /** Arrivals, endings and replies, written in later batches: a failed write is logged, never thrown. */
   readonly batches: WriteBehind<RequestRecord>;
@@ -73,13 +68,11 @@ export class Account {
       );
   }
 
-  /** Writes what is pending now; resolves when it (and any earlier write) is written. */
   flush(): Promise<void> {
     return this.batches.flush();
   }
 }
 
-/** One run of a road under a key, and the acts it does, as the account keeps them. */
 export class AccountedRun implements CallRecorder {
   readonly id = randomUUID();
   readonly road: Road;
@@ -108,10 +101,7 @@ export class AccountedRun implements CallRecorder {
     account.batches.put(this.id, this.#record);
   }
 
-  /**
-   * The run claimed its key: its execution, whose commit() writes this record in the transaction of the
-   * work, with the ending that work comes to (unless the run ended already: its client left).
-   */
+  /** The run claimed its key: its commit() writes this record in the work's transaction. */
   claimed(execution: Execution<Tx>): Execution<Tx> {
     this.#claimed = execution;
     this.#change({ generation: execution.generation, keyState: KEY_STATE_OF_DECISION[execution.decision] });
@@ -134,10 +124,7 @@ export class AccountedRun implements CallRecorder {
     };
   }
 
-  /**
-   * The run's work is written in `tx`: its record goes with it, ended as the work came to (unless the run
-   * ended already: its client left while it went on).
-   */
+  /** The record is written in the work's `tx`, ended as the work came to unless its client left. */
   writtenIn(tx: Tx, status = this.arrival.answers?.ok ?? null): Promise<void> {
     const ended = this.#record.decision !== null;
     // Not into the batches: the transaction may roll back, and then the run's ending tells what happened.
@@ -213,11 +200,7 @@ export class AccountedRun implements CallRecorder {
   }
 }
 
-/**
- * As the core tells its observer: its own errors name themselves, but a key of another run's (the payment's,
- * under an event's) that was held or reused failed this one's work; a run that never claimed shared a failure
- * it joined.
- */
+/** A held or reused key of another run's failed this run's work; an unclaimed run shared a failure. */
 function outcomeOfFailure(
   error: unknown,
   claimed: boolean,

@@ -17,7 +17,6 @@ const sentCall = z.object({
   purpose: z.enum(PROVIDER_CALL_PURPOSES),
   /** Which try of the shop's retry policy, from 1. */
   try: z.number().int(),
-  /** The account's record of the run that sent it. */
   run: z.string(),
   /** The payment's key the call's key was made for; null for a key of the lab's own. */
   paymentKey: z.string().nullable(),
@@ -33,7 +32,6 @@ export const providerCallSchema = recordViewSchema.extend({
   noReply: z.boolean(),
 });
 
-/** A call of `run` as it leaves, in flight. */
 export function callSent(run: RequestRecord, call: ProviderCall): RequestRecord {
   return {
     ...run,

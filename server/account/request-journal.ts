@@ -12,19 +12,11 @@ const KEYS_PER_STATEMENT = 100;
 /** Rows per upsert: 17 bound values each, far under either database's limit (SQLite's 32,766). */
 const ROWS_PER_STATEMENT = 500;
 
-/**
- * The server's account of attempts, on the table "RequestRecord" beside the
- * keys. Written in batches by the Account, so its statements cost no
- * request any time, with the keys' replay counts for the ledger.
- */
+/** The account of attempts in "RequestRecord", written in batches, off the requests' path. */
 export class PrismaRequestJournal implements RequestJournal {
   constructor(private readonly db: Db) {}
 
-  /**
-   * Upserts each key's newest `capPerKey` (an ending completes its in-flight row in place), caps the keys
-   * that a duplicate's record names, and adds each key's replays to its "replayCount". A batch of first
-   * executions is one statement. No transaction: a crash between them only leaves the account short.
-   */
+  /** No transaction: a crash between the statements only leaves the account short. */
   async append(records: RequestRecord[], capPerKey: number): Promise<void> {
     const byKey = new Map<string, RequestRecord[]>();
     for (const r of records) {
@@ -85,7 +77,7 @@ export class PrismaRequestJournal implements RequestJournal {
     }));
   }
 
-  /** The shop's calls to the provider are kept under their order, as long as it exists (see recordProviderCalls). */
+  /** The shop's calls to the provider are kept under their order, as long as it exists (see provider-calls.ts). */
   async sweep(before: Date): Promise<number> {
     return this.db.$executeRaw`
       DELETE FROM "RequestRecord"
@@ -101,11 +93,7 @@ export class PrismaRequestJournal implements RequestJournal {
   }
 }
 
-/**
- * Raw SQL: Prisma's createMany compiles per row (and, on SQLite, splits at 999 bound values) and cannot upsert.
- * A version in flight never overwrites an ended one: a batch taken before a run's transaction wrote its ending
- * may land after it.
- */
+/** Raw SQL: createMany cannot upsert; an in-flight version never overwrites an ended one. */
 function upsert(db: Db | Tx, rows: RequestRecord[]): Promise<number> {
   const values = rows.map(
     (r) => Prisma.sql`(${r.id}, ${r.scope.caller}, ${r.scope.path}, ${r.scope.key}, ${r.at}, ${r.instance},

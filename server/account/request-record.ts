@@ -41,7 +41,6 @@ export interface RequestRecord {
 export const recordViewSchema = z.object({
   id: z.string(),
   at: z.iso.datetime(),
-  /** The shop's instance that ran or sent it. */
   instance: z.string(),
   /** The core's words (RUN_ONCE_OUTCOMES); for a provider call, the provider's Idempotency-Decision. */
   decision: z.enum(RUN_ONCE_OUTCOMES).nullable(),
@@ -54,7 +53,6 @@ export function viewOf(record: RequestRecord): z.infer<typeof recordViewSchema> 
   return { id, at: at.toISOString(), instance, decision, status, durationMs: Math.round(durationMs) };
 }
 
-/** What a request's ending adds to its record. */
 export type RequestEnding = Pick<
   RequestRecord,
   "decision" | "keyState" | "generation" | "status" | "retryAfterSeconds" | "keyExpiresAt"
@@ -69,7 +67,6 @@ export const KEY_STATE_OF_DECISION: Record<RunResult["decision"], FoundKeyState>
   coalesced: "in_progress",
 };
 
-/** What the record says of a run not ended yet. */
 export const IN_FLIGHT: RequestEnding = {
   decision: null,
   keyState: null,
@@ -81,17 +78,10 @@ export const IN_FLIGHT: RequestEnding = {
 
 /** Where the server's account is kept. Writes come in batches, off the requests' path. */
 export interface RequestJournal {
-  /**
-   * Appends the records (a record already written, in flight, is completed in place), keeps only the
-   * newest `capPerKey` of each key they name, and counts their keys' replays.
-   */
+  /** Appends the records, keeps each key's newest `capPerKey`, and counts their keys' replays. */
   append(records: RequestRecord[], capPerKey: number): Promise<void>;
-  /** Marks a record already written as one whose reply was lost. */
   markReplyLost(id: string): Promise<void>;
-  /**
-   * Writes the records now, on `client` (a transaction's, to write them with the work they describe): a
-   * record already written is updated, never back to in flight.
-   */
+  /** Writes the records now on `client` (a transaction's), never back to in flight. */
   write(client: Db | Tx, records: RequestRecord[]): Promise<void>;
   /** The records of some keys (or all) of one caller and operation, oldest first. */
   list(caller: string, path: string, keys?: string[]): Promise<RequestRecord[]>;
@@ -99,7 +89,6 @@ export interface RequestJournal {
   sweep(before: Date): Promise<number>;
 }
 
-/** One key's identity as a string, to group its records by. */
 export const keyIdOf = (scope: KeyScope) => JSON.stringify([scope.caller, scope.path, scope.key]);
 
 /** The most requests kept per key: a retry storm keeps its latest. */

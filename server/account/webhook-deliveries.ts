@@ -13,11 +13,7 @@ const NO_ORDER = "payment provider";
 export const EVENT_TELLS = ["charge", "decline"] as const;
 export type EventTells = (typeof EVENT_TELLS)[number];
 
-/**
- * What handling an event came to: for a payment of the shop's, recorded it (a run under the payment's key),
- * found it recorded, or waited for the run that held the payment's key and shared it; or nothing to do, for a
- * payment the shop did not make (the lab's naive and pitfall charges) or a type it does not handle.
- */
+/** What handling an event came to for its payment, or nothing to do (not the shop's, or ignored). */
 export const EVENT_OUTCOMES = [
   "recorded",
   "already recorded",
@@ -30,10 +26,8 @@ export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 /** Why a delivery was not answered 2xx: the payment's key stayed held past the wait bound, or the handling failed. */
 const NOT_HANDLED = ["payment key held", "failed"] as const;
 
-/** What a delivery came to, in the account's words. */
 export const DELIVERY_OUTCOMES = [...EVENT_OUTCOMES, ...NOT_HANDLED] as const;
 
-/** What a delivery's record keeps beside its answer. */
 const deliveryBody = z.object({
   event: z.string(),
   type: z.string(),

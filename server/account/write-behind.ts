@@ -1,8 +1,4 @@
-/**
- * Batches writes once quiet for `quietMs`, every `maxDelayMs`, or once a batch names `maxGroups` groups
- * (keys), in order; a crash loses the unwritten. The group cap keeps steady load's batches small (one of
- * 5 s stalled the event loop ~300 ms); a storm of one key's duplicates is still one batch.
- */
+/** Batches writes when quiet, at most `maxDelayMs` late or `maxGroups` keys big (to keep loops short). */
 export class WriteBehind<T> {
   #pending = new Map<string, T>();
   #groups = new Set<string>();

@@ -1,6 +1,5 @@
 import type { Db } from "../db/client";
 
-/** A small catalogue for the demo. */
 const PRODUCTS = [
   {
     sku: "espresso-beans",

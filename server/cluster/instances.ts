@@ -29,7 +29,6 @@ const STDERR_TAIL_CHARS = 2_000;
 
 export interface Cluster {
   instances: Instance[];
-  /** The payment provider they all charge through: a process of its own. */
   provider: Instance;
   /** Kills one instance at once, as a crash would (SIGKILL: no cleanup, no reply). */
   crash(index: number): Promise<void>;
@@ -69,8 +68,7 @@ export async function startInstances(opts: {
       opts.providerPort ?? PROVIDER_DEFAULT_PORT,
     ]);
   }
-  // A free port can be taken by another test file between the pick and the
-  // bind (get-port warns of it): then start again on other free ports.
+  // Another test file may take a free port before the bind: then start again on others.
   for (let tries = 1; ; tries++) {
     try {
       return await launch(opts, env, await freePorts(count + 1));

@@ -6,31 +6,12 @@ import { SERVED_BY_HEADER, VIA_ROUND_ROBIN_PROXY_HEADER } from "./proxy-headers"
 /** How long an instance that refused a connection is left out of the rotation. */
 const REFUSED_INSTANCE_REST_MS = 5_000;
 
-export interface RoundRobinProxy {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
-
-/**
- * One address in front of several instances, as a load balancer is: each
- * request of a route (method and path) goes to the next instance in turn, so
- * a retry lands on another instance than its first attempt did, however many
- * reads of other routes (a page's polling) come between. The proxying is
- * http-proxy-3's (a maintained rewrite of http-proxy); only the choice of
- * instance is ours.
- *
- * A failure is passed on as the client would see it without the proxy: an
- * instance that breaks its connection mid-reply (a crash, the lab's lost
- * reply) breaks the client's; one that refuses connections (it is down) gets
- * 502 and rests out of the rotation for a while, so the client's retry lands
- * on an instance that is up.
- */
+/** A load balancer: each route's requests take the instances in turn, so a retry lands elsewhere. */
 export async function startRoundRobinProxy(opts: {
   targets: readonly string[];
   port: number;
   host?: string;
-}): Promise<RoundRobinProxy> {
+}) {
   const { targets } = opts;
   if (targets.length === 0) throw new Error("a proxy needs at least one instance behind it");
   const restingUntil = new Map<string, number>();
@@ -49,8 +30,7 @@ export async function startRoundRobinProxy(opts: {
     return target;
   };
 
-  // A keep-alive agent: without one, http-proxy asks for "Connection: close", and
-  // a client may then read a reply cut short by a reset as a whole one.
+  // Keep-alive: else http-proxy sends "Connection: close" and a reset reply may read as whole.
   const agent = new http.Agent({ keepAlive: true });
   const proxy = createProxyServer({ xfwd: true, agent });
   proxy.on("proxyReq", (upstreamRequest) => {
@@ -58,8 +38,7 @@ export async function startRoundRobinProxy(opts: {
     upstreamRequest.setHeader(VIA_ROUND_ROBIN_PROXY_HEADER, "1");
   });
   proxy.on("proxyRes", (upstream, _request, response) => {
-    // A reply cut off upstream is cut off here too, with a reset: a body that merely
-    // stopped could read, to a client, as a whole (if short) reply.
+    // A reply cut off upstream is reset here too, never read as a whole short one.
     upstream.on("close", () => {
       if (!upstream.complete) response.socket?.resetAndDestroy();
     });
@@ -95,7 +74,7 @@ export async function startRoundRobinProxy(opts: {
     port,
     url: `http://localhost:${port}`,
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
         proxy.close();

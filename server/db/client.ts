@@ -5,7 +5,6 @@ import type { Prisma } from "./generated/sqlite/client";
 
 /** The application uses what both generated clients share, so it is typed as the SQLite one. */
 export type Db = SqliteClient;
-/** The client handed to code that runs inside an interactive transaction. */
 export type Tx = Prisma.TransactionClient;
 
 /** Opens the database a URL names (file: SQLite, postgresql://); `onQuery` hears every statement. */

@@ -8,7 +8,6 @@ export interface KeyView {
   replayCount: number;
   /** Until when an owner in progress is presumed alive. */
   lockedUntil: Date;
-  /** Until when the key is retained. */
   expiresAt: Date;
 }
 

@@ -11,13 +11,7 @@ import { readSwitches, spend } from "./switches";
 /** How long a stall between the hops lasts: long enough to kill the server by hand. */
 export const STALL_MS = 4_000;
 
-/**
- * The payment provider as the lab bends it, per order, on the shop's side: a
- * failure before the provider is called, a stall between the provider's
- * charge and the shop's record (the moment to kill a server), and the
- * counter-example of a new provider key per attempt. The provider's own
- * faults are set through its test API (`/v1/test/faults`).
- */
+/** The payment provider as the lab bends it per order, on the shop's side of the call. */
 export class LabProvider implements PaymentProvider {
   /** One try per call: the pitfall charge's provider (a transient failure reaches the run-once core), and the naive calls'. */
   readonly pitfallProvider: PaymentProvider;
@@ -120,7 +114,6 @@ export class LabProvider implements PaymentProvider {
   }
 }
 
-/** The lab's provider, where the services were composed with the lab. */
 export function labProviderOf(provider: PaymentProvider): LabProvider {
   if (!(provider instanceof LabProvider))
     throw new Error("The lab's procedures need services composed with the lab.");

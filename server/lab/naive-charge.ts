@@ -1,23 +1,17 @@
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { REQUEST_RECORD_HEADER } from "../account/accounted-run";
 import type { Account, AccountedRun } from "../account/accounted-run";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
 import { findSessionOrder } from "../orders/order-view";
-import type { PaymentProvider } from "../payment-provider/payment-provider";
+import type { PaymentProvider, ProviderCharge } from "../payment-provider/payment-provider";
 import { toChargeView } from "../payments/charge-view";
 import type { ChargeView } from "../payments/charge-view";
 import { NAIVE_CHARGE_PATH } from "../payments/keyspace";
 import type { HttpExchange } from "../trpc/context";
 import { toTrpcError } from "../trpc/error-mapping";
 
-/**
- * The counter-example, for the lab's naive client only: a charge with no
- * run-once, no check of the key against the order, no check that the order is
- * still unpaid, and a provider key taken from the browser's key. A client that
- * retries it with a new key per attempt pays twice whenever a reply is lost;
- * the ledger marks its charges, and the figure its requests.
- */
+/** The counter-example: a charge with no run-once and the browser's key, for the naive client. */
 export async function naiveCharge(
   deps: {
     db: Db;
@@ -70,21 +64,26 @@ async function chargeNaively(
   );
   if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);
   return deps.db.$transaction(async (tx) => {
-    const charge = await tx.charge.create({
-      data: {
-        id: answer.charged.id,
-        orderId,
-        amountCents: answer.charged.amountCents,
-        idempotencyKey: input.attemptKey,
-        providerKey,
-        providerRequestId: answer.charged.requestId,
-        cardLast4: answer.charged.cardLast4,
-        naive: true,
-        recordedBy: run.id,
-      },
+    const charge = await writeCharge(tx, answer.charged, {
+      orderId,
+      idempotencyKey: input.attemptKey,
+      providerKey,
+      recordedBy: run.id,
+      naive: true,
     });
-    await tx.order.update({ where: { id: orderId }, data: { status: "PAID" } });
     await run.writtenIn(tx);
     return toChargeView(charge);
   });
+}
+
+/** The lab's charges as the ledger keeps them: the provider's charge, and its order paid. */
+export async function writeCharge(
+  tx: Tx,
+  charged: ProviderCharge,
+  row: { orderId: string; idempotencyKey: string; providerKey: string; recordedBy: string; naive?: boolean },
+) {
+  const { id, amountCents, requestId: providerRequestId, cardLast4 } = charged;
+  const charge = await tx.charge.create({ data: { id, amountCents, providerRequestId, cardLast4, ...row } });
+  await tx.order.update({ where: { id: row.orderId }, data: { status: "PAID" } });
+  return charge;
 }

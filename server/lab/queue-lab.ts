@@ -2,12 +2,7 @@ import type { Db } from "../db/client";
 import type { WorkerHooks } from "../receipts/receipt-worker";
 import { spend } from "./switches";
 
-/**
- * The lab's switches for the receipt worker, read per order from the database
- * it shares with the shop: a naive consumer, a poison message, a relay that
- * publishes twice, and a worker that dies between the receipt and its ack, by
- * `die`, for real, so that the queue must redeliver.
- */
+/** The lab's switches for the receipt worker, read per order: `die` kills it for real. */
 export function queueLabOn(db: Db, die: () => Promise<never>): WorkerHooks {
   const flag = async (orderId: string, name: "naiveConsumer" | "poisonMessage") =>
     (await db.labSwitches.findUnique({ where: { orderId }, select: { [name]: true } }))?.[name] === true;

@@ -6,7 +6,6 @@ import type { PitfallId } from "./pitfalls/enforcing-lines";
 /** The files the lab's source page shows: those that enforce the guide's rules, and no other. */
 const SHOWN_FILES: ReadonlySet<string> = new Set(Object.values(ENFORCING_LINES).map((line) => line.path));
 
-/** A shown file's lines, or null for any other path. */
 export async function readShownSource(file: string): Promise<string[] | null> {
   if (!SHOWN_FILES.has(file)) return null;
   // Read from the checkout at run time (the lab runs from its source tree), so the build need not trace it.

@@ -44,14 +44,7 @@ export async function setSwitches(
 export async function spend(
   db: Db,
   orderId: string,
-  counter:
-    | "dropReplies"
-    | "failuresBeforeCommit"
-    | "stallsBetweenHops"
-    | "failuresAfterWrite"
-    | "stuckExecutions"
-    | "consumerDeathsBeforeAck"
-    | "relayDuplicates",
+  counter: { [K in keyof ShopSwitches]: ShopSwitches[K] extends number ? K : never }[keyof ShopSwitches],
 ): Promise<boolean> {
   const { count } = await db.labSwitches.updateMany({
     where: { orderId, [counter]: { gt: 0 } },

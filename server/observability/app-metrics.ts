@@ -63,10 +63,7 @@ export class AppMetrics implements RunOnceObserver {
   }
 
   /** The counters summed over procedures, for the ledger page's panel. */
-  async snapshot(): Promise<{
-    outcomes: Record<RunOnceOutcome, number>;
-    coalescedWait: { count: number; sumSeconds: number };
-  }> {
+  async snapshot() {
     const outcomes = Object.fromEntries(RUN_ONCE_OUTCOMES.map((outcome) => [outcome, 0])) as Record<
       RunOnceOutcome,
       number

@@ -1,25 +1,18 @@
 import type { Db, Tx } from "../db/client";
+import type { Prisma } from "../db/generated/sqlite/client";
 import type { z } from "zod";
 import { DomainError } from "../errors";
 import type { orderSummarySchema } from "./schemas";
 
-/** The order's items with their products, as its page shows them. */
 export const orderWithItems = {
   items: { include: { product: true }, orderBy: { id: "asc" } },
 } as const;
 
-type OrderRow = NonNullable<Awaited<ReturnType<Db["order"]["findFirst"]>>> & {
-  items: Array<{
-    sku: string;
-    quantity: number;
-    unitPriceCents: number;
-    product: { name: string };
-  }>;
-};
-
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
-export function toOrderSummary(order: OrderRow): OrderSummary {
+export function toOrderSummary(
+  order: Prisma.OrderGetPayload<{ include: typeof orderWithItems }>,
+): OrderSummary {
   return {
     id: order.id,
     totalCents: order.totalCents,

@@ -5,21 +5,8 @@ import { newPaymentKey } from "../payments/payment-key";
 import { orderWithItems, toOrderSummary } from "./order-view";
 import type { OrderSummary } from "./order-view";
 
-interface OrderLine {
-  sku: string;
-  quantity: number;
-}
-
-interface PricedLine extends OrderLine {
-  unitPriceCents: number;
-}
-
-/**
- * Prices a cart from the catalogue, merging repeated lines. An unknown product
- * is refused here, before anything is written, so the refusal is not stored:
- * the form's key then places the corrected cart.
- */
-export async function priceCart(db: Db, lines: OrderLine[]): Promise<PricedLine[]> {
+/** Refused before anything is written, so the refusal is not stored under the form's key. */
+export async function priceCart(db: Db, lines: Array<{ sku: string; quantity: number }>) {
   const quantities = new Map<string, number>();
   for (const line of lines) quantities.set(line.sku, (quantities.get(line.sku) ?? 0) + line.quantity);
 
@@ -35,12 +22,12 @@ export async function priceCart(db: Db, lines: OrderLine[]): Promise<PricedLine[
   }));
 }
 
-/**
- * Creates the order and, with it, its first payment attempt and that
- * attempt's idempotency key: the key is made once, when the customer commits
- * to buying, and every retry (any tab, any reload) reads it back from this row.
- */
-export async function createOrder(tx: Tx, sessionId: string, items: PricedLine[]): Promise<OrderSummary> {
+/** The payment key is made once, with the order: every retry reads it back from this row. */
+export async function createOrder(
+  tx: Tx,
+  sessionId: string,
+  items: Awaited<ReturnType<typeof priceCart>>,
+): Promise<OrderSummary> {
   const paymentKey = newPaymentKey();
   const order = await tx.order.create({
     data: {

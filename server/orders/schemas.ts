@@ -43,11 +43,10 @@ export const placeOrderOutput = orderSummarySchema;
 
 export const getOrderInput = z.strictObject({ orderId: orderIdSchema });
 
-const orderChargeSchema = z.object({
+export const orderChargeSchema = z.object({
   id: z.string(),
   amountCents: z.number().int(),
   idempotencyKey: z.string(),
-  /** The key the shop sent the provider. */
   providerKey: z.string().nullable(),
   /** The provider's id of the request that made it: the provider call (orders.serverAccount) that charged the card. */
   providerRequestId: z.string().nullable(),
@@ -58,11 +57,7 @@ const orderChargeSchema = z.object({
   createdAt: z.iso.datetime(),
 });
 
-/**
- * The payment key's state on the server: "in_progress" after a reload means an
- * attempt may still be running or may have died, so the page offers to finish
- * the payment with the same key.
- */
+/** "in_progress" after a reload: an attempt may have died, so the page offers to finish it. */
 const paymentKeyStateSchema = z.enum(["absent", "in_progress", "completed"]);
 
 /** One payment attempt and its key: a decline settles it and opens the next, under a new key. */
@@ -84,11 +79,7 @@ export const getOrderOutput = orderSummarySchema.extend({
   /** Oldest first; the last one is the current attempt, whose key is paymentKey. */
   attempts: z.array(paymentAttemptSchema),
   paymentKeyState: paymentKeyStateSchema,
-  /**
-   * While the key is in progress: when its owner's lease runs out. Past it, an
-   * owner that died (a killed server) is presumed dead, and a retry with the
-   * key takes it over.
-   */
+  /** Past the owner's lease, a retry with the key takes it over. */
   paymentKeyLeaseExpiresAt: z.iso.datetime().nullable(),
 });
 

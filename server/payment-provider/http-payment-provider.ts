@@ -19,12 +19,7 @@ import type {
 /** How long the provider holds a duplicate of a charge in progress before its 409 (Stripe-like; provider/ IDEMPOTENCY_WAIT_MS). */
 export const PROVIDER_WAIT_BOUND_MS = 5_000;
 
-/**
- * The retry policy of the shop's calls to the provider: the browser's policy
- * (full-jitter backoff, an attempt cap, a per-attempt timeout, an overall
- * deadline). Each attempt outlasts the provider's wait bound, so that its 409
- * idempotency_key_in_use, and its Retry-After, reach the shop.
- */
+/** Each attempt outlasts the provider's wait bound, so its 409 and Retry-After reach the shop. */
 export const PROVIDER_RETRY_SETTINGS: RetrySettings = {
   maxAttempts: 5,
   baseDelayMs: 200,
@@ -33,14 +28,7 @@ export const PROVIDER_RETRY_SETTINGS: RetrySettings = {
   deadlineMs: 20_000,
 };
 
-/**
- * The payment provider through Stripe's official client: provider/app.ts, or
- * Stripe itself with a real sk_test_ key (PAYMENT_PROVIDER_URL=https://api.stripe.com).
- * A payment is a PaymentIntent confirmed on creation, as Stripe's server-side
- * integrations make them. Unknown outcomes (no answer, a timeout, 409, 5xx)
- * are retried with the same key; a card error is a decline; anything else is
- * a bug and thrown.
- */
+/** The provider through Stripe's client: unknown outcomes retried with the same key. */
 export class HttpPaymentProvider implements PaymentProvider {
   readonly #stripe: Stripe;
 
@@ -68,8 +56,7 @@ export class HttpPaymentProvider implements PaymentProvider {
       currency: "usd",
       payment_method: request.paymentMethodId,
       confirm: true,
-      // The payment's key as its own field: a late look-up and an event find the payment by it, once the
-      // provider has forgotten the call's key.
+      // A late look-up and an event find the payment by it once the call's key is forgotten.
       metadata: { order: request.orderId, payment_key: request.paymentKey },
       expand: ["latest_charge"],
     };
@@ -129,10 +116,7 @@ export class HttpPaymentProvider implements PaymentProvider {
     return triesSchema.safeParse(list).data?.data ?? null;
   }
 
-  /**
-   * Sends one call under the retry policy: a POST under the shop's key on
-   * every try, a GET retried as it is (reads need no key).
-   */
+  /** One call under the retry policy: a POST under the shop's key; a GET as it is. */
   async #send<T>(
     call: (options: Stripe.RequestOptions) => Promise<Stripe.Response<T>>,
     opts: { idempotencyKey?: string; orderId: string; paymentKey?: string; run?: CallRecorder | null },
@@ -155,8 +139,7 @@ export class HttpPaymentProvider implements PaymentProvider {
             });
       let failure: AttemptFailure;
       try {
-        // The key is the shop's, given on every call: the client's own key is made per call and dies with
-        // it, while a retry, a restarted shop or the completer must send the payment's key again.
+        // The shop's key on every call: the client's own dies with the call.
         const answer = await call({
           timeout: settings.attemptTimeoutMs,
           ...(key === undefined ? {} : { idempotencyKey: key }),
@@ -193,7 +176,6 @@ function replyOf(answer: {
   };
 }
 
-/** The tries as the provider's test helper lists them. */
 const triesSchema = z.object({
   data: z.array(
     webhookTrySchema

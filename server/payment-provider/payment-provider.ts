@@ -1,6 +1,5 @@
 import { z } from "zod";
 
-/** A charge as the payment provider keeps it. */
 export interface ProviderCharge {
   id: string;
   amountCents: number;
@@ -27,9 +26,7 @@ export interface ProviderCall {
   orderId: string;
   path: string;
   key: string;
-  /** The payment's key the call's key was made for (metadata payment_key). */
   paymentKey: string | null;
-  /** Which try of the retry policy this is, from 1. */
   try: number;
 }
 
@@ -50,7 +47,6 @@ export const webhookTrySchema = z.object({
   id: z.string(),
   event: z.string(),
   type: z.string(),
-  /** The provider's count of this event's tries, from 1. */
   try: z.number().int(),
   at: z.iso.datetime({ offset: true }),
   /** The shop's status; null in flight, or when no answer came (then `error` says why). */
@@ -63,10 +59,7 @@ export type WebhookTry = z.infer<typeof webhookTrySchema>;
 /** The provider's final answer to a payment: charged, or declined (a 402, final for its key). */
 export type ChargeAnswer = { charged: ProviderCharge } | { declined: { reason: string; cardLast4: string } };
 
-/**
- * The payment service the shop charges through, in Stripe's shape: the shop only ever holds a PaymentMethod's
- * id, and every payment is sent under an idempotency key. Swapped in the services to test.
- */
+/** The payment service, in Stripe's shape: the shop holds only a PaymentMethod's id. */
 export interface PaymentProvider {
   /** Charges under the key, retrying unknown outcomes with it; ProviderUnavailableError when none got a final answer. */
   charge(request: PaymentRequest, idempotencyKey: string): Promise<ChargeAnswer>;

@@ -17,12 +17,7 @@ export class CardDeclinedError extends Error {
   }
 }
 
-/**
- * What Stripe's client threw, in the shop's terms, in this one place: no
- * answer or an unknown outcome is a failure to retry with the same key; a card
- * error is a decline (final for its key); any other refusal (a bad request, a
- * key reused with other parameters, a wrong API key) is a bug. Those two are thrown.
- */
+/** Stripe's errors in the shop's terms: unknown outcome to retry, decline, or bug (thrown). */
 export function failureOf(error: unknown): AttemptFailure {
   if (error instanceof Stripe.errors.StripeCardError) {
     throw new CardDeclinedError(messageOf(error), error.payment_method?.card?.last4 ?? "");

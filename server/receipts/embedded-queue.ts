@@ -13,14 +13,7 @@ interface EmbeddedQueueSettings {
   windowMs: number;
 }
 
-/**
- * The queue with no broker: the outbox's unacknowledged rows are its
- * messages. A delivery claims a row for a visibility timeout (a compare-and-set
- * on its delivery count, so two consumers never hold one row); the
- * acknowledgement marks it sent. A consumer that dies before acknowledging
- * leaves the claim to run out, and the row is delivered again: at least once,
- * like a broker.
- */
+/** The queue with no broker: a compare-and-set claim per row, redelivered once it runs out. */
 export class EmbeddedQueue implements ReceiptQueue {
   readonly #inFlight = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;

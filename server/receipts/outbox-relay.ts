@@ -1,11 +1,14 @@
 import type { Db } from "../db/client";
 import type { Logger } from "service-kit/logger";
+import { PeriodicJob } from "service-kit/periodic-job";
 import { recordStep } from "./queue-account";
 
 /** Publishes the outbox oldest first, rows marked sent once confirmed (a crash republishes). */
 export class OutboxRelay {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  readonly #job = new PeriodicJob(
+    () => this.#relay(),
+    (error) => this.logger.error({ err: error }, "the outbox relay failed; it will try again"),
+  );
 
   constructor(
     private readonly db: Db,
@@ -17,22 +20,14 @@ export class OutboxRelay {
   ) {}
 
   start(): void {
-    this.#timer = setInterval(() => {
-      this.#running ??= this.relay()
-        .catch((error: unknown) =>
-          this.logger.error({ err: error }, "the outbox relay failed; it will try again"),
-        )
-        .finally(() => (this.#running = undefined));
-    }, this.settings.pollMs);
+    this.#job.start(this.settings.pollMs);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#job.stop();
   }
 
-  /** One pass over the unsent rows. */
-  async relay(): Promise<void> {
+  async #relay(): Promise<void> {
     const rows = await this.db.outboxEvent.findMany({
       where: { sentAt: null, deadAt: null },
       orderBy: { createdAt: "asc" },

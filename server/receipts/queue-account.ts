@@ -4,7 +4,8 @@ import type { Db } from "../db/client";
 import { PAYMENT_SUCCEEDED } from "./payment-succeeded";
 
 /** What the worker records of a message: its publication, each delivery, its dead-lettering. */
-export type QueueStepName = "published" | "delivered" | "dead-lettered";
+const QUEUE_STEPS = ["published", "delivered", "dead-lettered"] as const;
+type QueueStepName = (typeof QUEUE_STEPS)[number];
 
 /** The worker's own account, step by step, as the queue lane draws it; a delivery's step may come with its id. */
 export function recordStep(
@@ -35,7 +36,6 @@ export const receiptAccountOutput = z.object({
       eventId: z.string(),
       /** The id of the delivery's step in `steps`, which a worker that died before recording it never wrote. */
       deliveryId: z.string(),
-      /** The queue's count of the message's deliveries (1 the first). */
       delivery: z.number().int(),
       /** What the receipt says: the charge it is for, and its amount. */
       chargeId: z.string(),
@@ -54,7 +54,7 @@ export const queueAccountOutput = receiptAccountOutput.extend({
     z.object({
       id: z.string(),
       eventId: z.string(),
-      step: z.enum(["published", "delivered", "dead-lettered"]),
+      step: z.enum(QUEUE_STEPS),
       delivery: z.number().int().nullable(),
       decision: z.string().nullable(),
       pid: z.number().int().nullable(),
@@ -90,15 +90,8 @@ export async function receiptAccountsOf(db: Db, orderIds: string[]): Promise<Map
         chargedNaively: naiveCharges.some((charge) => charge.orderId === orderId),
         receipts: receipts
           .filter((receipt) => receipt.orderId === orderId)
-          .map(({ id, eventId, deliveryId, delivery, chargeId, amountCents, pid, naive, createdAt }) => ({
-            id,
-            eventId,
-            deliveryId,
-            delivery,
-            chargeId,
-            amountCents,
-            pid,
-            naive,
+          .map(({ orderId: _, createdAt, ...receipt }) => ({
+            ...receipt,
             createdAt: createdAt.toISOString(),
           })),
       },
@@ -114,13 +107,9 @@ export async function queueAccountOf(db: Db, orderId: string): Promise<QueueAcco
   ]);
   return {
     ...receipts.get(orderId)!,
-    steps: steps.map(({ id, eventId, step, delivery, decision, pid, at, ackedAt }) => ({
-      id,
-      eventId,
+    steps: steps.map(({ orderId: _, step, at, ackedAt, ...rest }) => ({
+      ...rest,
       step: step as QueueStepName,
-      delivery,
-      decision,
-      pid,
       at: at.toISOString(),
       ackedAt: ackedAt?.toISOString() ?? null,
     })),

@@ -1,7 +1,6 @@
 /** One delivery of a message: its body as the queue holds it, and which delivery of it this is (1 the first). */
 export interface Delivery {
   body: unknown;
-  /** The queue's count of this message's deliveries, this one included. */
   count: number;
 }
 

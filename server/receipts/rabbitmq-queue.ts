@@ -1,5 +1,6 @@
 import { Connection } from "rabbitmq-client";
 import type { Consumer, Publisher } from "rabbitmq-client";
+import { redactPassword } from "service-kit/db/database-url";
 import type { Logger } from "service-kit/logger";
 import type { DeliveryHandler, ReceiptQueue } from "./queue";
 
@@ -14,16 +15,7 @@ interface RabbitQueueSettings {
 /** The broker did not answer at start: the app stops with this sentence. */
 export class BrokerUnreachableError extends Error {}
 
-/** The URL fit for a message: its password hidden. */
-export const redactAmqpUrl = (url: string) => url.replace(/^(amqps?:\/\/[^:/@]+:)[^@]*@/, "$1***@");
-
-/**
- * The receipts' queue on RabbitMQ: a quorum queue, so the broker counts each
- * message's deliveries and dead-letters it after the last allowed one
- * (x-delivery-limit), with the redelivery window as its message TTL. The
- * consumer acknowledges by hand, with a prefetch limit; a consumer that dies
- * holding messages gets them redelivered to another.
- */
+/** A RabbitMQ quorum queue: the broker dead-letters a message past x-delivery-limit. */
 export class RabbitQueue implements ReceiptQueue {
   #consumer: Consumer | undefined;
 
@@ -45,7 +37,7 @@ export class RabbitQueue implements ReceiptQueue {
       void rabbit.close(); // not awaited: a connection that never opened may never report closing
       const reason = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
       throw new BrokerUnreachableError(
-        `The queue broker at ${redactAmqpUrl(url)} (AMQP_URL) cannot be reached: ${reason}.`,
+        `The queue broker at ${redactPassword(url)} (AMQP_URL) cannot be reached: ${reason}.`,
         { cause: error },
       );
     }

@@ -12,10 +12,7 @@ import type { DeliveryHandler } from "./queue";
 /** The receipt's key, from business identity: every delivery of any copy of the order's event carries it. */
 export const receiptKey = (orderId: string) => `receipt:${orderId}`;
 
-/**
- * The counter-examples and faults composed into the consumer at its edges, by
- * the lab (per order, from its switches) or by a test: never production settings.
- */
+/** Counter-examples and faults at the consumer's edges, from the lab or a test. */
 export interface ConsumerHooks {
   /** Sends on every delivery, without the run-once key: the counter-example. */
   naive?(orderId: string): Promise<boolean>;
@@ -32,14 +29,7 @@ interface DeliveryInHand {
   pid: number;
 }
 
-/**
- * Sends a receipt per payment event: under the run-once core, so a
- * redelivered, duplicated or replayed message is answered from the key; or,
- * naive, on every delivery. The handler returns (and the queue acknowledges)
- * only after the key is completed with the receipt. The receipt carries its
- * delivery, in its own transaction; the worker's account records the delivery
- * afterwards, with its decision and, once made, its acknowledgement.
- */
+/** A receipt per payment event under run-once, acked only once its key completed; or naive. */
 export function receiptConsumer(deps: {
   db: Db;
   runOnce: RunOnce<Tx>;

@@ -1,15 +1,11 @@
 import { z } from "zod";
+import { milliseconds, parseEnvironment, unsetIfEmpty } from "service-kit/env";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const settingsSchema = z.object({
   /** RabbitMQ (amqp://guest:guest@127.0.0.1:5672); unset, the embedded queue delivers from the outbox. */
-  AMQP_URL: z.preprocess(
-    (value) => (value === "" ? undefined : value),
-    z.url({ protocol: /^amqps?$/ }).optional(),
-  ),
-  /** The queue's name (tests use their own). */
+  AMQP_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^amqps?$/ }).optional()),
   RECEIPT_QUEUE: z.string().min(1).default("receipts"),
   /** How long after a payment its event may still be delivered: the message TTL, and the relay's horizon. */
   RECEIPT_REDELIVERY_WINDOW_MS: milliseconds(3 * DAY_MS),
@@ -27,13 +23,8 @@ const settingsSchema = z.object({
 
 export type ReceiptSettings = z.infer<typeof settingsSchema>;
 
-/** Reads the receipt worker's settings, or fails with one line that names each bad variable. */
-export function receiptSettings(source: Record<string, string | undefined>): ReceiptSettings {
-  const parsed = settingsSchema.safeParse(source);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-  throw new Error(`Invalid environment: ${problems.join("; ")}.`);
-}
+export const receiptSettings = (source: Record<string, string | undefined>): ReceiptSettings =>
+  parseEnvironment(settingsSchema, source);
 
 /** The guide's TTL rule: a key must outlive its message's redelivery; null when kept. */
 export function retentionProblem(settings: ReceiptSettings): string | null {

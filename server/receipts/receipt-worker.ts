@@ -23,14 +23,7 @@ export interface WorkerHooks {
   publishesTwice?(orderId: string): Promise<boolean>;
 }
 
-/**
- * Starts the relay (RabbitMQ only) and the consumer on one database: with
- * AMQP_URL the relay publishes the outbox to RabbitMQ and the consumer reads
- * it there; without it the embedded queue delivers the outbox itself. Either
- * way the consumer is the same. Throws before starting anything when the TTL
- * rule is broken or the broker cannot be reached. `hooksOn`, from the lab or
- * a test, composes counter-examples in, on the worker's database.
- */
+/** The relay (RabbitMQ only) and the consumer; throws before starting on a bad TTL or broker. */
 export async function startReceiptWorker(
   settings: ReceiptSettings,
   databaseUrl: string,
@@ -103,8 +96,6 @@ export async function startReceiptWorker(
     "the receipt worker is running",
   );
   return {
-    /** The relay alone, for a test that publishes a row again. */
-    relay,
     async close() {
       await relay?.stop();
       await queue.close();

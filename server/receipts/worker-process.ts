@@ -6,12 +6,7 @@ import { receiptSettings } from "./receipt-settings";
 import { startReceiptWorker } from "./receipt-worker";
 import type { WorkerHooks } from "./receipt-worker";
 
-/**
- * Runs the receipt worker as the process it is in: its settings from the
- * environment, one sentence and exit code 1 when it cannot start (a broken
- * TTL rule, an unreachable broker), a clean close on SIGINT and SIGTERM.
- * `hooksOn` composes counter-examples in: the lab's, or a test's.
- */
+/** The receipt worker as this process: one sentence and exit 1 when it cannot start. */
 export async function runWorkerProcess(hooksOn?: (db: Db) => WorkerHooks): Promise<void> {
   const worker = await Promise.resolve()
     .then(() =>

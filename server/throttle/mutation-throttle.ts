@@ -15,13 +15,7 @@ export interface ThrottleSettings {
   redis?: { url: string; keyPrefix: string };
 }
 
-/**
- * Limits how fast one session, and one client address, can send mutations:
- * a fixed window per key, counted by rate-limiter-flexible, never in the
- * database (a storm of retries would be a storm of writes). In memory, each
- * instance counts apart; in Redis, every instance shares the count, and while
- * Redis is unreachable each instance counts in memory again.
- */
+/** Per session and per address, in memory or Redis (memory again while Redis is down). */
 export class MutationThrottle {
   readonly #perSession: RateLimiterAbstract;
   readonly #perAddress: RateLimiterAbstract;

@@ -37,10 +37,7 @@ const CODE_BY_REASON = {
   TRANSIENT_FAILURE: "SERVICE_UNAVAILABLE",
   // The payment provider gave no answer: a moment to wait, never a 500.
   PROVIDER_UNAVAILABLE: "SERVICE_UNAVAILABLE",
-  // The database was briefly out of reach, on any procedure, read or write: a session terminated (57P01-03), a
-  // connection refused or reset, no free connection in time (the pool's timeout, P1001/P1002/P1017/P2024/P2028),
-  // a serialization failure or deadlock (40001, 40P01, P2034), SQLite busy or locked (P1008). Each as its driver
-  // says it: service-kit/db/database-unavailable.ts. Nothing was answered, so a retry is safe; a 500 is for bugs.
+  // Briefly unreachable (database-unavailable.ts): nothing was answered, so a retry is safe.
   DATABASE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
 } as const satisfies Record<DomainErrorReason | IdempotencyReason, TRPC_ERROR_CODE_KEY> &
   Record<string, TRPC_ERROR_CODE_KEY>;

@@ -2,6 +2,7 @@ import type { AnyTRPCRouter } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { DomainError } from "../errors";
 import { logger } from "service-kit/logger";
+import { limitedBody } from "service-kit/http/limited-body";
 import { sessionIdFromCookies } from "../session";
 import { createContextInner } from "./context";
 import { toTrpcError } from "./error-mapping";
@@ -71,20 +72,6 @@ function limitBody(req: Request): Request {
         `The request body is over ${MAX_BODY_BYTES} bytes; send smaller batches or fewer items.`,
       ),
     );
-  let body: ReadableStream<Uint8Array>;
-  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
-    body = new ReadableStream({ start: (controller) => controller.error(tooLarge()) });
-  } else {
-    let received = 0;
-    body = req.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          received += chunk.byteLength;
-          if (received > MAX_BODY_BYTES) controller.error(tooLarge());
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-  }
+  const body = limitedBody(req, MAX_BODY_BYTES, tooLarge);
   return new Request(req, { body, duplex: "half" } as RequestInit);
 }

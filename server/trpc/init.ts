@@ -10,8 +10,7 @@ const t = initTRPC.context<Context>().create({
     const zodError = error.cause instanceof ZodError ? error.cause : null;
     return {
       ...shape,
-      // An internal error's message can carry SQL or a driver's details: the
-      // client gets a fixed sentence and the server log keeps the rest.
+      // An internal error's message can carry SQL: the client gets a fixed sentence.
       message:
         error.code === "INTERNAL_SERVER_ERROR"
           ? "Internal server error."

@@ -1,4 +1,3 @@
-/** The procedure builders the routers start from. */
 import type { z } from "zod";
 import { publicProcedure } from "./init";
 import { requireSession } from "./middlewares/require-session";

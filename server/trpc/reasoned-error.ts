@@ -14,6 +14,5 @@ export class ReasonedError extends TRPCError {
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
-  /** Sent as the Retry-After header: when a retry is worth making. */
   readonly retryAfterSeconds: number | undefined;
 }

@@ -8,6 +8,5 @@ export type HandlerServices = Pick<AppServices, "db" | "provider" | "runOnce" | 
 /** The handler of one event type: what its events tell, and how one is handled, once per event id. */
 export interface EventHandler<E extends Stripe.Event = Stripe.Event> {
   tells: EventTells;
-  /** Handles the event for the delivery (the account's record of it, which a run it makes names). */
   handle(services: HandlerServices, event: E, delivery: { id: string }): Promise<EventOutcome>;
 }

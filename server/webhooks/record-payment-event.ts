@@ -9,14 +9,7 @@ import type { EventHandler, HandlerServices } from "./event-handler";
 
 type PaymentIntentEvent = Extract<Stripe.Event, { data: { object: Stripe.PaymentIntent } }>;
 
-/**
- * The handler of a PaymentIntent's event: the provider's answer it tells of,
- * recorded as one more road to the same record as the customer's retry and
- * the completer, under the payment's own key (its metadata's payment_key), so
- * whichever comes first records it and the others replay it. A key another
- * road holds is waited for. A payment the shop did not make (the lab's naive
- * and pitfall charges, which record themselves) is nothing to record.
- */
+/** Records the payment's outcome under its own key: one more road to the same record. */
 export function paymentIntentHandler<E extends PaymentIntentEvent>(
   tells: EventTells,
   answerOf: (provider: PaymentProvider, event: E) => Promise<ChargeAnswer>,

@@ -11,16 +11,7 @@ import { WebhookRefusal, verifiedEvent } from "./verified-event";
 /** The name event keys are stored under: one key per event id, whoever delivers it. */
 export const WEBHOOK_KEYSPACE = "payment provider webhook";
 
-/**
- * The provider's webhook endpoint. Every verified event is answered 2xx once
- * handled: an event of a type in the handlers' table under the run-once core,
- * once per event id (the key from business identity, as the guide has it for
- * a queue's messages), answered only once its key is completed, so that a
- * redelivery days later gets the stored answer; any other type at once, and
- * ignored. A delivery that finds the payment's key held, or fails, is
- * answered 409 or 503, and the provider tries again. Every delivery goes into
- * the account, under the order its event names.
- */
+/** The webhook: each verified event under run-once by its id, answered once its key completed. */
 export async function serveWebhook(services: AppServices, request: Request): Promise<Response> {
   if (!services.webhooks) {
     return refusal(

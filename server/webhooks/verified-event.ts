@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { limitedBody } from "service-kit/http/limited-body";
 
 /** A webhook delivery is at most this big: Stripe's events are a few kilobytes. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
@@ -15,14 +16,10 @@ export class WebhookRefusal extends Error {
   }
 }
 
-/**
- * The event a delivery carries, once it is known to be the provider's: its
- * body read up to the limit, its Stripe-Signature checked by Stripe's own
- * client (the HMAC of the timestamp and the exact body, within the client's
- * 5-minute tolerance of replays).
- */
+/** The event, once Stripe's client checked its signature on the exact body. */
 export async function verifiedEvent(request: Request, secret: string): Promise<Stripe.Event> {
-  const body = await bodyWithin(request, WEBHOOK_BODY_LIMIT_BYTES);
+  const tooLarge = () => new WebhookRefusal(413, `The delivery is over ${WEBHOOK_BODY_LIMIT_BYTES} bytes.`);
+  const body = await new Response(limitedBody(request, WEBHOOK_BODY_LIMIT_BYTES, tooLarge)).text();
   const signature = request.headers.get("stripe-signature");
   if (!signature) throw new WebhookRefusal(400, "The delivery has no Stripe-Signature header.");
   try {
@@ -31,22 +28,4 @@ export async function verifiedEvent(request: Request, secret: string): Promise<S
     // Forged, re-signed with another secret, outside the tolerance, or not JSON: the client says which.
     throw new WebhookRefusal(400, `The delivery was refused: ${(error as Error).message}`);
   }
-}
-
-/** The body as text, refused past the limit by its Content-Length or while it streams in. */
-async function bodyWithin(request: Request, limit: number): Promise<string> {
-  const tooLarge = () => new WebhookRefusal(413, `The delivery is over ${limit} bytes.`);
-  if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-    size += read.value.byteLength;
-    if (size > limit) {
-      await reader!.cancel();
-      throw tooLarge();
-    }
-    chunks.push(read.value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

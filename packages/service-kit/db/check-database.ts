@@ -12,12 +12,7 @@ export class UnusableDatabaseError extends Error {
   }
 }
 
-/**
- * Makes sure the database can be opened and written before migrations run:
- * creates a SQLite file's folder (a fresh clone has none), and says in one
- * sentence what is wrong otherwise. The Prisma CLI would report any of these
- * as "External error id#0".
- */
+/** Says in one sentence why a database cannot be used, where the Prisma CLI says "External error". */
 export async function checkDatabase(url: string): Promise<void> {
   if (databaseProvider(url) === "sqlite") checkSqlite(url);
   else await checkPostgres(url);

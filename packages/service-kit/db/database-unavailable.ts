@@ -1,10 +1,4 @@
-/**
- * How each driver says that the database is briefly out of reach, as Prisma 7
- * (@prisma/adapter-pg, @prisma/adapter-better-sqlite3) and pg surface it
- * (database-unavailable.*.test.ts make each for real): Prisma keeps the
- * adapter's `kind` and the driver's code in `meta.driverAdapterError.cause`;
- * pg gives a SQLSTATE `code`, or only a message.
- */
+/** How each driver says the database is briefly out of reach (database-unavailable.*.test.ts). */
 const UNAVAILABLE = {
   /** PostgreSQL: connection exception (08), session terminated (57P01-03), too many connections, serialization failure, deadlock. */
   sqlState: /^(08...|57P0[123]|53300|40001|40P01)$/,

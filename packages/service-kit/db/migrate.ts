@@ -34,11 +34,6 @@ const MIGRATIONS_TABLE = {
 )`,
 };
 
-interface Migration {
-  name: string;
-  script: string;
-}
-
 interface MigrationRow {
   id: string;
   migration_name: string;
@@ -48,13 +43,12 @@ interface MigrationRow {
   logs: string | null;
 }
 
-/** One database's side of the runner: Prisma's table, and a script run as Prisma runs it there. */
+/** One database's side of the runner: statements with `?` parameters, and a script run as Prisma runs it. */
 interface MigrationTarget {
-  rows(): Promise<MigrationRow[]>;
-  insert(id: string, migration: Migration): Promise<void>;
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
   run(script: string): Promise<void>;
-  finish(id: string): Promise<void>;
-  fail(id: string, logs: string): Promise<void>;
+  /** SQL for the current time as Prisma writes it there. */
+  now: string;
   close(): Promise<void>;
 }
 
@@ -69,32 +63,21 @@ function matchesChecksum(script: string, checksum: string): boolean {
   return variants.some((variant) => checksumOf(variant) === checksum);
 }
 
-/**
- * Applies the migrations of the schema beside a Prisma config (`prisma.config.ts`:
- * the shop's `prisma/`; `provider/prisma.config.ts`: the payment provider's),
- * in the folder the URL's provider uses.
- */
+/** Applies the migrations of the schema beside a Prisma config, in the folder of the URL's provider. */
 export function migrateDatabase(url: string, opts: { config?: string } = {}): Promise<void> {
   const serviceRoot = path.join(ROOT, path.dirname(opts.config ?? "prisma.config.ts"));
   return applyMigrations(url, path.join(serviceRoot, schemaFolderOf(url), "migrations"));
 }
 
-/**
- * What `prisma migrate deploy` does, without its native schema engine, which
- * Prisma 7's CLI needs and cannot download here (docs/operations.md,
- * "Migrations"): applies each migration folder's `migration.sql` not yet
- * recorded, in the folders' order, and records it in `_prisma_migrations` as
- * Prisma does, so that Prisma's CLI reads the database as up to date. Stricter
- * than Prisma: it refuses a database whose recorded migration differs from its
- * file. It refuses, as Prisma does, one with a migration that failed.
- */
+/** `prisma migrate deploy` without its native engine (docs/operations.md, "Migrations"). */
 export async function applyMigrations(url: string, folder: string): Promise<void> {
   const migrations = readMigrations(folder);
   const target =
     databaseProvider(url) === "sqlite" ? sqliteTarget(url.slice("file:".length)) : await postgresTarget(url);
   const refuse = (why: string) => new Error(`Cannot migrate ${redactPassword(url)}: ${why}`);
   try {
-    const rows = (await target.rows()).filter((row) => row.rolled_back_at === null);
+    const all = await target.query<MigrationRow>(`SELECT * FROM "_prisma_migrations" ORDER BY "started_at"`);
+    const rows = all.filter((row) => row.rolled_back_at === null);
     const failed = rows.find((row) => row.finished_at === null);
     if (failed) {
       throw refuse(
@@ -112,15 +95,21 @@ export async function applyMigrations(url: string, folder: string): Promise<void
     }
     for (const migration of migrations.filter(({ name }) => !applied.has(name))) {
       const id = randomUUID();
-      await target.insert(id, migration);
+      await target.query(
+        `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at") VALUES (?, ?, ?, ${target.now})`,
+        [id, checksumOf(migration.script), migration.name],
+      );
       try {
         await target.run(migration.script);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await target.fail(id, message);
+        await target.query(`UPDATE "_prisma_migrations" SET "logs" = ? WHERE "id" = ?`, [message, id]);
         throw refuse(`the migration ${migration.name} failed: ${message}`);
       }
-      await target.finish(id);
+      await target.query(
+        `UPDATE "_prisma_migrations" SET "finished_at" = ${target.now}, "applied_steps_count" = 1 WHERE "id" = ?`,
+        [id],
+      );
     }
   } finally {
     await target.close();
@@ -128,7 +117,7 @@ export async function applyMigrations(url: string, folder: string): Promise<void
 }
 
 /** Every folder with a migration.sql, in name order (Prisma's order: the names start with a timestamp). */
-function readMigrations(folder: string): Migration[] {
+function readMigrations(folder: string) {
   return readdirSync(folder, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
@@ -141,45 +130,26 @@ function readMigrations(folder: string): Migration[] {
     });
 }
 
-/** Prisma writes SQLite's timestamps as ISO 8601 text with an explicit offset. */
-const sqliteNow = () => new Date().toISOString().replace("Z", "+00:00");
-
-/**
- * SQLite: each script runs as Prisma runs it, with no transaction around it
- * (a script that redefines a table turns foreign keys off, which a
- * transaction would ignore), foreign keys on as Prisma's connection has them.
- */
+/** SQLite: no transaction around a script, as Prisma runs it (one may turn foreign keys off). */
 function sqliteTarget(file: string): MigrationTarget {
   const db = new Database(file, { timeout: 5_000 });
   db.pragma("foreign_keys = ON");
   db.exec(MIGRATIONS_TABLE.sqlite);
   return {
-    rows: async () =>
-      db.prepare<[], MigrationRow>(`SELECT * FROM "_prisma_migrations" ORDER BY "started_at"`).all(),
-    insert: async (id, migration) =>
-      void db
-        .prepare(
-          `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at") VALUES (?, ?, ?, ?)`,
-        )
-        .run(id, checksumOf(migration.script), migration.name, sqliteNow()),
+    query: async <T>(sql: string, params: unknown[] = []) => {
+      const statement = db.prepare(sql);
+      if (statement.reader) return statement.all(...params) as T[];
+      statement.run(...params);
+      return [];
+    },
     run: async (script) => void db.exec(script),
-    finish: async (id) =>
-      void db
-        .prepare(
-          `UPDATE "_prisma_migrations" SET "finished_at" = ?, "applied_steps_count" = 1 WHERE "id" = ?`,
-        )
-        .run(sqliteNow(), id),
-    fail: async (id, logs) =>
-      void db.prepare(`UPDATE "_prisma_migrations" SET "logs" = ? WHERE "id" = ?`).run(logs, id),
+    // ISO 8601 text with an explicit offset, as Prisma writes SQLite's timestamps.
+    now: `strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')`,
     close: async () => void db.close(),
   };
 }
 
-/**
- * PostgreSQL: under Prisma's advisory lock, so that instances starting
- * together migrate one at a time; each script is sent as one simple query,
- * which PostgreSQL runs as one transaction, as Prisma does.
- */
+/** PostgreSQL: under Prisma's advisory lock; each script one simple query, so one transaction. */
 async function postgresTarget(url: string): Promise<MigrationTarget> {
   const client = new pg.Client({ connectionString: url });
   // A session dropped mid-migration fails the statement it ran; unheard, its error event would crash the process.
@@ -193,21 +163,13 @@ async function postgresTarget(url: string): Promise<MigrationTarget> {
     throw error;
   }
   return {
-    rows: async () =>
-      (await client.query<MigrationRow>(`SELECT * FROM "_prisma_migrations" ORDER BY "started_at"`)).rows,
-    insert: async (id, migration) =>
-      void (await client.query(
-        `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at") VALUES ($1, $2, $3, now())`,
-        [id, checksumOf(migration.script), migration.name],
-      )),
+    query: async <T>(sql: string, params: unknown[] = []) => {
+      let n = 0;
+      const numbered = sql.replace(/\?/g, () => `$${++n}`);
+      return (await client.query(numbered, params)).rows as T[];
+    },
     run: async (script) => void (await client.query(script)),
-    finish: async (id) =>
-      void (await client.query(
-        `UPDATE "_prisma_migrations" SET "finished_at" = now(), "applied_steps_count" = 1 WHERE "id" = $1`,
-        [id],
-      )),
-    fail: async (id, logs) =>
-      void (await client.query(`UPDATE "_prisma_migrations" SET "logs" = $2 WHERE "id" = $1`, [id, logs])),
+    now: "now()",
     // Ending the session releases the advisory lock.
     close: () => client.end(),
   };

@@ -2,28 +2,17 @@ import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { logger as serviceLogger } from "../logger";
 import { databaseProvider } from "./database-url";
 import { postgresAdapter } from "./postgres-adapter";
-import { sqliteAdapter } from "./sqlite-adapter";
+import { SqliteAdapterFactory } from "./sqlite-adapter";
 
-type Adapter = ReturnType<typeof postgresAdapter> | ReturnType<typeof sqliteAdapter>;
+type Adapter = ReturnType<typeof postgresAdapter> | SqliteAdapterFactory;
 type QueryLog = Array<{ emit: "event"; level: "query" }>;
 type ClientOptions = { adapter: Adapter; log: QueryLog; queryPlanCacheMaxSize: number };
 type ClientClass<Db> = new (options: ClientOptions) => Db;
 
-/**
- * Query plans Prisma keeps per client, by the query's shape: a cached plan
- * skips the WebAssembly query compiler, about half of a query's CPU. The
- * default, stated: the shop's and the provider's shapes fit many times over.
- */
+/** Prisma's plan cache per client: a cached plan skips the WASM query compiler, half a query's CPU. */
 const QUERY_PLAN_CACHE_SIZE = 1_000;
 
-/**
- * Opens a service's database with the client Prisma generated for the URL's
- * provider (a file: URL is SQLite, a postgresql:// URL PostgreSQL). Each
- * service keeps to what both clients have in common, so both are typed as its
- * SQLite client. `onQuery` hears of every statement (COMMIT and ROLLBACK
- * included), `onBegin` of every transaction begun: the round trip Prisma's
- * query log leaves out; `logger` of a dropped session (the service's own unless given).
- */
+/** Opens a service's database with the client generated for the URL's provider, typed as the SQLite one. */
 export function openDatabase<Db>(
   url: string,
   clients: { sqlite: ClientClass<Db>; postgresql: ClientClass<unknown> },
@@ -43,7 +32,7 @@ export function openDatabase<Db>(
           adapter: told(postgresAdapter(url, opts.logger ?? serviceLogger)),
           ...options,
         }) as Db)
-      : new clients.sqlite({ adapter: told(sqliteAdapter(url)), ...options });
+      : new clients.sqlite({ adapter: told(new SqliteAdapterFactory(url)), ...options });
   // The clients' types were made without log options, so they do not know the "query" event.
   if (opts.onQuery)
     (db as unknown as { $on(event: "query", listener: () => void): void }).$on("query", opts.onQuery);

@@ -8,22 +8,7 @@ import type {
 } from "@prisma/driver-adapter-utils";
 import { Mutex } from "async-mutex";
 
-/**
- * Prisma's better-sqlite3 adapter shares one connection between everything in
- * a process, but only serialises transactions against each other: a plain
- * query issued while an interactive transaction is open runs inside that
- * transaction. A duplicate request would then read the key's uncommitted
- * completion (and replay an outcome that may still roll back), and its claim
- * would vanish if the other transaction rolled back. This wrapper puts every
- * statement behind one gate that an open transaction holds until it ends.
- *
- * It also begins transactions with BEGIN IMMEDIATE, so a transaction takes the
- * write lock up front (waiting up to the busy timeout for another process)
- * instead of failing with SQLITE_BUSY when a read later upgrades to a write,
- * and it rolls back when COMMIT itself fails, which Prisma does not do
- * (prisma/orm#29933), so a failed commit cannot leave the connection stuck in
- * an open transaction.
- */
+/** Statements wait out open transactions (or run in them); BEGIN IMMEDIATE; a failed COMMIT rolls back. */
 class SerializedSqliteAdapter implements SqlDriverAdapter {
   readonly provider = "sqlite";
   readonly adapterName: string;
@@ -93,14 +78,12 @@ class SerializedSqliteTransaction implements Transaction {
     }
   }
 
-  commit() {
+  async commit() {
     this.end();
-    return Promise.resolve();
   }
 
-  rollback() {
+  async rollback() {
     this.end();
-    return Promise.resolve();
   }
 
   private end() {
@@ -110,12 +93,8 @@ class SerializedSqliteTransaction implements Transaction {
   }
 }
 
-/**
- * The SQLite adapter factory for an application's client. WAL lets readers in
- * other processes proceed while one process writes; foreign keys are off by
- * default in SQLite.
- */
-class SerializedSqliteAdapterFactory implements SqlDriverAdapterFactory {
+/** The SQLite adapter factory: WAL for readers in other processes, foreign keys on. */
+export class SqliteAdapterFactory implements SqlDriverAdapterFactory {
   readonly provider = "sqlite";
   readonly adapterName = "@prisma/adapter-better-sqlite3";
   readonly #inner: PrismaBetterSqlite3;
@@ -131,9 +110,4 @@ class SerializedSqliteAdapterFactory implements SqlDriverAdapterFactory {
     );
     return new SerializedSqliteAdapter(connection);
   }
-}
-
-/** The adapter for an application's client. */
-export function sqliteAdapter(url: string) {
-  return new SerializedSqliteAdapterFactory(url);
 }

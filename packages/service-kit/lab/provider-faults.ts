@@ -3,12 +3,7 @@ import { z } from "zod";
 const count = z.number().int().min(0).max(5);
 const milliseconds = z.number().int().min(0).max(10_000);
 
-/**
- * The payment provider's test-lab faults, per order: each declared once,
- * here, for the provider that acts on it (provider/lab/) and the shop that
- * sets it (its lab's switches). The provider keeps them in its lab's own
- * table, one row per fault, so a new fault needs no migration.
- */
+/** The provider's lab faults per order, declared once for the provider and the shop that sets them. */
 export const providerFaultsSchema = z.object({
   /** Committed charges whose reply the provider loses. */
   dropReplies: count,

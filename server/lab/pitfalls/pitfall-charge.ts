@@ -10,27 +10,14 @@ import type { PaymentProvider } from "../../payment-provider/payment-provider";
 import { refuseMismatch, settleAttempt } from "../../payments/charge-order";
 import { toChargeView } from "../../payments/charge-view";
 import type { ChargeView } from "../../payments/charge-view";
+import { writeCharge } from "../naive-charge";
 import { spend } from "../switches";
 import type { BrokenRule } from "./broken-rule";
 
 /** How long a stuck execution holds its key: far past the shop's wait bound (5 s by default). */
 const STUCK_MS = 20_000;
 
-/**
- * The lab's pitfall charge: the shop's charge with its other guards off, so
- * that the key is the only thing between a retry and a second charge. The
- * provider is called once per execution under a key of its own (it cannot
- * deduplicate a retry), and an order already paid is charged again. Runs
- * under the run-once core that the order's broken rule picks (see
- * with-pitfall-core.ts); with none broken, under the shop's own.
- *
- * The charge is written inside commit(), that is in the transaction that
- * completes the key, the provider's answer included, so that the core's final
- * errors decide whether a provider's failure is stored. With the rule
- * "partial-commit" broken, it is written in a transaction of its own, and the
- * key is completed only once the handler is done. Then the payment's event is
- * "published", and the lab's fault can fail it.
- */
+/** The shop's charge with its other guards off: only the key, as the broken rule's core keeps it. */
 export async function pitfallCharge(
   deps: {
     db: Db;
@@ -49,8 +36,7 @@ export async function pitfallCharge(
     await sleep(STUCK_MS);
   }
   const providerKey = `pitfall_${randomUUID()}`;
-  // Called before the transaction, whose lock would hold back its call's record; its answer, a failure
-  // too, is thrown inside it, where the core's final errors decide whether it is stored.
+  // Called before the transaction; its answer is thrown inside, for the core's final errors.
   const answered = await deps.provider
     .charge(
       {
@@ -70,19 +56,12 @@ export async function pitfallCharge(
     if ("error" in answered) throw answered.error;
     const { answer } = answered;
     if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);
-    const charge = await tx.charge.create({
-      data: {
-        id: answer.charged.id,
-        orderId: order.id,
-        amountCents: answer.charged.amountCents,
-        idempotencyKey: order.paymentKey,
-        providerKey,
-        providerRequestId: answer.charged.requestId,
-        cardLast4: answer.charged.cardLast4,
-        recordedBy: deps.run.id,
-      },
+    const charge = await writeCharge(tx, answer.charged, {
+      orderId: order.id,
+      idempotencyKey: order.paymentKey,
+      providerKey,
+      recordedBy: deps.run.id,
     });
-    await tx.order.update({ where: { id: order.id }, data: { status: "PAID" } });
     // The order's attempt is settled with its charge, so the ledger does not show a paid order's attempt open.
     await settleAttempt(tx, order.paymentKey, {
       status: "SUCCEEDED",

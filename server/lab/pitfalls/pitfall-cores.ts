@@ -27,12 +27,8 @@ function brokenCores(db: Db, settings: RunOnceSettings): Record<BrokenRule, RunO
 // One set per database handle, hence per server process: the memory store's Map is this process's.
 const coresOf = new WeakMap<Db, Record<BrokenRule, RunOnce<Tx>>>();
 
-/** This process's core that breaks `rule`. */
 export function brokenCore(db: Db, settings: RunOnceSettings, rule: BrokenRule): RunOnce<Tx> {
-  let cores = coresOf.get(db);
-  if (!cores) {
-    cores = brokenCores(db, settings);
-    coresOf.set(db, cores);
-  }
+  const cores = coresOf.get(db) ?? brokenCores(db, settings);
+  coresOf.set(db, cores);
   return cores[rule];
 }

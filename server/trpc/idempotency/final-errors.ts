@@ -4,12 +4,7 @@ import type { FinalErrors, Json } from "run-once";
 import { toTrpcError } from "../error-mapping";
 import { ReasonedError } from "../reasoned-error";
 
-/**
- * Errors that are answers: thrown inside commit(), they are stored with what
- * the transaction wrote and replayed (a declined card, 402). A request error
- * (4xx) is an answer; a timeout, a conflict or a throttle (408, 409, 429) and
- * every 5xx leave the outcome unknown or worth retrying, so they roll back.
- */
+/** Errors that are answers, stored and replayed: 4xx but 408, 409 and 429; every 5xx rolls back. */
 const FINAL_CODES: ReadonlySet<TRPC_ERROR_CODE_KEY> = new Set<TRPC_ERROR_CODE_KEY>([
   "BAD_REQUEST",
   "UNAUTHORIZED",

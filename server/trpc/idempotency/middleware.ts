@@ -77,16 +77,9 @@ export function runOnce(options: RunOnceOptions = {}) {
   });
 }
 
-/** The HTTP status a failure is answered with. */
 const statusOf = (error: unknown) => getHTTPStatusCodeFromError(asTrpcError(error));
 
-/**
- * tRPC brands a middleware's result as "what next() returned", so that a
- * middleware cannot skip the handler by accident. Skipping it is this
- * middleware's purpose: for a duplicate, the stored outcome stands in for the
- * handler's result. At run time tRPC reads only `ok` and `data` of it
- * (callRecursive in procedureBuilder.ts), so the brand is given here, once.
- */
+/** Skipping the handler is this middleware's purpose: tRPC reads only `ok` and `data` of it. */
 function outcomeAsResult(data: unknown): MiddlewareResult<{ execution: Execution<Tx>; run: AccountedRun }> {
   return { ok: true, data, marker: middlewareMarker };
 }

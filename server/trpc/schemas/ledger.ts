@@ -1,16 +1,14 @@
 import { z } from "zod";
-import { orderIdSchema, orderStatusSchema, paymentAttemptSchema } from "../../orders/schemas";
+import {
+  orderChargeSchema,
+  orderIdSchema,
+  orderStatusSchema,
+  paymentAttemptSchema,
+} from "../../orders/schemas";
 
-const ledgerEntrySchema = z.object({
-  id: z.string(),
-  orderId: orderIdSchema,
-  amountCents: z.number().int(),
-  idempotencyKey: z.string(),
-  cardLast4: z.string(),
-  /** Made by the lab's naive client (a new key per attempt). */
-  naive: z.boolean(),
-  createdAt: z.iso.datetime(),
-});
+const ledgerEntrySchema = orderChargeSchema
+  .omit({ providerKey: true, providerRequestId: true, recordedBy: true })
+  .extend({ orderId: orderIdSchema });
 
 export const ledgerEntriesOutput = z.array(ledgerEntrySchema);
 
@@ -33,13 +31,12 @@ export const ledgerSummaryOutput = z.array(ledgerOrderSchema);
 export const reconciliationOutput = z.array(
   z.object({
     orderId: orderIdSchema,
-    providerCharges: z.array(z.object({ id: z.string(), amountCents: z.number().int() })),
-    recordedCharges: z.array(z.object({ id: z.string(), amountCents: z.number().int() })),
+    providerCharges: z.array(orderChargeSchema.pick({ id: true, amountCents: true })),
+    recordedCharges: z.array(orderChargeSchema.pick({ id: true, amountCents: true })),
     problems: z.array(z.string()),
   }),
 );
 
-/** The session's counts: what its keys, charges and payment attempts add up to. */
 export const ledgerCountersOutput = z.object({
   /** Run-once keys (payments and order forms) whose operation ran and completed. */
   keysCompleted: z.number().int(),
