@@ -1,4 +1,4 @@
-import { CallerGoneError, KeyInProgressError, KeyReusedError, LeaseLostError } from "run-once";
+import { CallerGoneError, KeyInProgressError, KeyReusedError } from "run-once";
 import type { FinalErrors, Json } from "run-once";
 
 /** Fields of Stripe's error object beyond type, code and message: `param`, or a decline's `decline_code`, `charge`, `payment_intent`. */
@@ -85,8 +85,6 @@ export function asProviderError(error: unknown): ProviderError {
     // Stripe's status for a key reused with other parameters: its clients read 400 + idempotency_error as such.
     return new ProviderError(400, "idempotency_error", "idempotency_key_reused", error.message);
   }
-  if (error instanceof LeaseLostError)
-    return new ProviderError(409, "idempotency_error", "lease_lost", error.message, 1);
   if (error instanceof CallerGoneError)
     return new ProviderError(499, "api_error", "client_closed_request", error.message);
   return unavailable(
