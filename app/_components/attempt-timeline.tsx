@@ -58,12 +58,7 @@ function describe(attempt: Attempt): string {
   }
 }
 
-/**
- * The payment's attempts on a real time axis: each attempt a bar from send to
- * answer, coloured by what the answer said, with the key it carried. Long idle
- * stretches are compressed and marked, so that they do not squeeze the
- * attempts into slivers. `waitingSince`: a payment waiting for the connection.
- */
+/** This tab's tries on a real time axis, long idle stretches compressed so that the tries do not shrink to slivers. */
 export function AttemptTimeline({
   attempts,
   waitingSince,
@@ -123,8 +118,8 @@ export function AttemptTimeline({
                 {retry && (
                   <span className="muted">
                     {" "}
-                    retry of try {retry.of.number},{" "}
-                    {NO_ANSWER.has(retry.of.outcome) ? "given up on" : "answered"} at {at(retry.of.endedAt!)}
+                    retry of try {retry.number}, {NO_ANSWER.has(retry.outcome) ? "given up on" : "answered"}{" "}
+                    at {at(retry.endedAt!)}
                   </span>
                 )}
                 {retriedWithNewKey(attempts, attempt) && <span className="badge danger">new key</span>}
@@ -215,18 +210,15 @@ function Axis({ axis }: { axis: TimeAxis }) {
   );
 }
 
-/** The attempt this one retried (the previous one of the same call), and how long after its answer. */
+/** The attempt this one retried: the previous one of the same call, once it ended. */
 function retryOf(attempts: readonly Attempt[], attempt: Attempt) {
-  const previous = attempts
-    .filter((other) => other.run === attempt.run && other.number < attempt.number)
-    .at(-1);
-  if (!previous || previous.endedAt === null) return null;
-  return { of: previous };
+  const previous = attempts.findLast((other) => other.run === attempt.run && other.number < attempt.number);
+  return previous?.endedAt === null ? undefined : previous;
 }
 
 function retriedWithNewKey(attempts: readonly Attempt[], attempt: Attempt): boolean {
   const retry = retryOf(attempts, attempt);
-  return retry !== null && retry.of.key !== attempt.key;
+  return retry !== undefined && retry.key !== attempt.key;
 }
 
 function barClass(attempt: Attempt): string {

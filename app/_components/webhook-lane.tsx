@@ -3,22 +3,11 @@ import type { PaymentStory } from "~/app/_lib/story/payment-story";
 import { LanesExchange, LanesFigure, laneLayout } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
-/**
- * The webhook's lane, from the payment's story: every delivery of the
- * provider's events for this order that reached the shop, each handled once
- * per event id, with the shop's answer. A box stands where the event's key
- * ran, replayed or waited; the run that recorded the payment is the request
- * lane's, named in the caption.
- */
+/** The webhook's lane: each delivery of the provider's events, handled once per event id, with the shop's answer. */
 export function WebhookLane({ story }: { story: PaymentStory }) {
   const rows = story.webhookDeliveries;
   if (rows.length === 0) return null;
-  const { sender, between, receivers, heads } = laneLayout({
-    sender: "Provider",
-    between: "Network",
-    receivers: ["Shop"],
-  });
-  const shop = receivers[0]!;
+  const layout = laneLayout("Provider", "Network", ["Shop"]);
   // From the order's first request, so that a delivery before its reply shows as one.
   const first = Date.parse(story.requests[0]?.record.at ?? rows[0]!.at);
   return (
@@ -32,7 +21,7 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
       <p className="account-summary" data-testid="webhook-summary">
         {story.webhookSentence}
       </p>
-      <LanesFigure heads={heads}>
+      <LanesFigure heads={layout.heads}>
         {rows.map(
           ({
             n,
@@ -59,10 +48,7 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
               data-recorded-as={recordedAs ?? undefined}
             >
               <LanesExchange
-                laneXs={heads.map((head) => head.x)}
-                from={sender}
-                between={between}
-                to={shop}
+                layout={layout}
                 work={{ decision, status, waited: work === "wait", noAnswer: Boolean(sent?.error) }}
                 reply={status === null ? null : { arrow: "received", status }}
               />

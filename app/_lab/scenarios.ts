@@ -1,5 +1,6 @@
 import { NAIVE_CLIENT_SETTING, breakingRule } from "./pitfall-faults";
 import { SLOW_PROVIDER_MS, WEBHOOK_FIRST_HOLD_MS } from "./slow-provider";
+import { changed } from "./switches";
 import type { SwitchChange, Switches } from "./switches";
 
 type SwitchSide = Record<string, number | boolean | string | null>;
@@ -182,9 +183,5 @@ export function allOff(current: Switches): Switches {
 
 /** The switches a scenario needs, with every other one off. */
 export function switchesFor(scenario: Scenario, current: Switches): Switches {
-  const none = allOff(current);
-  return {
-    shop: { ...none.shop, ...scenario.switches.shop },
-    provider: { ...none.provider, ...scenario.switches.provider },
-  };
+  return changed(allOff(current), scenario.switches);
 }

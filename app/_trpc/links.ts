@@ -18,12 +18,7 @@ interface OperationContext extends Record<string, unknown> {
   untimed?: boolean;
 }
 
-/**
- * Every answer retried by one policy (retry-policy: "not now" answers, a 503
- * with its Retry-After, a 409, a 429; never a final one such as a 500), a
- * mutation's unknown outcome too; each attempt logged. Queries batched,
- * mutations one per request (own status, headers) under a per-attempt timeout.
- */
+/** One retry policy for every answer (retry-policy); queries batched, mutations alone under a per-attempt timeout. */
 export function createLinks({
   url,
   settings = DEFAULT_RETRY_SETTINGS,
@@ -40,8 +35,7 @@ export function createLinks({
     stampStartLink(),
     retryLink({
       retry: ({ op, attempts, error }) => rememberDecision(op, attempts, error, settings, random),
-      // retryLink asks for the delay right after retry() decided, with no
-      // access to the error; the delay decided there is handed over here.
+      // retryLink asks for the delay without the error: the delay retry() decided is handed over here.
       retryDelayMs: () => takeDecidedDelay(),
     }),
     loggerLink({ logger: recordAttempt }),

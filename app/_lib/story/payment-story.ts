@@ -29,7 +29,6 @@ export interface RequestRow {
   charges: string[];
   /** The ledger's charges this run recorded that another run's call made. */
   recorded: string[];
-  /** The box drawn on the server's lane. */
   work: "charge" | "record" | "decline" | "wait" | "ran" | "";
   caption: string;
   /** The later run that took over this one's key when its server stopped. */
@@ -38,7 +37,6 @@ export interface RequestRow {
 
 /** One call of the shop to the provider, as the provider lane and its sentence tell it. */
 export interface ProviderRow {
-  /** The one numbering of the provider lane: "call n" in the figure and the sentence. */
   n: number;
   call: ProviderCall;
   reply: Reply;
@@ -49,7 +47,6 @@ export interface ProviderRow {
 
 /** One delivery of the provider's webhook (one try of an event), as the webhook lane and its sentence tell it. */
 export interface WebhookRow {
-  /** The one numbering of the webhook lane: "delivery n" in the figure and every sentence. */
   n: number;
   /** The provider's record of this try; null for a delivery its record does not show (or where it shows none). */
   try: WebhookTry | null;
@@ -88,11 +85,11 @@ export interface PaymentStory {
 
 const DECLINED = 402;
 const CLIENT_GONE = 499;
-const RAN = new Set<RequestView["decision"]>(["executed", "taken_over", "expired"]);
-/** The provider's decisions that ran the call under its key. */
-const PROVIDER_RAN = new Set<ProviderCall["decision"]>(["executed", "taken_over", "expired"]);
+/** The decisions, the shop's and the provider's, that ran the call under its key. */
+const RAN = new Set<string | null>(["executed", "taken_over", "expired"]);
 
-const timesInWords = (count: number) => (count === 1 ? "once" : count === 2 ? "twice" : `${count} times`);
+export const timesInWords = (count: number) =>
+  count === 1 ? "once" : count === 2 ? "twice" : `${count} times`;
 
 /** Everything the order page says of its payment, computed once from the server's account and the ledger. */
 export function paymentStory(account: ServerAccount, charges: readonly LedgerCharge[]): PaymentStory {
@@ -115,11 +112,7 @@ export function paymentStory(account: ServerAccount, charges: readonly LedgerCha
   };
 }
 
-/**
- * The shop's calls that may have charged the card for a ledger charge: the one whose request the provider
- * says made it; else, under its provider key, those whose reply never came (or, when the provider named no
- * request, whose reply says they charged). More than one: the records cannot tell which.
- */
+/** The calls that may have made a charge: the one the provider names, else those under its key whose reply never came. */
 export function chargingCalls(charge: LedgerCharge, calls: readonly ProviderRow[]): ProviderRow[] {
   const { providerRequestId } = charge;
   const named = calls.filter((row) => providerRequestId !== null && row.call.requestId === providerRequestId);
@@ -133,7 +126,7 @@ export function chargingCalls(charge: LedgerCharge, calls: readonly ProviderRow[
 }
 
 /** The call's own reply says it ran and charged. */
-const chargedByReply = (call: ProviderCall) => PROVIDER_RAN.has(call.decision) && call.status === 200;
+const chargedByReply = (call: ProviderCall) => RAN.has(call.decision) && call.status === 200;
 
 /** What a run did: the charges its calls made (its marks), and those it recorded that another run's calls made. */
 interface Acts {
@@ -408,7 +401,7 @@ function overchargeCause(rows: readonly RequestRow[], charges: readonly LedgerCh
 function providerRows(calls: readonly ProviderCall[], charges: readonly LedgerCharge[]): ProviderRow[] {
   const rows = calls.map((call, i): ProviderRow => {
     const reply: Reply = call.noReply ? "lost" : call.status === null ? "none" : "received";
-    const ran = reply === "received" && PROVIDER_RAN.has(call.decision);
+    const ran = reply === "received" && RAN.has(call.decision);
     const mark = !ran ? null : call.status === DECLINED ? "decline" : call.status === 200 ? "charge" : null;
     return { n: i + 1, call, reply, mark, caption: "" };
   });
@@ -495,10 +488,7 @@ const WEBHOOK_WORK: Partial<Record<NonNullable<WebhookDelivery["decision"]>, Web
 /** A delivery reaches the shop a moment after the provider sends it, on the same clock: a record earlier than its try is another's. */
 const SEND_SKEW_MS = 50;
 
-/**
- * Each of the provider's tries with the shop's record of it: the latest try of its event sent before the
- * record came. Deliveries the provider's record does not show (sent by hand) are drawn too, in time order.
- */
+/** Each provider try with the shop's record of it; deliveries sent by hand are drawn too, in time order. */
 export function pairTries(account: ServerAccount): Array<Pick<WebhookRow, "try" | "delivery">> {
   const deliveries = account.webhookDeliveries;
   if (account.webhookTries === null) return deliveries.map((delivery) => ({ try: null, delivery }));
