@@ -124,7 +124,7 @@ export function AttemptTimeline({
                 )}
                 {retriedWithNewKey(attempts, attempt) && <span className="badge danger">new key</span>}
               </p>
-              <Track axis={axis} start={attempt.startedAt} end={end(attempt)} className={barClass(attempt)} />
+              <Track axis={axis} start={attempt.startedAt} end={end(attempt)} bar={barClass(attempt)} />
               <p className="lane-outcome">
                 {describe(attempt)}
                 {attempt.outcome === "succeeded" && attempt.status !== null
@@ -143,12 +143,7 @@ export function AttemptTimeline({
               <strong>Try {attempts.length + 1}</strong>{" "}
               <span className="muted">waiting for the connection: not sent yet</span>
             </p>
-            <Track
-              axis={axis}
-              start={waitingSince}
-              end={Math.max(waitingSince, now)}
-              className="bar-waiting"
-            />
+            <Track axis={axis} start={waitingSince} end={Math.max(waitingSince, now)} bar="bar-waiting" />
           </li>
         )}
       </ol>
@@ -157,17 +152,7 @@ export function AttemptTimeline({
   );
 }
 
-function Track({
-  axis,
-  start,
-  end,
-  className,
-}: {
-  axis: TimeAxis;
-  start: number;
-  end: number;
-  className: string;
-}) {
+function Track({ axis, start, end, bar }: { axis: TimeAxis; start: number; end: number; bar: string }) {
   const left = axis.x(start);
   return (
     <span className="lane-track" aria-hidden="true">
@@ -179,7 +164,7 @@ function Track({
         />
       ))}
       <span
-        className={`lane-bar ${className}`}
+        className={`lane-bar ${bar}`}
         style={{ left: percent(left), width: percent(axis.x(end) - left) }}
       />
     </span>

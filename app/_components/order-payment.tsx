@@ -125,11 +125,7 @@ function OrderView({
 }
 
 /** The figures' zero on this browser's clock: the order's first request, less the server clock's lead. */
-function pageClock(
-  account: ServerAccount | undefined,
-  readAt: number,
-  attempts: readonly Attempt[],
-): number | null {
+function pageClock(account: ServerAccount | undefined, readAt: number, attempts: readonly Attempt[]) {
   const first = account?.requests[0];
   if (!account || !first) return attempts[0]?.startedAt ?? null;
   return Date.parse(first.at) - (Date.parse(account.now) - readAt);

@@ -54,13 +54,8 @@ const ACK_CLASS: Record<DeliveryRow["ack"]["arrow"], string | null> = {
   none: null,
 };
 
-function QueueRowView({
-  row,
-  layout: { sender, between, receivers, xs },
-}: {
-  row: QueueRow;
-  layout: LaneLayout;
-}) {
+function QueueRowView({ row, layout }: { row: QueueRow; layout: LaneLayout }) {
+  const { sender, between, receivers, xs } = layout;
   const lines = xs.map((x) => <span key={x} className="lanes-line" style={{ left: `${x}%` }} />);
   if (row.kind !== "delivery") {
     return (

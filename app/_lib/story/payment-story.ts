@@ -97,11 +97,12 @@ export function paymentStory(account: ServerAccount, charges: readonly LedgerCha
   const acts = actsOf(account.requests, calls, charges);
   const requests = account.requests.map((record, i) => requestRow(account.requests, i, acts.get(record.id)!));
   const drawn = new Set(requests.flatMap((row) => [...row.charges, ...row.recorded]));
-  for (const row of calls) row.caption = providerCaption(row, calls, requests, charges);
-  const webhookDeliveries = webhookRows(account, requests, charges);
+  const known = { requests, charges };
+  for (const row of calls) row.caption = providerCaption(row, calls, known);
+  const webhookDeliveries = webhookRows(account, known);
   return {
     requests,
-    whatHappened: whatHappened(requests, charges, webhookDeliveries),
+    whatHappened: whatHappened(known, webhookDeliveries),
     providerCalls: calls,
     providerSentence: providerSentence(calls),
     webhookDeliveries,
@@ -127,6 +128,12 @@ export function chargingCalls(charge: LedgerCharge, calls: readonly ProviderRow[
 
 /** The call's own reply says it ran and charged. */
 const chargedByReply = (call: ProviderCall) => RAN.has(call.decision) && call.status === 200;
+
+/** What the lanes after the request lane are told of: its rows, and the ledger's charges. */
+interface Known {
+  requests: readonly RequestRow[];
+  charges: readonly LedgerCharge[];
+}
 
 /** What a run did: the charges its calls made (its marks), and those it recorded that another run's calls made. */
 interface Acts {
@@ -357,11 +364,7 @@ function nameOf(row: RequestRow, deliveries: readonly WebhookRow[]): string {
 const TOLD = 6;
 
 /** What happened, a sentence a request: the same numbering and captions as the figure. */
-function whatHappened(
-  rows: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-  deliveries: readonly WebhookRow[],
-): string {
+function whatHappened({ requests: rows, charges }: Known, deliveries: readonly WebhookRow[]): string {
   const keys = new Set(rows.map((row) => row.record.key)).size;
   const sent = rows.filter((row) => row.crossesNetwork).length;
   const runsOf = (sentBy: string) => rows.filter((row) => row.record.sentBy === sentBy).length;
@@ -425,12 +428,7 @@ function providerRows(calls: readonly ProviderCall[], charges: readonly LedgerCh
   return rows;
 }
 
-function providerCaption(
-  row: ProviderRow,
-  rows: readonly ProviderRow[],
-  requests: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-): string {
+function providerCaption(row: ProviderRow, rows: readonly ProviderRow[], { requests, charges }: Known) {
   const { call } = row;
   // In flight on record, but its run's server stopped: no reply came, or none was written before it stopped.
   const stopped =
@@ -504,17 +502,13 @@ export function pairTries(account: ServerAccount): Array<Pick<WebhookRow, "try" 
   return [...pairs, ...unpaired.map((delivery) => ({ try: null, delivery }))].sort((a, b) => at(a) - at(b));
 }
 
-function webhookRows(
-  account: ServerAccount,
-  requests: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-): WebhookRow[] {
+function webhookRows(account: ServerAccount, known: Known): WebhookRow[] {
   const rows = pairTries(account).map((pair, i): WebhookRow => {
     const { delivery } = pair;
     const decision = delivery?.decision ?? null;
     const shared = delivery?.outcome === "shared";
     const work = decision === null ? "" : shared ? "wait" : (WEBHOOK_WORK[decision] ?? "");
-    const run = delivery && requests.find((row) => row.record.delivery === delivery.id);
+    const run = delivery && known.requests.find((row) => row.record.delivery === delivery.id);
     const told = (pair.try ?? delivery)!;
     return {
       n: i + 1,
@@ -530,16 +524,11 @@ function webhookRows(
       caption: "",
     };
   });
-  return rows.map((row) => ({ ...row, caption: webhookCaption(row, rows, requests, charges) }));
+  return rows.map((row) => ({ ...row, caption: webhookCaption(row, rows, known) }));
 }
 
 /** The run under the payment's key that had recorded it, or held its key, when a delivery came. */
-function holderAt(
-  paymentKey: string | null,
-  at: string,
-  requests: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-): RequestRow | undefined {
+function holderAt(paymentKey: string | null, at: string, { requests, charges }: Known) {
   const recorder = charges.find((charge) => charge.idempotencyKey === paymentKey)?.recordedBy;
   const before = requests.filter(
     (row) => row.record.key === paymentKey && Date.parse(row.record.at) <= Date.parse(at),
@@ -550,12 +539,7 @@ function holderAt(
   );
 }
 
-function webhookCaption(
-  row: WebhookRow,
-  rows: readonly WebhookRow[],
-  requests: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-): string {
+function webhookCaption(row: WebhookRow, rows: readonly WebhookRow[], known: Known): string {
   const { delivery } = row;
   const retried = rows.some((r) => r.n > row.n && r.event === row.event)
     ? "; the provider delivered it again"
@@ -567,7 +551,7 @@ function webhookCaption(
     if (t.error !== null) return `got no answer (${t.error}): the shop's server never answered${retried}`;
     return "in flight";
   }
-  const holder = holderAt(delivery.paymentKey, delivery.at, requests, charges);
+  const holder = holderAt(delivery.paymentKey, delivery.at, known);
   const by = holder && holder.n !== row.recordedAs ? ` by #${holder.n}` : "";
   // The earlier delivery whose handling the stored answer is: it ran under the event's key, or waited and shared.
   const ranEarlier = rows.find(
