@@ -74,10 +74,7 @@ export function AttemptTimeline({
   if (attempts.length === 0 && waitingSince === null) return null;
 
   const end = (attempt: Attempt) =>
-    Math.max(
-      attempt.startedAt,
-      attempt.endedAt ?? (attempt.outcome === "in_flight" ? now : attempt.startedAt),
-    );
+    Math.max(attempt.startedAt, attempt.endedAt ?? (attempt.outcome === "in_flight" ? now : 0));
   const spans = [
     ...attempts.map((attempt) => ({ start: attempt.startedAt, end: end(attempt) })),
     ...(waitingSince === null ? [] : [{ start: waitingSince, end: Math.max(waitingSince, now) }]),

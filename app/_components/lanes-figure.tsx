@@ -41,7 +41,6 @@ export function LanesFigure({ heads, children }: { heads: LaneLayout["heads"]; c
 export interface Work {
   /** The receiver's decision under the key (run-once's words), null while in flight. */
   decision: string | null;
-  /** Its answer's status, if it sent one. */
   status: number | null;
   /** What the work left in a ledger: a charge or a decline made there, or a charge another call made, recorded. */
   mark?: "charge" | "decline" | "record" | null;

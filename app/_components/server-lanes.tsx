@@ -60,7 +60,6 @@ function serverName(instances: readonly string[], i: number): string {
   return instances.length === 1 ? `Server ${instances[0]}` : `Server ${String.fromCharCode(65 + i)}`;
 }
 
-/** Who ran a row no client sent. */
 const BY_SERVER = { completer: "the background completer", webhook: "the provider's webhook" } as const;
 
 function LanesRow({
