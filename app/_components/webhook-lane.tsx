@@ -22,46 +22,37 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
         {story.webhookSentence}
       </p>
       <LanesFigure heads={layout.heads}>
-        {rows.map(
-          ({
-            n,
-            try: sent,
-            delivery,
-            event,
-            at,
-            status,
-            decision,
-            durationMs,
-            work,
-            recordedAs,
-            caption,
-          }) => (
-            <li
-              key={n}
-              className="lanes-row"
-              data-webhook-delivery={n}
-              data-delivery-id={delivery?.id}
-              data-try={sent?.id}
-              data-event={event}
-              data-decision={decision ?? "in_flight"}
-              data-status={status ?? "none"}
-              data-recorded-as={recordedAs ?? undefined}
-            >
-              <LanesExchange
-                layout={layout}
-                work={{ decision, status, waited: work === "wait", noAnswer: Boolean(sent?.error) }}
-                reply={status === null ? null : { arrow: "received", status }}
-              />
-              <span className="lanes-caption">
-                <strong>Delivery {n}</strong> +{formatDuration(Date.parse(at) - first)} ·{" "}
-                <code title={event}>{shortId(event)}</code>
-                {status === null ? "" : ` · HTTP ${status}`} ·{" "}
-                <span data-testid="webhook-decision">{caption}</span>
-                {status !== null && durationMs !== null && ` (${formatDuration(durationMs)})`}
-              </span>
-            </li>
-          ),
-        )}
+        {rows.map((row) => (
+          <li
+            key={row.n}
+            className="lanes-row"
+            data-webhook-delivery={row.n}
+            data-delivery-id={row.delivery?.id}
+            data-try={row.try?.id}
+            data-event={row.event}
+            data-decision={row.decision ?? "in_flight"}
+            data-status={row.status ?? "none"}
+            data-recorded-as={row.recordedAs ?? undefined}
+          >
+            <LanesExchange
+              layout={layout}
+              work={{
+                decision: row.decision,
+                status: row.status,
+                waited: row.work === "wait",
+                noAnswer: Boolean(row.try?.error),
+              }}
+              reply={row.status === null ? null : { arrow: "received", status: row.status }}
+            />
+            <span className="lanes-caption">
+              <strong>Delivery {row.n}</strong> +{formatDuration(Date.parse(row.at) - first)} ·{" "}
+              <code title={row.event}>{shortId(row.event)}</code>
+              {row.status === null ? "" : ` · HTTP ${row.status}`} ·{" "}
+              <span data-testid="webhook-decision">{row.caption}</span>
+              {row.status !== null && row.durationMs !== null && ` (${formatDuration(row.durationMs)})`}
+            </span>
+          </li>
+        ))}
       </LanesFigure>
     </section>
   );

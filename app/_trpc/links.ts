@@ -32,11 +32,18 @@ export function createLinks({
   random?: () => number;
 }): TRPCLink<AppRouter>[] {
   return [
-    stampStartLink(),
+    // retryLink needs `startedAt` for the overall deadline.
+    () =>
+      ({ op, next }) =>
+        next({ ...op, context: { startedAt: Date.now(), ...op.context } }),
     retryLink({
       retry: ({ op, attempts, error }) => rememberDecision(op, attempts, error, settings, random),
       // retryLink asks for the delay without the error: the delay retry() decided is handed over here.
-      retryDelayMs: () => takeDecidedDelay(),
+      retryDelayMs: () => {
+        const delay = decidedDelayMs;
+        decidedDelayMs = 0;
+        return delay;
+      },
     }),
     loggerLink({ logger: recordAttempt }),
     splitLink({
@@ -49,13 +56,6 @@ export function createLinks({
       false: httpBatchLink({ url, fetch: transport }),
     }),
   ];
-}
-
-/** Stamps `startedAt` on the context: retryLink needs it for the overall deadline. */
-function stampStartLink(): TRPCLink<AppRouter> {
-  return () =>
-    ({ op, next }) =>
-      next({ ...op, context: { startedAt: Date.now(), ...op.context } });
 }
 
 let decidedDelayMs = 0;
@@ -76,12 +76,6 @@ function rememberDecision(
   const decision = decideRetry(failure, attempts, elapsed, settings, random);
   decidedDelayMs = decision.delayMs;
   return decision.retry;
-}
-
-function takeDecidedDelay(): number {
-  const delay = decidedDelayMs;
-  decidedDelayMs = 0;
-  return delay;
 }
 
 export function describeFailure(error: TRPCClientError<AppRouter>): AttemptFailure {
