@@ -58,12 +58,7 @@ function describe(attempt: Attempt): string {
   }
 }
 
-/**
- * The payment's attempts on a real time axis: each attempt a bar from send to
- * answer, coloured by what the answer said, with the key it carried. Long idle
- * stretches are compressed and marked, so that they do not squeeze the
- * attempts into slivers. `waitingSince`: a payment waiting for the connection.
- */
+/** This tab's tries on a real time axis, long idle stretches compressed so that the tries do not shrink to slivers. */
 export function AttemptTimeline({
   attempts,
   waitingSince,
@@ -79,10 +74,7 @@ export function AttemptTimeline({
   if (attempts.length === 0 && waitingSince === null) return null;
 
   const end = (attempt: Attempt) =>
-    Math.max(
-      attempt.startedAt,
-      attempt.endedAt ?? (attempt.outcome === "in_flight" ? now : attempt.startedAt),
-    );
+    Math.max(attempt.startedAt, attempt.endedAt ?? (attempt.outcome === "in_flight" ? now : 0));
   const spans = [
     ...attempts.map((attempt) => ({ start: attempt.startedAt, end: end(attempt) })),
     ...(waitingSince === null ? [] : [{ start: waitingSince, end: Math.max(waitingSince, now) }]),
@@ -123,13 +115,13 @@ export function AttemptTimeline({
                 {retry && (
                   <span className="muted">
                     {" "}
-                    retry of try {retry.of.number},{" "}
-                    {NO_ANSWER.has(retry.of.outcome) ? "given up on" : "answered"} at {at(retry.of.endedAt!)}
+                    retry of try {retry.number}, {NO_ANSWER.has(retry.outcome) ? "given up on" : "answered"}{" "}
+                    at {at(retry.endedAt!)}
                   </span>
                 )}
                 {retriedWithNewKey(attempts, attempt) && <span className="badge danger">new key</span>}
               </p>
-              <Track axis={axis} start={attempt.startedAt} end={end(attempt)} className={barClass(attempt)} />
+              <Track axis={axis} start={attempt.startedAt} end={end(attempt)} bar={barClass(attempt)} />
               <p className="lane-outcome">
                 {describe(attempt)}
                 {attempt.outcome === "succeeded" && attempt.status !== null
@@ -148,12 +140,7 @@ export function AttemptTimeline({
               <strong>Try {attempts.length + 1}</strong>{" "}
               <span className="muted">waiting for the connection: not sent yet</span>
             </p>
-            <Track
-              axis={axis}
-              start={waitingSince}
-              end={Math.max(waitingSince, now)}
-              className="bar-waiting"
-            />
+            <Track axis={axis} start={waitingSince} end={Math.max(waitingSince, now)} bar="bar-waiting" />
           </li>
         )}
       </ol>
@@ -162,17 +149,7 @@ export function AttemptTimeline({
   );
 }
 
-function Track({
-  axis,
-  start,
-  end,
-  className,
-}: {
-  axis: TimeAxis;
-  start: number;
-  end: number;
-  className: string;
-}) {
+function Track({ axis, start, end, bar }: { axis: TimeAxis; start: number; end: number; bar: string }) {
   const left = axis.x(start);
   return (
     <span className="lane-track" aria-hidden="true">
@@ -184,7 +161,7 @@ function Track({
         />
       ))}
       <span
-        className={`lane-bar ${className}`}
+        className={`lane-bar ${bar}`}
         style={{ left: percent(left), width: percent(axis.x(end) - left) }}
       />
     </span>
@@ -215,18 +192,15 @@ function Axis({ axis }: { axis: TimeAxis }) {
   );
 }
 
-/** The attempt this one retried (the previous one of the same call), and how long after its answer. */
+/** The attempt this one retried: the previous one of the same call, once it ended. */
 function retryOf(attempts: readonly Attempt[], attempt: Attempt) {
-  const previous = attempts
-    .filter((other) => other.run === attempt.run && other.number < attempt.number)
-    .at(-1);
-  if (!previous || previous.endedAt === null) return null;
-  return { of: previous };
+  const previous = attempts.findLast((other) => other.run === attempt.run && other.number < attempt.number);
+  return previous?.endedAt === null ? undefined : previous;
 }
 
 function retriedWithNewKey(attempts: readonly Attempt[], attempt: Attempt): boolean {
   const retry = retryOf(attempts, attempt);
-  return retry !== null && retry.of.key !== attempt.key;
+  return retry !== undefined && retry.key !== attempt.key;
 }
 
 function barClass(attempt: Attempt): string {

@@ -19,11 +19,7 @@ const NO_ANSWER: MadePaymentMethod = {
     "The payment provider did not answer: nothing was charged. Check the connection and press Pay again.",
 };
 
-/**
- * The provider's hosted card field, framed from the provider's origin as Stripe Elements is: the card is typed
- * there, and this page only ever gets a PaymentMethod's id back. Messages go to the provider's origin only,
- * and only the frame's own, from that origin, are read.
- */
+/** The provider's hosted card field, as Stripe Elements: the card never reaches this page; messages go to and come from the provider's origin only. */
 export function useCardField(provider: PaymentProviderEndpoint) {
   const hydrated = useHydrated();
   const frame = useRef<HTMLIFrameElement>(null);

@@ -1,7 +1,6 @@
 "use client";
 
 import { useEffect } from "react";
-import type { ReactNode } from "react";
 import { TEST_CARDS } from "service-kit/card-field";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import type { CardField } from "./card-field";
@@ -16,7 +15,7 @@ export function CardForm({
   error,
   onPay,
   unguarded,
-  note,
+  finishing,
 }: {
   label: string;
   cardField: CardField;
@@ -28,7 +27,8 @@ export function CardForm({
   onPay: () => void;
   /** Pay stays enabled while a payment is out, so a second click sends a second request. */
   unguarded: boolean;
-  note: ReactNode;
+  /** An earlier try's outcome is unknown: Pay finishes it, under the same key. */
+  finishing: boolean;
 }) {
   const hydrated = useHydrated();
   const { disable } = cardField;
@@ -81,7 +81,12 @@ export function CardForm({
           Lab: this button stays enabled while a payment is out, so every click sends a request.
         </p>
       )}
-      {note}
+      {finishing && (
+        <p className="muted small" data-testid="resume-note">
+          An earlier attempt did not report back. Finishing sends the same key: if it was charged, you get
+          that charge, not a second one.
+        </p>
+      )}
     </form>
   );
 }

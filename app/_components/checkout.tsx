@@ -63,6 +63,16 @@ export function Checkout() {
   const totalCents = lines.reduce((sum, product) => sum + product.priceCents * (cart[product.sku] ?? 0), 0);
   const busy = placeOrder.isPending || placeOrder.isSuccess;
   const itemCount = lines.reduce((sum, product) => sum + (cart[product.sku] ?? 0), 0);
+  const stepButton = (sku: string, delta: number, sign: string, label: string, disabled: boolean) => (
+    <button
+      type="button"
+      onClick={() => updateCart(sku, delta)}
+      disabled={disabled || busy}
+      aria-label={label}
+    >
+      {sign}
+    </button>
+  );
 
   return (
     <div className="checkout">
@@ -83,25 +93,11 @@ export function Checkout() {
                 <div className="product-footer">
                   <p className="price">{formatCents(product.priceCents)}</p>
                   <div className="stepper" role="group" aria-label={`Quantity of ${product.name}`}>
-                    <button
-                      type="button"
-                      onClick={() => updateCart(product.sku, -1)}
-                      disabled={quantity === 0 || busy}
-                      aria-label={`Remove one ${product.name}`}
-                    >
-                      −
-                    </button>
+                    {stepButton(product.sku, -1, "−", `Remove one ${product.name}`, quantity === 0)}
                     <output aria-live="polite" aria-label={`${product.name} in cart`}>
                       {quantity}
                     </output>
-                    <button
-                      type="button"
-                      onClick={() => updateCart(product.sku, 1)}
-                      disabled={quantity >= 99 || busy}
-                      aria-label={`Add one ${product.name}`}
-                    >
-                      +
-                    </button>
+                    {stepButton(product.sku, 1, "+", `Add one ${product.name}`, quantity >= 99)}
                   </div>
                 </div>
               </li>

@@ -6,7 +6,6 @@ import { useCallback, useSyncExternalStore } from "react";
 import { UNREACHABLE_RETRY_MS } from "~/app/_trpc/query-client";
 import { isServerUnreachable } from "~/app/_trpc/server-unreachable";
 
-/** Every read is answered. */
 const ALL_ANSWERED = -1;
 
 /** Says the server is unreachable; its live region stays mounted so screen readers announce it. */

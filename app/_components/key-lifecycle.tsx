@@ -21,11 +21,7 @@ function span(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 }
 
-/**
- * The guide's lifecycle figure with the key's stage on the server lit, live:
- * a lease counting down while in progress, the end of its retention once
- * completed. `clockOffsetMs`: the server's clock minus this browser's.
- */
+/** The guide's lifecycle figure with the key's stage lit live; `clockOffsetMs`: the server's clock minus this browser's. */
 export function KeyLifecycle({
   lifecycle,
   clockOffsetMs,

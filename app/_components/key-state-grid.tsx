@@ -1,4 +1,5 @@
 import type { RequestView } from "~/app/_lib/server-account";
+import { TableHead } from "./table-head";
 
 type Row = NonNullable<RequestView["keyState"]>;
 type Column = RequestView["payload"];
@@ -19,11 +20,9 @@ const GRID: Array<{ row: Row; name: string; same: string; different: string }> =
 /** The key state grid from the server's account: the latest request's cell lit, each cell's count. */
 export function KeyStateGrid({ requests }: { requests: readonly RequestView[] }) {
   const latest = requests.at(-1);
-  const count = (row: Row, column: Column) =>
-    requests.filter((request) => request.keyState === row && request.payload === column).length;
   const cell = (row: Row, column: Column, text: string) => {
     const lit = latest?.keyState === row && latest.payload === column;
-    const n = count(row, column);
+    const n = requests.filter((request) => request.keyState === row && request.payload === column).length;
     return (
       <td
         data-cell={`${row}-${column}`}
@@ -44,13 +43,7 @@ export function KeyStateGrid({ requests }: { requests: readonly RequestView[] })
     <section className="card key-state-grid" aria-labelledby="grid-heading" data-testid="key-state-grid">
       <h2 id="grid-heading">What the server does with a request</h2>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">key state</th>
-            <th scope="col">same payload</th>
-            <th scope="col">different payload</th>
-          </tr>
-        </thead>
+        <TableHead columns={["key state", "same payload", "different payload"]} />
         <tbody>
           {GRID.map(({ row, name, same, different }) => (
             <tr key={row}>

@@ -1,9 +1,6 @@
 import type { ReactNode } from "react";
 
-/**
- * Where a lanes figure's lanes sit across it, in percent: the sender, the
- * path between, then one lane per receiver (one receiver sits at 86).
- */
+/** Where a figure's lanes sit, in percent: sender, the path between, then the receivers (a lone one at 86). */
 export function lanePositions(receivers: number) {
   const spread = Array.from({ length: receivers }, (_, i) =>
     receivers === 1 ? 86 : 66 + (26 * i) / Math.max(1, receivers - 1),
@@ -12,27 +9,29 @@ export function lanePositions(receivers: number) {
 }
 
 /** A lanes figure's lanes and the names over them: the sender, the path between, then each receiver. */
-export function laneLayout(names: { sender: string; between: string; receivers: readonly string[] }) {
-  const { sender, between, receivers } = lanePositions(names.receivers.length);
+export function laneLayout(senderName: string, betweenName: string, receiverNames: readonly string[]) {
+  const { sender, between, receivers } = lanePositions(receiverNames.length);
   const heads = [
-    { name: names.sender, x: sender },
-    { name: names.between, x: between },
-    ...names.receivers.map((name, i) => ({ name, x: receivers[i]! })),
+    { name: senderName, x: sender },
+    { name: betweenName, x: between },
+    ...receiverNames.map((name, i) => ({ name, x: receivers[i]! })),
   ];
-  return { sender, between, receivers, heads };
+  return { sender, between, receivers, heads, xs: heads.map((head) => head.x) };
 }
 
+export type LaneLayout = ReturnType<typeof laneLayout>;
+
 /** A lanes figure: the lanes' names over its rows, one row per step. */
-export function LanesFigure({
-  heads,
-  children,
-}: {
-  heads: ReadonlyArray<{ name: string; x: number }>;
-  children: ReactNode;
-}) {
+export function LanesFigure({ heads, children }: { heads: LaneLayout["heads"]; children: ReactNode }) {
   return (
     <div className="lanes-figure">
-      <LanesHeads heads={heads} />
+      <div className="lanes-heads" aria-hidden="true">
+        {heads.map((head) => (
+          <span key={head.name} style={{ left: `${head.x}%` }}>
+            {head.name}
+          </span>
+        ))}
+      </div>
       <ol className="lanes-rows">{children}</ol>
     </div>
   );
@@ -42,7 +41,6 @@ export function LanesFigure({
 export interface Work {
   /** The receiver's decision under the key (run-once's words), null while in flight. */
   decision: string | null;
-  /** Its answer's status, if it sent one. */
   status: number | null;
   /** What the work left in a ledger: a charge or a decline made there, or a charge another call made, recorded. */
   mark?: "charge" | "decline" | "record" | null;
@@ -83,24 +81,17 @@ export function boxOf({ decision, status, mark, waited, noAnswer }: Work): { wor
   return failed ? { word: `${status} stored`, tone: "refused" } : { word: "ran", tone: "done" };
 }
 
-/**
- * One exchange across a lanes figure's row: every lane's line, the request's arrow (unless it never crossed),
- * the box where the receiver worked with its word (boxOf), and the reply's arrow, cut at the network where it was
- * lost. Each lanes figure draws its marks here, so that they mean the same in every figure.
- */
+/** One exchange across a row, drawn here alone so that its arrows and boxes mean the same in every figure. */
 export function LanesExchange({
-  laneXs,
-  from,
-  between,
-  to,
+  layout: { sender: from, between, receivers, xs },
+  to = receivers[0]!,
   request = true,
   work,
   reply,
 }: {
-  laneXs: readonly number[];
-  from: number;
-  between: number;
-  to: number;
+  layout: LaneLayout;
+  /** The receiver's lane; the first unless given. */
+  to?: number;
   request?: boolean;
   work: Work;
   reply: { arrow: "received" | "lost"; status: number | null } | null;
@@ -109,7 +100,7 @@ export function LanesExchange({
   const box = boxOf(work);
   return (
     <span className="lanes-arrows" aria-hidden="true">
-      {laneXs.map((x) => (
+      {xs.map((x) => (
         <span key={x} className="lanes-line" style={{ left: `${x}%` }} />
       ))}
       {request && (
@@ -130,18 +121,5 @@ export function LanesExchange({
         />
       )}
     </span>
-  );
-}
-
-/** The names over a lanes figure's lanes, each at its lane's place across it (in percent). */
-function LanesHeads({ heads }: { heads: ReadonlyArray<{ name: string; x: number }> }) {
-  return (
-    <div className="lanes-heads" aria-hidden="true">
-      {heads.map((head) => (
-        <span key={head.name} style={{ left: `${head.x}%` }}>
-          {head.name}
-        </span>
-      ))}
-    </div>
   );
 }

@@ -149,9 +149,7 @@ export function LedgerView() {
 }
 
 /** Every charge after its order's first: one order, one charge, and the rest is damage. */
-function extraChargeIds(
-  entries: ReadonlyArray<{ id: string; orderId: string; createdAt: string }>,
-): Set<string> {
+function extraChargeIds(entries: ReadonlyArray<{ id: string; orderId: string; createdAt: string }>) {
   const byTime = [...entries].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   const charged = new Set<string>();
   const extra = new Set<string>();

@@ -1,15 +1,7 @@
-import type { ReactNode } from "react";
+import type { PropsWithChildren } from "react";
 
 /** A 404 page's card: what was not found, why, and the links to go on with. */
-export function NotFoundCard({
-  title,
-  text,
-  children,
-}: {
-  title: string;
-  text: string;
-  children: ReactNode;
-}) {
+export function NotFoundCard({ title, text, children }: PropsWithChildren<{ title: string; text: string }>) {
   return (
     <section className="card not-found" aria-labelledby="not-found-heading">
       <p className="not-found-code" aria-hidden="true">

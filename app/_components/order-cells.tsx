@@ -12,7 +12,6 @@ export function OrderLinkCell({ orderId }: { orderId: string }) {
   );
 }
 
-/** An order's status as a badge of its colour. */
 export function StatusCell({ status }: { status: string }) {
   return (
     <td data-label="Status">

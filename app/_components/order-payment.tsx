@@ -1,7 +1,6 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
 import { awaitingProvider, checkoutView } from "~/app/_lib/checkout";
@@ -21,6 +20,7 @@ import { OrderSummary } from "./order-summary";
 import { PaymentCard } from "./payment-card";
 import { heldKey } from "./payment-status";
 import { ServerAccountView } from "./server-account";
+import OrderNotFound from "~/app/orders/[orderId]/not-found";
 
 /** How often the page reads an order whose payment is under way or unconfirmed, until it settles. */
 const FOLLOW_MS = 1_000;
@@ -34,11 +34,10 @@ export interface PaymentView {
 
 interface OrderPaymentProps {
   orderId: string;
-  /** The provider's card field: its public URL and the publishable key, read by the server at run time. */
+  /** Read by the server at run time. */
   paymentProvider: PaymentProviderEndpoint;
-  /** How charges are sent: the production client unless the lab swaps in another. */
+  /** The lab swaps in its own. */
   send?: SendCharge;
-  /** The Pay button's verb. */
   payVerb?: string;
   /** Pay stays enabled while a payment is out (the lab's double-click lesson): only the server's guard is left. */
   unguarded?: boolean;
@@ -52,8 +51,7 @@ export function OrderPayment({ orderId, ...view }: OrderPaymentProps) {
     trpc.orders.get.queryOptions(
       { orderId },
       {
-        // While a payment with the order's key is under way somewhere (another tab, before a
-        // reload), follow it until it settles, so the page shows the outcome without a click.
+        // While the order's key is under way elsewhere (another tab, before a reload), follow it until it settles.
         refetchInterval: (query) => {
           const data = query.state.data;
           if (data && (data.paymentKeyState === "in_progress" || awaitingProvider(data))) return FOLLOW_MS;
@@ -65,15 +63,7 @@ export function OrderPayment({ orderId, ...view }: OrderPaymentProps) {
 
   // Data on screen stays there through failed reads; the connection notice says the server is unreachable.
   if (order.data) return <OrderView order={order.data} {...view} />;
-  if (isNotFound(order.error)) {
-    return (
-      <section className="card" aria-labelledby="missing-heading">
-        <h1 id="missing-heading">Order not found</h1>
-        <p>There is no order {orderId} in this session. Orders belong to the browser that placed them.</p>
-        <Link href="/orders">Your orders</Link>
-      </section>
-    );
-  }
+  if (isNotFound(order.error)) return <OrderNotFound />;
   if (order.isError && !isServerUnreachable(order.error)) {
     return (
       <p role="alert" className="error">
@@ -134,15 +124,8 @@ function OrderView({
   );
 }
 
-/**
- * The page's one clock, on this browser's: the arrival of the order's first request, the figures' zero, less
- * the server's clock's lead as read with the account (a try is sent a moment before the figure shows it arrive).
- */
-function pageClock(
-  account: ServerAccount | undefined,
-  readAt: number,
-  attempts: readonly Attempt[],
-): number | null {
+/** The figures' zero on this browser's clock: the order's first request, less the server clock's lead. */
+function pageClock(account: ServerAccount | undefined, readAt: number, attempts: readonly Attempt[]) {
   const first = account?.requests[0];
   if (!account || !first) return attempts[0]?.startedAt ?? null;
   return Date.parse(first.at) - (Date.parse(account.now) - readAt);

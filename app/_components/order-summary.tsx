@@ -3,7 +3,6 @@ import type { Order } from "~/app/_lib/order";
 import { ProductImage } from "./product-image";
 import { ShortId } from "./short-id";
 
-/** What was ordered: the order's id, status, lines and total. */
 export function OrderSummary({ order }: { order: Order }) {
   const overcharged = order.charges.length > 1;
   return (

@@ -77,14 +77,7 @@ export function PaymentCard({
           error={cardError}
           onPay={() => onPay(view.finishing)}
           unguarded={unguarded}
-          note={
-            view.finishing ? (
-              <p className="muted small" data-testid="resume-note">
-                An earlier attempt did not report back. Finishing sends the same key: if it was charged, you
-                get that charge, not a second one.
-              </p>
-            ) : null
-          }
+          finishing={view.finishing}
         />
       ) : null}
       <div

@@ -1,6 +1,6 @@
 "use client";
 
-import { keyInProgress, paymentStory } from "~/app/_lib/story/payment-story";
+import { keyInProgress, paymentStory, timesInWords } from "~/app/_lib/story/payment-story";
 import type { PaymentStory } from "~/app/_lib/story/payment-story";
 import type { ServerAccount } from "~/app/_lib/server-account";
 import { formatDuration } from "~/app/_lib/duration";
@@ -131,8 +131,4 @@ function FollowingPayment({ leaseExpiresAt, request }: NonNullable<ReturnType<ty
           : "Its lease has run out: if its server died, Finish payment takes the key over, and charges at most once."}
     </p>
   );
-}
-
-function timesInWords(count: number): string {
-  return count === 2 ? "twice" : `${count} times`;
 }

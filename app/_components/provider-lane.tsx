@@ -3,21 +3,11 @@ import type { PaymentStory } from "~/app/_lib/story/payment-story";
 import { LanesExchange, LanesFigure, laneLayout } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
-/**
- * The second hop's lane, from the payment's story: every call the shop made
- * to the payment provider for this order, each under a key derived from the
- * payment's, with the provider's decision and the reply that came back, or
- * none. A mark stands where the provider charged or declined the card.
- */
+/** The second hop's lane: each call the shop made to the provider, its decision, and the reply that came back. */
 export function ProviderLane({ story }: { story: PaymentStory }) {
   const rows = story.providerCalls;
   if (rows.length === 0) return null;
-  const { sender, between, receivers, heads } = laneLayout({
-    sender: "Shop",
-    between: "Network",
-    receivers: ["Provider"],
-  });
-  const provider = receivers[0]!;
+  const layout = laneLayout("Shop", "Network", ["Provider"]);
   // One clock for the page: from the order's first request, as the request lane's.
   const first = Date.parse(story.requests[0]?.record.at ?? rows[0]!.call.at);
   return (
@@ -31,7 +21,7 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
       <p className="account-summary" data-testid="provider-summary">
         {story.providerSentence}
       </p>
-      <LanesFigure heads={heads}>
+      <LanesFigure heads={layout.heads}>
         {rows.map(({ n, call, reply, mark, caption }) => (
           <li
             key={call.id}
@@ -45,10 +35,7 @@ export function ProviderLane({ story }: { story: PaymentStory }) {
             data-reply={reply}
           >
             <LanesExchange
-              laneXs={heads.map((head) => head.x)}
-              from={sender}
-              between={between}
-              to={provider}
+              layout={layout}
               work={{ mark, decision: call.decision, status: call.status }}
               reply={reply === "none" ? null : { arrow: reply, status: call.status }}
             />

@@ -5,17 +5,12 @@ import { queueStory } from "~/app/_lib/story/queue-story";
 import type { DeliveryRow, QueueRow } from "~/app/_lib/story/queue-story";
 import { useTRPC } from "~/app/_trpc/provider";
 import { LanesFigure, laneLayout } from "./lanes-figure";
+import type { LaneLayout } from "./lanes-figure";
 
 /** How often the worker's account is read: it runs beside the shop, on its own time. */
 const READ_EVERY_MS = 1_500;
 
-/**
- * The queue's lane of the figure, as the queue story tells it from the
- * receipt worker's account and the receipts: each publication into the
- * queue, each delivery to a worker process with what it did, a receipt mark
- * where a receipt was sent, and its acknowledgement back, or none when the
- * worker died first; a dead-lettered message last.
- */
+/** The queue's lane: each publication, each delivery with what its worker did, and its acknowledgement. */
 export function QueueLane({ orderId }: { orderId: string }) {
   const trpc = useTRPC();
   const account = useQuery(
@@ -24,12 +19,8 @@ export function QueueLane({ orderId }: { orderId: string }) {
   if (!account.data) return null;
   const story = queueStory(account.data);
   if (story.rows.length === 0) return null;
-  const { sender, between, receivers, heads } = laneLayout({
-    sender: "Publisher",
-    between: "Queue",
-    receivers: story.workers.map((worker) => worker.name),
-  });
-  const lanes = { publisher: sender, queue: between };
+  const workers = story.workers.map((worker) => worker.name);
+  const layout = laneLayout("Publisher", "Queue", workers);
   return (
     <section className="card server-account" aria-labelledby="queue-heading" data-testid="queue-lane">
       <h2 id="queue-heading">What the queue did</h2>
@@ -41,15 +32,9 @@ export function QueueLane({ orderId }: { orderId: string }) {
       <p className="account-summary" data-testid="queue-summary">
         {story.sentence}
       </p>
-      <LanesFigure heads={heads}>
+      <LanesFigure heads={layout.heads}>
         {story.rows.map((row) => (
-          <QueueRowView
-            key={row.id}
-            row={row}
-            lanes={lanes}
-            workerX={row.kind === "delivery" ? receivers[row.worker]! : 0}
-            laneXs={heads.map((head) => head.x)}
-          />
+          <QueueRowView key={row.id} row={row} layout={layout} />
         ))}
       </LanesFigure>
     </section>
@@ -69,18 +54,9 @@ const ACK_CLASS: Record<DeliveryRow["ack"]["arrow"], string | null> = {
   none: null,
 };
 
-function QueueRowView({
-  row,
-  lanes,
-  workerX,
-  laneXs,
-}: {
-  row: QueueRow;
-  lanes: { publisher: number; queue: number };
-  workerX: number;
-  laneXs: readonly number[];
-}) {
-  const lines = laneXs.map((x) => <span key={x} className="lanes-line" style={{ left: `${x}%` }} />);
+function QueueRowView({ row, layout }: { row: QueueRow; layout: LaneLayout }) {
+  const { sender, between, receivers, xs } = layout;
+  const lines = xs.map((x) => <span key={x} className="lanes-line" style={{ left: `${x}%` }} />);
   if (row.kind !== "delivery") {
     return (
       <li className="lanes-row" data-queue-step={row.kind}>
@@ -89,7 +65,7 @@ function QueueRowView({
           {row.kind === "publish" && (
             <span
               className="lanes-arrow request"
-              style={{ left: `${lanes.publisher}%`, width: `${lanes.queue - lanes.publisher}%` }}
+              style={{ left: `${sender}%`, width: `${between - sender}%` }}
             />
           )}
         </span>
@@ -100,7 +76,8 @@ function QueueRowView({
       </li>
     );
   }
-  const arrow = { left: `${lanes.queue}%`, width: `${workerX - lanes.queue}%` };
+  const workerX = receivers[row.worker]!;
+  const arrow = { left: `${between}%`, width: `${workerX - between}%` };
   return (
     <li
       className="lanes-row"

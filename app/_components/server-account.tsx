@@ -15,11 +15,7 @@ import { WebhookLane } from "./webhook-lane";
 /** How often the account is read: it is written in batches, and other tabs and instances add to it. */
 const READ_EVERY_MS = 1_500;
 
-/**
- * The teaching view of an order's payment: the server's own account of every
- * request (the lanes figure), its key's lifecycle, and the key state grid.
- * Read again whenever this tab's attempts change, and every moment besides.
- */
+/** The server's own account of an order's payment, read again whenever this tab's tries change. */
 export function ServerAccountView({
   order,
   attemptsEnded,

@@ -6,25 +6,16 @@ import { formatDuration } from "~/app/_lib/duration";
 import { curlOf, requestBodyOf, responseHeadersOf } from "~/app/_lib/server-account";
 import { CurlSession } from "./curl-session";
 import { LanesExchange, LanesFigure, laneLayout } from "./lanes-figure";
+import type { LaneLayout } from "./lanes-figure";
 import type { RequestView } from "~/app/_lib/server-account";
 import { ShortId } from "./short-id";
 
-/**
- * The guide's lanes figure, drawn from the payment's story: client, network
- * and server lanes (one per instance that answered), each request an arrow to
- * the server and its reply an arrow back only when one reached the client. A
- * charge box stands where a ledger charge names the request that made it.
- * Each request opens to show what was sent and answered, and copies as curl.
- */
+/** The guide's lanes figure from the payment's story; each request opens to show what was sent and answered. */
 export function ServerLanes({ story, readBeforeAnswer }: { story: PaymentStory; readBeforeAnswer: boolean }) {
   const rows = story.requests;
   const instances = [...new Set(rows.map((row) => row.record.instance))];
-  const { sender, between, receivers, heads } = laneLayout({
-    sender: "Client",
-    between: "Network",
-    receivers: instances.map((_, i) => serverName(instances, i)),
-  });
-  const lanes = { client: sender, network: between, servers: receivers };
+  const servers = instances.map((_, i) => serverName(instances, i));
+  const layout = laneLayout("Client", "Network", servers);
   const first = rows[0] ? Date.parse(rows[0].record.at) : 0;
   return (
     <section className="card server-account" aria-labelledby="lanes-heading" data-testid="server-lanes">
@@ -43,19 +34,18 @@ export function ServerLanes({ story, readBeforeAnswer }: { story: PaymentStory; 
       </p>
       {instances.length > 1 && (
         <p className="small" data-testid="server-legend">
-          {instances.map((instance, i) => `${serverName(instances, i)} is ${instance}`).join("; ")}.
+          {instances.map((instance, i) => `${servers[i]} is ${instance}`).join("; ")}.
         </p>
       )}
       {rows.length > 0 && (
-        <LanesFigure heads={heads}>
+        <LanesFigure heads={layout.heads}>
           {rows.map((row, i) => (
             <LanesRow
               key={row.record.id}
               row={row}
               sinceFirstMs={Date.parse(row.record.at) - first}
-              serverX={lanes.servers[instances.indexOf(row.record.instance)] ?? 86}
-              lanes={lanes}
-              laneXs={heads.map((head) => head.x)}
+              serverX={layout.receivers[instances.indexOf(row.record.instance)] ?? 86}
+              layout={layout}
               previous={rows[i - 1]}
             />
           ))}
@@ -70,23 +60,19 @@ function serverName(instances: readonly string[], i: number): string {
   return instances.length === 1 ? `Server ${instances[0]}` : `Server ${String.fromCharCode(65 + i)}`;
 }
 
-/** Who ran a row no client sent. */
 const BY_SERVER = { completer: "the background completer", webhook: "the provider's webhook" } as const;
 
 function LanesRow({
   row,
   sinceFirstMs,
   serverX,
-  lanes,
-  laneXs,
+  layout,
   previous,
 }: {
   row: RequestRow;
   sinceFirstMs: number;
   serverX: number;
-  lanes: { client: number; network: number };
-  /** Where every lane's line runs, drawn in each row so that an opened row's details sit clear of them. */
-  laneXs: readonly number[];
+  layout: LaneLayout;
   previous: RequestRow | undefined;
 }) {
   const { record: request } = row;
@@ -114,9 +100,7 @@ function LanesRow({
       <details>
         <summary>
           <LanesExchange
-            laneXs={laneXs}
-            from={lanes.client}
-            between={lanes.network}
+            layout={layout}
             to={serverX}
             request={row.crossesNetwork}
             work={{

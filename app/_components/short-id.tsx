@@ -3,21 +3,15 @@
 import { useState } from "react";
 import { shortId } from "~/app/_lib/short-id";
 
-/**
- * An id's short form (`ord_…9kX2`), the whole id in `data-value` and its tooltip, with a copy button
- * unless the same id is copyable nearby (`copyable={false}`).
- */
-export function ShortId({
-  value,
-  name,
-  testId,
-  copyable = true,
-}: {
+interface ShortIdProps {
   value: string;
   name: string;
   testId?: string;
   copyable?: boolean;
-}) {
+}
+
+/** An id's short form, the whole id in its tooltip, copyable unless the same id is copyable nearby. */
+export function ShortId({ value, name, testId, copyable = true }: ShortIdProps) {
   const [copied, setCopied] = useState(false);
   const code = (
     <code title={value} data-value={value} data-testid={testId}>

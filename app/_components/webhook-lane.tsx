@@ -3,22 +3,11 @@ import type { PaymentStory } from "~/app/_lib/story/payment-story";
 import { LanesExchange, LanesFigure, laneLayout } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
 
-/**
- * The webhook's lane, from the payment's story: every delivery of the
- * provider's events for this order that reached the shop, each handled once
- * per event id, with the shop's answer. A box stands where the event's key
- * ran, replayed or waited; the run that recorded the payment is the request
- * lane's, named in the caption.
- */
+/** The webhook's lane: each delivery of the provider's events, handled once per event id, with the shop's answer. */
 export function WebhookLane({ story }: { story: PaymentStory }) {
   const rows = story.webhookDeliveries;
   if (rows.length === 0) return null;
-  const { sender, between, receivers, heads } = laneLayout({
-    sender: "Provider",
-    between: "Network",
-    receivers: ["Shop"],
-  });
-  const shop = receivers[0]!;
+  const layout = laneLayout("Provider", "Network", ["Shop"]);
   // From the order's first request, so that a delivery before its reply shows as one.
   const first = Date.parse(story.requests[0]?.record.at ?? rows[0]!.at);
   return (
@@ -32,50 +21,38 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
       <p className="account-summary" data-testid="webhook-summary">
         {story.webhookSentence}
       </p>
-      <LanesFigure heads={heads}>
-        {rows.map(
-          ({
-            n,
-            try: sent,
-            delivery,
-            event,
-            at,
-            status,
-            decision,
-            durationMs,
-            work,
-            recordedAs,
-            caption,
-          }) => (
-            <li
-              key={n}
-              className="lanes-row"
-              data-webhook-delivery={n}
-              data-delivery-id={delivery?.id}
-              data-try={sent?.id}
-              data-event={event}
-              data-decision={decision ?? "in_flight"}
-              data-status={status ?? "none"}
-              data-recorded-as={recordedAs ?? undefined}
-            >
-              <LanesExchange
-                laneXs={heads.map((head) => head.x)}
-                from={sender}
-                between={between}
-                to={shop}
-                work={{ decision, status, waited: work === "wait", noAnswer: Boolean(sent?.error) }}
-                reply={status === null ? null : { arrow: "received", status }}
-              />
-              <span className="lanes-caption">
-                <strong>Delivery {n}</strong> +{formatDuration(Date.parse(at) - first)} ·{" "}
-                <code title={event}>{shortId(event)}</code>
-                {status === null ? "" : ` · HTTP ${status}`} ·{" "}
-                <span data-testid="webhook-decision">{caption}</span>
-                {status !== null && durationMs !== null && ` (${formatDuration(durationMs)})`}
-              </span>
-            </li>
-          ),
-        )}
+      <LanesFigure heads={layout.heads}>
+        {rows.map((row) => (
+          <li
+            key={row.n}
+            className="lanes-row"
+            data-webhook-delivery={row.n}
+            data-delivery-id={row.delivery?.id}
+            data-try={row.try?.id}
+            data-event={row.event}
+            data-decision={row.decision ?? "in_flight"}
+            data-status={row.status ?? "none"}
+            data-recorded-as={row.recordedAs ?? undefined}
+          >
+            <LanesExchange
+              layout={layout}
+              work={{
+                decision: row.decision,
+                status: row.status,
+                waited: row.work === "wait",
+                noAnswer: Boolean(row.try?.error),
+              }}
+              reply={row.status === null ? null : { arrow: "received", status: row.status }}
+            />
+            <span className="lanes-caption">
+              <strong>Delivery {row.n}</strong> +{formatDuration(Date.parse(row.at) - first)} ·{" "}
+              <code title={row.event}>{shortId(row.event)}</code>
+              {row.status === null ? "" : ` · HTTP ${row.status}`} ·{" "}
+              <span data-testid="webhook-decision">{row.caption}</span>
+              {row.status !== null && row.durationMs !== null && ` (${formatDuration(row.durationMs)})`}
+            </span>
+          </li>
+        ))}
       </LanesFigure>
     </section>
   );

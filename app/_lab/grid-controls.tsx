@@ -68,9 +68,7 @@ export function GridControls({ order }: Pick<PaymentView, "order">) {
     }
     throw new Error("the first request did not hold the key in time");
   };
-  // The in-progress row in one click: the slow provider holds the first request for 3 s, and the second,
-  // sent once the key is held, finds it in progress (its body the same, or not). Sent first, a different
-  // amount would be refused before the key is held.
+  // The slow provider holds the first request, so the second finds the key in progress; sent first, a changed amount is refused before the key is held.
   const inProgress = useMutation({
     mutationFn: async (second: Payload) => {
       const switches = await labClient.lab.setSwitches.mutate({

@@ -31,7 +31,6 @@ export function LabPanel({
   behindProxy: boolean;
 }) {
   const trpc = useLabTRPC();
-  const client = useLabTRPCClient();
   const queryClient = useQueryClient();
   // A click before React runs would be lost (then put back): the switches wait for it.
   const hydrated = useHydrated();
@@ -42,9 +41,7 @@ export function LabPanel({
     trpc.lab.switches.queryOptions({ orderId: order.id }, { refetchInterval: chosen?.queue ? 1_500 : false }),
   );
   const switchesKey = trpc.lab.switches.queryKey({ orderId: order.id });
-  // The switches just asked for, shown until the server answers. Set in the click
-  // itself: a controlled checkbox whose state changes later (a cache update is
-  // delivered a tick later) is first put back by React, and flickers.
+  // Set in the click itself: a controlled checkbox whose state changes a tick later is first put back by React, and flickers.
   const [asked, setAsked] = useState<Switches | null>(null);
   const update = useMutation(
     trpc.lab.setSwitches.mutationOptions({
@@ -68,8 +65,7 @@ export function LabPanel({
     );
   };
 
-  // A chosen scenario's own switches (those it sets, shown even once spent, and its variations) sit in its
-  // panel, each by its label; every other switch waits under "All switches", with its help.
+  // A chosen scenario's own switches sit in its panel; every other one waits under "All switches", with its help.
   const own = (toggle: Toggle) =>
     chosen !== null &&
     current !== undefined &&
@@ -97,7 +93,7 @@ export function LabPanel({
   const ownFaults = FAULT_TOGGLES.filter(own);
   const ownPitfalls = PITFALL_TOGGLES.filter(own);
   const restOfPitfalls = PITFALL_TOGGLES.filter((toggle) => !own(toggle));
-  const keyReuse = <KeyReuse order={order} disabled={disabled} client={client} />;
+  const keyReuse = <KeyReuse order={order} disabled={disabled} />;
 
   return (
     <section className="card lab" aria-labelledby="lab-heading" data-testid="lab-panel">
@@ -183,15 +179,8 @@ function armedIn(switches: Switches | undefined): ReadonlySet<OneShot> {
 }
 
 /** The lab's 422: the order's last used key, sent with another amount. */
-function KeyReuse({
-  order,
-  disabled,
-  client,
-}: {
-  order: PaymentView["order"];
-  disabled: boolean;
-  client: ReturnType<typeof useLabTRPCClient>;
-}) {
+function KeyReuse({ order, disabled }: { order: PaymentView["order"]; disabled: boolean }) {
+  const client = useLabTRPCClient();
   const [answer, setAnswer] = useState<string | null>(null);
   const reusableKey = lastUsedKey(order);
   const reuse = useMutation({

@@ -2,10 +2,7 @@ import type { TRPCClient } from "@trpc/client";
 import type { SendCharge } from "~/app/_lib/use-payment";
 import type { LabAppRouter } from "~/server/compose-lab";
 
-/**
- * Pay in pitfall mode: the production client and key, against the lab's pitfall charge. Untimed: a tab
- * that gave up after its own 8 s would hide how long the server makes a duplicate wait.
- */
+/** Untimed: a tab that gave up after its own 8 s would hide how long the server makes a duplicate wait. */
 export const pitfallSender =
   (labClient: TRPCClient<LabAppRouter>): SendCharge =>
   (_client, request, run) =>

@@ -1,5 +1,6 @@
 import { NAIVE_CLIENT_SETTING, breakingRule } from "./pitfall-faults";
 import { SLOW_PROVIDER_MS, WEBHOOK_FIRST_HOLD_MS } from "./slow-provider";
+import { changed } from "./switches";
 import type { SwitchChange, Switches } from "./switches";
 
 type SwitchSide = Record<string, number | boolean | string | null>;
@@ -10,7 +11,6 @@ export interface Scenario {
   title: string;
   /** The switches it turns on; every other switch is turned off. */
   switches: SwitchChange;
-  /** What the user does next, in words. */
   toDo: string;
   /** A part of the page that helps with it: a link to a second tab, or the stall's command and countdown. */
   help?: "second-tab" | "stall-guide";
@@ -175,16 +175,10 @@ function off<Side extends SwitchSide>(side: Side): Side {
   ) as Side;
 }
 
-/** Every switch off: what clearing the picker leaves. */
 export function allOff(current: Switches): Switches {
   return { shop: off(current.shop), provider: off(current.provider) };
 }
 
-/** The switches a scenario needs, with every other one off. */
 export function switchesFor(scenario: Scenario, current: Switches): Switches {
-  const none = allOff(current);
-  return {
-    shop: { ...none.shop, ...scenario.switches.shop },
-    provider: { ...none.provider, ...scenario.switches.provider },
-  };
+  return changed(allOff(current), scenario.switches);
 }

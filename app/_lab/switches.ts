@@ -11,7 +11,6 @@ export interface SwitchChange {
   provider?: Partial<Switches["provider"]>;
 }
 
-/** The switches with a change applied. */
 export function changed(switches: Switches, change: SwitchChange): Switches {
   return {
     shop: { ...switches.shop, ...change.shop },

@@ -66,9 +66,7 @@ export type PaymentStatusView =
   | { kind: "unconfirmed" }
   /** `recorded`: the server's record of the decline (the order stays payable under a new key); else the tab's answer. */
   | { kind: "declined"; reason: string; cardLast4: string | null; recorded: boolean }
-  | { kind: "refused"; message: string }
-  | { kind: "stored_failure"; status: number }
-  | { kind: "no_answer" }
+  | Extract<ChargeAnswer, { kind: "refused" | "stored_failure" | "no_answer" }>
   | { kind: "ready" };
 
 export interface CheckoutView {
@@ -132,10 +130,7 @@ function knownOrder(order: Order, heard: Charge | null): Order {
   return { ...order, status: "PAID", charges: [charge] };
 }
 
-/**
- * Everything the customer sees of the payment, from the server's order and this tab's state together. What is
- * known of the money comes first (paid, charged twice), then what holds the key elsewhere, then this tab's step.
- */
+/** What is known of the money comes first, then what holds the key elsewhere, then this tab's step. */
 export function checkoutView(
   serverOrder: Order,
   state: CheckoutState,
@@ -191,16 +186,9 @@ export function checkoutView(
       recorded: true,
     });
   }
-  if (step.name === "card_refused") return view({ kind: "ready" });
-  switch (answer?.kind) {
-    case "declined":
-      return view({ kind: "declined", reason: answer.reason, cardLast4: null, recorded: false });
-    case "refused":
-      return view({ kind: "refused", message: answer.message });
-    case "stored_failure":
-      return view({ kind: "stored_failure", status: answer.status });
-    case "no_answer":
-      return view({ kind: "no_answer" });
+  if (step.name === "card_refused" || !answer || answer.kind === "charged") return view({ kind: "ready" });
+  if (answer.kind === "declined") {
+    return view({ kind: "declined", reason: answer.reason, cardLast4: null, recorded: false });
   }
-  return view({ kind: "ready" });
+  return view(answer);
 }

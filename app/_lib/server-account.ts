@@ -1,5 +1,6 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "~/server/trpc/routers/_app";
+import { SERVER_DECISIONS } from "~/app/_trpc/attempt-log";
 
 /** The server's own account of an order's payment runs (orders.serverAccount). */
 export type ServerAccount = inferRouterOutputs<AppRouter>["orders"]["serverAccount"];
@@ -11,7 +12,7 @@ export type WebhookDelivery = ServerAccount["webhookDeliveries"][number];
 export type WebhookTry = NonNullable<ServerAccount["webhookTries"]>[number];
 
 /** The decisions that answered with an outcome: they say so in Idempotency-Decision. */
-const DECIDED = new Set(["executed", "replayed", "coalesced", "taken_over", "expired"]);
+const DECIDED = new Set<string>(SERVER_DECISIONS);
 
 /** The response headers the server sent with this answer, rebuilt from its account. */
 export function responseHeadersOf(request: RequestView): Array<[name: string, value: string]> {

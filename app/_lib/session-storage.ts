@@ -1,25 +1,21 @@
 /** sessionStorage lives as long as the tab (a submission key, an attempt log); failures are tolerated. */
-export function readSessionItem<T>(key: string, parse: (value: unknown) => T | null): T | null {
+function tolerant<T>(act: (storage: Storage) => T, otherwise: T): T {
   try {
-    const raw = window.sessionStorage.getItem(key);
-    return raw === null ? null : parse(JSON.parse(raw));
-  } catch {
-    return null;
-  }
-}
-
-export function writeSessionItem(key: string, value: unknown): void {
-  try {
-    window.sessionStorage.setItem(key, JSON.stringify(value));
+    return act(window.sessionStorage);
   } catch {
     // Storage is a convenience here; the server's records are the truth.
+    return otherwise;
   }
 }
 
-export function removeSessionItem(key: string): void {
-  try {
-    window.sessionStorage.removeItem(key);
-  } catch {
-    // As above.
-  }
+export function readSessionItem<T>(key: string, parse: (value: unknown) => T | null): T | null {
+  return tolerant((storage) => {
+    const raw = storage.getItem(key);
+    return raw === null ? null : parse(JSON.parse(raw));
+  }, null);
 }
+
+export const writeSessionItem = (key: string, value: unknown) =>
+  tolerant((storage) => storage.setItem(key, JSON.stringify(value)), undefined);
+
+export const removeSessionItem = (key: string) => tolerant((storage) => storage.removeItem(key), undefined);

@@ -18,9 +18,7 @@ export function tabAttemptLog(orderId: string): AttemptLog {
   const log = new AttemptLog(readSessionItem(storageKey, parseAttempts) ?? [], (attempts) =>
     writeSessionItem(storageKey, attempts),
   );
-  // A reload or a closed tab cuts off what is in flight: say so, and when. On beforeunload,
-  // because the browser then aborts the requests, which would otherwise read as network
-  // errors; on pagehide too, for the pages that leave without beforeunload (phones, bfcache).
+  // The browser aborts in-flight requests on leaving, which would read as network errors; pagehide covers phones and bfcache.
   for (const event of ["beforeunload", "pagehide"]) {
     window.addEventListener(event, () => log.interruptInFlight(Date.now()));
   }

@@ -84,22 +84,13 @@ export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> =
     return piece.left + share * (piece.right - piece.left);
   };
 
+  const linear = pieces.filter((piece) => !piece.compressed);
   return {
     x: position,
     gaps: pieces
       .filter((piece) => piece.compressed)
-      .map(({ from, to, left, right }) => ({
-        from,
-        to,
-        left,
-        right,
-        label: `${formatDuration(to - from)} idle`,
-      })),
-    ticks: ticksOn(
-      pieces.filter((piece) => !piece.compressed),
-      since ?? origin,
-      realTime,
-    ),
+      .map(({ compressed: _, ...gap }) => ({ ...gap, label: `${formatDuration(gap.to - gap.from)} idle` })),
+    ticks: ticksOn(linear, since ?? origin, realTime),
   };
 }
 

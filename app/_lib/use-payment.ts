@@ -11,13 +11,8 @@ import { isRetryable } from "retry-policy";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import { STARTED, checkout, isStoredFailure } from "./checkout";
 import type { Charge, ChargeAnswer, Step } from "./checkout";
+import type { Order } from "./order";
 import { tabAttemptLog } from "./tab-attempt-log";
-
-interface PayableOrder {
-  id: string;
-  totalCents: number;
-  paymentKey: string;
-}
 
 export interface ChargeRequest {
   orderId: string;
@@ -69,13 +64,9 @@ function answerOf(error: unknown, attempts: readonly Attempt[]): ChargeAnswer {
     : { kind: "no_answer" };
 }
 
-/**
- * Pays an order with its persisted key, the same on every click, retry and reload. Each Pay asks the card
- * field for a PaymentMethod, then charges it; a step cut off by a lost connection resumes by itself, with the
- * same key, when the connection returns.
- */
+/** Pays with the order's persisted key; a step cut off by a lost connection resumes by itself when it returns. */
 export function usePayment(
-  order: PayableOrder,
+  order: Pick<Order, "id" | "totalCents" | "paymentKey">,
   makePaymentMethod: () => Promise<MadePaymentMethod>,
   send: SendCharge = sendCharge,
 ) {
@@ -90,7 +81,7 @@ export function usePayment(
   );
   const [state, dispatch] = useReducer(checkout, STARTED);
   const runs = useRef(0);
-  /** The latest PaymentMethod made: Finish payment charges it again, under the same key. */
+  // Finish payment charges the latest PaymentMethod again, under the same key.
   const madeBefore = useRef<string | null>(null);
 
   const pay = async ({ finishing }: { finishing: boolean }) => {

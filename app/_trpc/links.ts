@@ -18,12 +18,7 @@ interface OperationContext extends Record<string, unknown> {
   untimed?: boolean;
 }
 
-/**
- * Every answer retried by one policy (retry-policy: "not now" answers, a 503
- * with its Retry-After, a 409, a 429; never a final one such as a 500), a
- * mutation's unknown outcome too; each attempt logged. Queries batched,
- * mutations one per request (own status, headers) under a per-attempt timeout.
- */
+/** One retry policy for every answer (retry-policy); queries batched, mutations alone under a per-attempt timeout. */
 export function createLinks({
   url,
   settings = DEFAULT_RETRY_SETTINGS,
@@ -37,12 +32,18 @@ export function createLinks({
   random?: () => number;
 }): TRPCLink<AppRouter>[] {
   return [
-    stampStartLink(),
+    // retryLink needs `startedAt` for the overall deadline.
+    () =>
+      ({ op, next }) =>
+        next({ ...op, context: { startedAt: Date.now(), ...op.context } }),
     retryLink({
       retry: ({ op, attempts, error }) => rememberDecision(op, attempts, error, settings, random),
-      // retryLink asks for the delay right after retry() decided, with no
-      // access to the error; the delay decided there is handed over here.
-      retryDelayMs: () => takeDecidedDelay(),
+      // retryLink asks for the delay without the error: the delay retry() decided is handed over here.
+      retryDelayMs: () => {
+        const delay = decidedDelayMs;
+        decidedDelayMs = 0;
+        return delay;
+      },
     }),
     loggerLink({ logger: recordAttempt }),
     splitLink({
@@ -55,13 +56,6 @@ export function createLinks({
       false: httpBatchLink({ url, fetch: transport }),
     }),
   ];
-}
-
-/** Stamps `startedAt` on the context: retryLink needs it for the overall deadline. */
-function stampStartLink(): TRPCLink<AppRouter> {
-  return () =>
-    ({ op, next }) =>
-      next({ ...op, context: { startedAt: Date.now(), ...op.context } });
 }
 
 let decidedDelayMs = 0;
@@ -82,12 +76,6 @@ function rememberDecision(
   const decision = decideRetry(failure, attempts, elapsed, settings, random);
   decidedDelayMs = decision.delayMs;
   return decision.retry;
-}
-
-function takeDecidedDelay(): number {
-  const delay = decidedDelayMs;
-  decidedDelayMs = 0;
-  return delay;
 }
 
 export function describeFailure(error: TRPCClientError<AppRouter>): AttemptFailure {

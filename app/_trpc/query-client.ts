@@ -8,8 +8,7 @@ export const UNREACHABLE_RETRY_MS = 3_000;
 export function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
-      // Mutations are retried by the tRPC links, with the idempotency rules;
-      // TanStack Query's own retry would send a second request for a final answer.
+      // The tRPC links retry mutations with the key; TanStack Query's own retry would resend a final answer.
       mutations: { retry: false },
       queries: {
         // Above zero, so that data prefetched on the server is not fetched again at once.

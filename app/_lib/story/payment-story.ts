@@ -29,7 +29,6 @@ export interface RequestRow {
   charges: string[];
   /** The ledger's charges this run recorded that another run's call made. */
   recorded: string[];
-  /** The box drawn on the server's lane. */
   work: "charge" | "record" | "decline" | "wait" | "ran" | "";
   caption: string;
   /** The later run that took over this one's key when its server stopped. */
@@ -38,7 +37,6 @@ export interface RequestRow {
 
 /** One call of the shop to the provider, as the provider lane and its sentence tell it. */
 export interface ProviderRow {
-  /** The one numbering of the provider lane: "call n" in the figure and the sentence. */
   n: number;
   call: ProviderCall;
   reply: Reply;
@@ -49,7 +47,6 @@ export interface ProviderRow {
 
 /** One delivery of the provider's webhook (one try of an event), as the webhook lane and its sentence tell it. */
 export interface WebhookRow {
-  /** The one numbering of the webhook lane: "delivery n" in the figure and every sentence. */
   n: number;
   /** The provider's record of this try; null for a delivery its record does not show (or where it shows none). */
   try: WebhookTry | null;
@@ -88,11 +85,11 @@ export interface PaymentStory {
 
 const DECLINED = 402;
 const CLIENT_GONE = 499;
-const RAN = new Set<RequestView["decision"]>(["executed", "taken_over", "expired"]);
-/** The provider's decisions that ran the call under its key. */
-const PROVIDER_RAN = new Set<ProviderCall["decision"]>(["executed", "taken_over", "expired"]);
+/** The decisions, the shop's and the provider's, that ran the call under its key. */
+const RAN = new Set<string | null>(["executed", "taken_over", "expired"]);
 
-const timesInWords = (count: number) => (count === 1 ? "once" : count === 2 ? "twice" : `${count} times`);
+export const timesInWords = (count: number) =>
+  count === 1 ? "once" : count === 2 ? "twice" : `${count} times`;
 
 /** Everything the order page says of its payment, computed once from the server's account and the ledger. */
 export function paymentStory(account: ServerAccount, charges: readonly LedgerCharge[]): PaymentStory {
@@ -100,11 +97,12 @@ export function paymentStory(account: ServerAccount, charges: readonly LedgerCha
   const acts = actsOf(account.requests, calls, charges);
   const requests = account.requests.map((record, i) => requestRow(account.requests, i, acts.get(record.id)!));
   const drawn = new Set(requests.flatMap((row) => [...row.charges, ...row.recorded]));
-  for (const row of calls) row.caption = providerCaption(row, calls, requests, charges);
-  const webhookDeliveries = webhookRows(account, requests, charges);
+  const known = { requests, charges };
+  for (const row of calls) row.caption = providerCaption(row, calls, known);
+  const webhookDeliveries = webhookRows(account, known);
   return {
     requests,
-    whatHappened: whatHappened(requests, charges, webhookDeliveries),
+    whatHappened: whatHappened(known, webhookDeliveries),
     providerCalls: calls,
     providerSentence: providerSentence(calls),
     webhookDeliveries,
@@ -115,11 +113,7 @@ export function paymentStory(account: ServerAccount, charges: readonly LedgerCha
   };
 }
 
-/**
- * The shop's calls that may have charged the card for a ledger charge: the one whose request the provider
- * says made it; else, under its provider key, those whose reply never came (or, when the provider named no
- * request, whose reply says they charged). More than one: the records cannot tell which.
- */
+/** The calls that may have made a charge: the one the provider names, else those under its key whose reply never came. */
 export function chargingCalls(charge: LedgerCharge, calls: readonly ProviderRow[]): ProviderRow[] {
   const { providerRequestId } = charge;
   const named = calls.filter((row) => providerRequestId !== null && row.call.requestId === providerRequestId);
@@ -133,7 +127,13 @@ export function chargingCalls(charge: LedgerCharge, calls: readonly ProviderRow[
 }
 
 /** The call's own reply says it ran and charged. */
-const chargedByReply = (call: ProviderCall) => PROVIDER_RAN.has(call.decision) && call.status === 200;
+const chargedByReply = (call: ProviderCall) => RAN.has(call.decision) && call.status === 200;
+
+/** What the lanes after the request lane are told of: its rows, and the ledger's charges. */
+interface Known {
+  requests: readonly RequestRow[];
+  charges: readonly LedgerCharge[];
+}
 
 /** What a run did: the charges its calls made (its marks), and those it recorded that another run's calls made. */
 interface Acts {
@@ -364,11 +364,7 @@ function nameOf(row: RequestRow, deliveries: readonly WebhookRow[]): string {
 const TOLD = 6;
 
 /** What happened, a sentence a request: the same numbering and captions as the figure. */
-function whatHappened(
-  rows: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-  deliveries: readonly WebhookRow[],
-): string {
+function whatHappened({ requests: rows, charges }: Known, deliveries: readonly WebhookRow[]): string {
   const keys = new Set(rows.map((row) => row.record.key)).size;
   const sent = rows.filter((row) => row.crossesNetwork).length;
   const runsOf = (sentBy: string) => rows.filter((row) => row.record.sentBy === sentBy).length;
@@ -408,7 +404,7 @@ function overchargeCause(rows: readonly RequestRow[], charges: readonly LedgerCh
 function providerRows(calls: readonly ProviderCall[], charges: readonly LedgerCharge[]): ProviderRow[] {
   const rows = calls.map((call, i): ProviderRow => {
     const reply: Reply = call.noReply ? "lost" : call.status === null ? "none" : "received";
-    const ran = reply === "received" && PROVIDER_RAN.has(call.decision);
+    const ran = reply === "received" && RAN.has(call.decision);
     const mark = !ran ? null : call.status === DECLINED ? "decline" : call.status === 200 ? "charge" : null;
     return { n: i + 1, call, reply, mark, caption: "" };
   });
@@ -432,12 +428,7 @@ function providerRows(calls: readonly ProviderCall[], charges: readonly LedgerCh
   return rows;
 }
 
-function providerCaption(
-  row: ProviderRow,
-  rows: readonly ProviderRow[],
-  requests: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-): string {
+function providerCaption(row: ProviderRow, rows: readonly ProviderRow[], { requests, charges }: Known) {
   const { call } = row;
   // In flight on record, but its run's server stopped: no reply came, or none was written before it stopped.
   const stopped =
@@ -495,10 +486,7 @@ const WEBHOOK_WORK: Partial<Record<NonNullable<WebhookDelivery["decision"]>, Web
 /** A delivery reaches the shop a moment after the provider sends it, on the same clock: a record earlier than its try is another's. */
 const SEND_SKEW_MS = 50;
 
-/**
- * Each of the provider's tries with the shop's record of it: the latest try of its event sent before the
- * record came. Deliveries the provider's record does not show (sent by hand) are drawn too, in time order.
- */
+/** Each provider try with the shop's record of it; deliveries sent by hand are drawn too, in time order. */
 export function pairTries(account: ServerAccount): Array<Pick<WebhookRow, "try" | "delivery">> {
   const deliveries = account.webhookDeliveries;
   if (account.webhookTries === null) return deliveries.map((delivery) => ({ try: null, delivery }));
@@ -514,17 +502,13 @@ export function pairTries(account: ServerAccount): Array<Pick<WebhookRow, "try" 
   return [...pairs, ...unpaired.map((delivery) => ({ try: null, delivery }))].sort((a, b) => at(a) - at(b));
 }
 
-function webhookRows(
-  account: ServerAccount,
-  requests: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-): WebhookRow[] {
+function webhookRows(account: ServerAccount, known: Known): WebhookRow[] {
   const rows = pairTries(account).map((pair, i): WebhookRow => {
     const { delivery } = pair;
     const decision = delivery?.decision ?? null;
     const shared = delivery?.outcome === "shared";
     const work = decision === null ? "" : shared ? "wait" : (WEBHOOK_WORK[decision] ?? "");
-    const run = delivery && requests.find((row) => row.record.delivery === delivery.id);
+    const run = delivery && known.requests.find((row) => row.record.delivery === delivery.id);
     const told = (pair.try ?? delivery)!;
     return {
       n: i + 1,
@@ -540,16 +524,11 @@ function webhookRows(
       caption: "",
     };
   });
-  return rows.map((row) => ({ ...row, caption: webhookCaption(row, rows, requests, charges) }));
+  return rows.map((row) => ({ ...row, caption: webhookCaption(row, rows, known) }));
 }
 
 /** The run under the payment's key that had recorded it, or held its key, when a delivery came. */
-function holderAt(
-  paymentKey: string | null,
-  at: string,
-  requests: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-): RequestRow | undefined {
+function holderAt(paymentKey: string | null, at: string, { requests, charges }: Known) {
   const recorder = charges.find((charge) => charge.idempotencyKey === paymentKey)?.recordedBy;
   const before = requests.filter(
     (row) => row.record.key === paymentKey && Date.parse(row.record.at) <= Date.parse(at),
@@ -560,12 +539,7 @@ function holderAt(
   );
 }
 
-function webhookCaption(
-  row: WebhookRow,
-  rows: readonly WebhookRow[],
-  requests: readonly RequestRow[],
-  charges: readonly LedgerCharge[],
-): string {
+function webhookCaption(row: WebhookRow, rows: readonly WebhookRow[], known: Known): string {
   const { delivery } = row;
   const retried = rows.some((r) => r.n > row.n && r.event === row.event)
     ? "; the provider delivered it again"
@@ -577,7 +551,7 @@ function webhookCaption(
     if (t.error !== null) return `got no answer (${t.error}): the shop's server never answered${retried}`;
     return "in flight";
   }
-  const holder = holderAt(delivery.paymentKey, delivery.at, requests, charges);
+  const holder = holderAt(delivery.paymentKey, delivery.at, known);
   const by = holder && holder.n !== row.recordedAs ? ` by #${holder.n}` : "";
   // The earlier delivery whose handling the stored answer is: it ran under the event's key, or waited and shared.
   const ranEarlier = rows.find(

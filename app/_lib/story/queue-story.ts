@@ -30,11 +30,9 @@ export type QueueRow =
 
 export interface DeliveryRow {
   kind: "delivery";
-  /** The lane's number for it, which every caption and sentence uses. */
   number: number;
   /** Its worker's lane, an index into the story's `workers`. */
   worker: number;
-  /** "to worker 4242". */
   to: string;
   /** The queue's own count of the message's deliveries: a redelivery has more than 1. */
   redelivery: boolean;
@@ -44,9 +42,7 @@ export interface DeliveryRow {
   receipts: ReceiptMark[];
   /** The box on the worker's lane: a receipt sent, answered without one, or failed. */
   box: "receipt" | "answered" | "failed";
-  /** What it did, from its decision and its receipts together. */
   outcome: string;
-  /** The arrow back to the queue: an ack, handed back, or none. */
   ack: { arrow: "acked" | "handed back" | "none"; words: string };
   /** Set when it sent a receipt beyond the order's first. */
   damage: string | null;
@@ -77,13 +73,7 @@ interface Delivery {
   receipts: Receipt[];
 }
 
-/**
- * Everything the queue lane says and draws, from the worker's account and the
- * receipts: a row per publication, delivery and dead-lettering; a receipt mark
- * on exactly the delivery each receipt's own row names (a delivery whose
- * worker died before recording it is drawn from its receipt); its captions and
- * sentence, with one numbering.
- */
+/** Everything the queue lane says and draws, with one numbering: a delivery only a receipt names is drawn from it. */
 export function queueStory(account: QueueAccount): QueueStory {
   const deliveries = deliveriesOf(account);
   const others = account.steps.filter((step) => step.step !== "delivered");
@@ -97,9 +87,6 @@ export function queueStory(account: QueueAccount): QueueStory {
   const workerName = (pid: number | null) => `worker ${pid ?? "?"}`;
   const numberOf = (delivery: Delivery) => numbered.indexOf(delivery) + 1;
   const firstReceipt = account.receipts[0]?.id;
-  /** How many receipts the order had before this delivery's first. */
-  const receiptsBefore = (delivery: Delivery) =>
-    account.receipts.findIndex((receipt) => receipt.id === delivery.receipts[0]?.id);
   const clauses: string[] = [];
 
   const rows = timeline.map(({ at, step, delivery }): QueueRow => {
@@ -117,13 +104,8 @@ export function queueStory(account: QueueAccount): QueueStory {
       };
     }
     const later = numbered.slice(numberOf(delivery)).filter((next) => next.eventId === delivery.eventId);
-    const before = receiptsBefore(delivery);
-    const told = tell(delivery, {
-      later,
-      answeredBy: answeredBy(delivery, numbered),
-      numberOf,
-      receiptsBefore: before,
-    });
+    const before = account.receipts.findIndex((receipt) => receipt.id === delivery.receipts[0]?.id);
+    const told = tell(delivery, { later, answeredBy: answeredBy(delivery, numbered), numberOf, before });
     clauses.push(`delivery ${numberOf(delivery)} ${told.clause}`);
     return {
       kind: "delivery",
@@ -204,7 +186,8 @@ function tell(
     later: readonly Delivery[];
     answeredBy: Delivery | undefined;
     numberOf: (delivery: Delivery) => number;
-    receiptsBefore: number;
+    /** The receipts the order had before this delivery's first. */
+    before: number;
   },
 ) {
   const decision = delivery.step?.decision ?? null;
@@ -215,7 +198,7 @@ function tell(
   let did: string;
   if (receipt?.naive) {
     outcome = "sent naively: a receipt without the key";
-    did = facts.receiptsBefore > 0 ? "sent another naively" : "sent it naively";
+    did = facts.before > 0 ? "sent another naively" : "sent it naively";
   } else if (receipt) {
     const how =
       decision === "taken_over"
@@ -289,10 +272,7 @@ export interface MailboxStory {
   damaged: boolean;
 }
 
-/**
- * The mailbox's words for an order: "on its way" only while its payment event
- * can still bring a receipt; otherwise why none will come.
- */
+/** "On its way" only while the payment's event can still bring a receipt; otherwise why none will come. */
 export function mailboxStory(account: ReceiptAccount): MailboxStory {
   const sent = account.receipts.length;
   const none = (why: string) => ({ words: "no receipt will come", badge: "danger" as const, why });

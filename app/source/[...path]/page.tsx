@@ -18,11 +18,7 @@ function isPitfallId(value: unknown): value is PitfallId {
   return typeof value === "string" && Object.hasOwn(ENFORCING_LINES, value);
 }
 
-/**
- * The fault lab's read-only view of the files that enforce the guide's rules
- * (there is no public repository to link to): lines numbered, each with its
- * anchor, and the line a pitfall's link asks for marked `#enforcing`.
- */
+/** The files that enforce the guide's rules, read-only: there is no public repository to link to. */
 export default async function SourcePage({ params, searchParams }: Props) {
   if (!labEnabled()) notFound();
   const file = (await params).path.join("/");
