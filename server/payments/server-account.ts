@@ -22,7 +22,6 @@ type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
 export async function serverAccountOf(
   ctx: Pick<Services, "db" | "account" | "provider"> & { sessionId: string },
   orderId: string,
-  now: Date = new Date(),
 ): Promise<z.infer<typeof serverAccountOutput>> {
   const order = await findSessionOrder(ctx.db, ctx.sessionId, orderId);
   const attemptKeys = await ctx.db.paymentAttempt.findMany({
@@ -42,6 +41,8 @@ export async function serverAccountOf(
     ctx.provider.webhookTriesOf(order.id),
   ]);
   const records = [...guarded, ...naive].sort((a, b) => a.at.getTime() - b.at.getTime());
+  // Taken after the reads: the page sets its clock by it, as if the answer left the server at once.
+  const now = new Date();
   return {
     now: now.toISOString(),
     requests: withPayloadColumn(records),
