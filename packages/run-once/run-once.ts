@@ -34,18 +34,7 @@ export interface RunRequest {
 
 const SILENT: Pick<Logger, "warn" | "error"> = { warn: () => undefined, error: () => undefined };
 
-/**
- * Runs an operation at most once per key scope, following the key state grid:
- *
- * | key state        | same payload                | different payload |
- * | ---------------- | --------------------------- | ----------------- |
- * | absent / expired | claim, execute              | claim, execute    |
- * | in progress      | wait for the first outcome  | KeyReusedError    |
- * | completed        | replay the stored outcome   | KeyReusedError    |
- *
- * Duplicates in this process share one resolution per key; duplicates in
- * other processes meet at the store's unique constraint and wait for the key.
- */
+/** Runs an operation at most once per key scope, by the key state grid of the README. */
 export class RunOnce<Tx> {
   readonly settings: RunOnceSettings;
   readonly #store: IdempotencyStore<Tx>;
@@ -67,12 +56,7 @@ export class RunOnce<Tx> {
     this.#local = new InProcessDuplicates(this.settings.recentOutcomesMs);
   }
 
-  /**
-   * Runs `operation` unless this key already ran or runs: the result says what
-   * was decided and carries the outcome, first or stored. Throws the core's
-   * errors (KeyInProgressError, KeyReusedError, CallerGoneError),
-   * or what the operation threw before anything was committed.
-   */
+  /** Runs `operation` unless its key ran or runs; throws the core's errors or what it threw before commit(). */
   async run(request: RunRequest, operation: Operation<Tx, unknown>): Promise<RunResult> {
     const startedAt = performance.now();
     const id = scopeId(request.scope);

@@ -30,13 +30,7 @@ interface KeyRow {
   outcome: string | null;
 }
 
-/**
- * The store in SQL that SQLite and PostgreSQL share, on the table
- * "IdempotencyKey" (see the README for its definition). The claim is an insert
- * against the unique (scope, path, key) constraint; every later transition is
- * one conditional statement. Raw SQL rather than an ORM's model API: one round
- * trip per transition on every request's path, and no generated client type.
- */
+/** The store on "IdempotencyKey" in SQLite and PostgreSQL, in raw SQL: one round trip per transition. */
 export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencyStore<Tx> {
   /** On SQLite nothing outlives a dead owner's process that another could ask about, so the lease decides. */
   readonly detectsDeadOwners: boolean = false;
@@ -48,8 +42,7 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
     const claimed = await insertClaim(this.db, scope, terms);
     if (claimed) return { claimed };
     const existing = await this.read(scope);
-    // The holder vanished between our insert and this read (released or
-    // swept): the key is absent again, so claim it afresh.
+    // The holder vanished between our insert and this read: the key is absent again.
     return existing ? { existing } : this.claim(scope, terms);
   }
 
@@ -57,10 +50,7 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
     return readKey(this.db, scope);
   }
 
-  /**
-   * Conditioned on the token *and* the state: an owner completing late keeps
-   * its token, so the token alone would let a takeover overwrite its outcome.
-   */
+  /** On the token and the state: a late owner keeps its token, so the token alone would let it overwrite. */
   async takeOver(_scope: KeyScope, existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null> {
     const token = randomUUID();
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
@@ -116,11 +106,7 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
     return rows.length === 1;
   }
 
-  /**
-   * Tells the processes waiting on a key (marked awaited) that it settled, in
-   * the settling transaction where there is one. Nothing to do where waiters
-   * poll (SQLite); PostgreSQL pushes.
-   */
+  /** Tells waiters on an awaited key that it settled, in its transaction; waiters poll on SQLite, so nothing here. */
   protected async announceSettled(_keyId: string, _tx?: Tx): Promise<void> {}
 
   async sweep(expiredBefore: Date, abandonedBefore: Date): Promise<number> {
