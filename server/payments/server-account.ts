@@ -14,11 +14,7 @@ import { NAIVE_CHARGE_PATH, PAYMENT_KEYSPACE } from "./keyspace";
 type RequestView = z.infer<typeof requestViewSchema>;
 type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
 
-/**
- * Every run under the session's order's payment keys (and the lab's naive client's, under keys of its own),
- * the shop's calls to the provider, the provider's webhook deliveries (as the shop answered them, and as the
- * provider tried them), and where each key stands: the session's order only.
- */
+/** The session's order's runs, provider calls, webhook deliveries and tries, and where each of its keys stands. */
 export async function serverAccountOf(
   ctx: Pick<Services, "db" | "account" | "provider"> & { sessionId: string },
   orderId: string,
