@@ -10,7 +10,7 @@ import { abandonable, retryAfterSeconds, withinWait } from "./waits";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
 import type { RunOnceSettings } from "./settings";
 import type { IdempotencyStore, KeyWatcher } from "./store";
-import type { ClaimTerms, Json, KeyRecord, KeyScope, Logger, RunResult } from "./types";
+import type { Claim, ClaimTerms, Json, KeyRecord, KeyScope, Logger, RunResult } from "./types";
 
 export interface RunOnceOptions<Tx> {
   store: IdempotencyStore<Tx>;
@@ -149,7 +149,7 @@ export class RunOnce<Tx> {
   /** Executes under the claim; sidelined (another execution took the key over), answers as a duplicate would. */
   async #execute(
     request: RunRequest,
-    claim: { id: string; token: string },
+    claim: Claim,
     operation: Operation<Tx, unknown>,
     decision: Execution<Tx>["decision"],
   ): Promise<RunResult> {

@@ -46,8 +46,13 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
     return existing ? { existing } : this.claim(scope, terms);
   }
 
-  read(scope: KeyScope): Promise<KeyRecord | null> {
-    return readKey(this.db, scope);
+  async read(scope: KeyScope): Promise<KeyRecord | null> {
+    const rows = await this.db.$queryRaw<KeyRow[]>`
+      SELECT "id", "fingerprint", "state", "token", "lockedUntil", "expiresAt", "outcome"
+      FROM "IdempotencyKey"
+      WHERE "scope" = ${scope.caller} AND "path" = ${scope.path} AND "key" = ${scope.key}`;
+    const row = rows[0];
+    return row ? toRecord(row) : null;
   }
 
   /** On the token and the state: a late owner keeps its token, so the token alone would let it overwrite. */
@@ -130,15 +135,6 @@ async function insertClaim(client: SqlClient, scope: KeyScope, terms: ClaimTerms
     ON CONFLICT ("scope", "path", "key") DO NOTHING
     RETURNING "id"`;
   return inserted.length === 1 ? claimed : null;
-}
-
-async function readKey(client: SqlClient, scope: KeyScope): Promise<KeyRecord | null> {
-  const rows = await client.$queryRaw<KeyRow[]>`
-    SELECT "id", "fingerprint", "state", "token", "lockedUntil", "expiresAt", "outcome"
-    FROM "IdempotencyKey"
-    WHERE "scope" = ${scope.caller} AND "path" = ${scope.path} AND "key" = ${scope.key}`;
-  const row = rows[0];
-  return row ? toRecord(row) : null;
 }
 
 export function leaseAndRetention(terms: ClaimTerms) {

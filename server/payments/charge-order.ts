@@ -1,6 +1,7 @@
 import type { Execution, RunOnce } from "run-once";
 import type { Road } from "../account/road";
 import type { Db, Tx } from "../db/client";
+import type { Order } from "../db/generated/sqlite/client";
 import { DomainError } from "../errors";
 import type { AppMetrics } from "../observability/app-metrics";
 import { findSessionOrder } from "../orders/order-view";
@@ -221,10 +222,7 @@ async function lookUp(provider: PaymentProvider, orderId: string, paymentKey: st
   return charged ? { charged } : null;
 }
 
-interface CurrentOrder {
-  id: string;
-  paymentKey: string;
-}
+type CurrentOrder = Pick<Order, "id" | "paymentKey">;
 
 /** Settles the declined attempt and opens the next one, under a new key, for another card. */
 async function openNextAttempt(
