@@ -1,6 +1,6 @@
 /** The core's timing. */
 export interface RunOnceSettings {
-  /** How long a silent owner is presumed alive (renewed every third of it): short, as a crashed owner's key waits it out. */
+  /** How long a silent owner is presumed alive (renewed every third of it); on SQLite a crashed owner's key waits it out. */
   leaseMs: number;
   /** How long a completed key is replayed: your longest retry window, as a retry after it executes again. */
   ttlMs: number;

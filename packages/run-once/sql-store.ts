@@ -39,8 +39,18 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
 
   /** ON CONFLICT DO NOTHING turns a duplicate into an empty answer rather than an error. */
   async claim(scope: KeyScope, terms: ClaimTerms): Promise<{ claimed: Claim } | { existing: KeyRecord }> {
-    const claimed = await insertClaim(this.db, scope, terms);
-    if (claimed) return { claimed };
+    const claimed = { id: randomUUID(), token: randomUUID() };
+    const { lockedUntil, expiresAt } = leaseAndRetention(terms);
+    const inserted = await this.db.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO "IdempotencyKey"
+        ("id", "scope", "path", "key", "fingerprint", "state", "token",
+         "lockedUntil", "expiresAt", "createdAt")
+      VALUES
+        (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
+         ${claimed.token}, ${lockedUntil}, ${expiresAt}, ${terms.now})
+      ON CONFLICT ("scope", "path", "key") DO NOTHING
+      RETURNING "id"`;
+    if (inserted.length === 1) return { claimed };
     const existing = await this.read(scope);
     // The holder vanished between our insert and this read: the key is absent again.
     return existing ? { existing } : this.claim(scope, terms);
@@ -120,21 +130,6 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
       WHERE ("state" = 'COMPLETED' AND "expiresAt" < ${expiredBefore})
          OR ("state" = 'IN_PROGRESS' AND "lockedUntil" < ${abandonedBefore})`;
   }
-}
-
-async function insertClaim(client: SqlClient, scope: KeyScope, terms: ClaimTerms): Promise<Claim | null> {
-  const claimed = { id: randomUUID(), token: randomUUID() };
-  const { lockedUntil, expiresAt } = leaseAndRetention(terms);
-  const inserted = await client.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO "IdempotencyKey"
-      ("id", "scope", "path", "key", "fingerprint", "state", "token",
-       "lockedUntil", "expiresAt", "createdAt")
-    VALUES
-      (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
-       ${claimed.token}, ${lockedUntil}, ${expiresAt}, ${terms.now})
-    ON CONFLICT ("scope", "path", "key") DO NOTHING
-    RETURNING "id"`;
-  return inserted.length === 1 ? claimed : null;
 }
 
 export function leaseAndRetention(terms: ClaimTerms) {

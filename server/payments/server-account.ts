@@ -37,6 +37,7 @@ export async function serverAccountOf(
     ctx.account.journal.list(order.id, WEBHOOK_DELIVERIES_PATH),
     ctx.provider.webhookTriesOf(order.id),
   ]);
+  const viewByKey = new Map(views.map((view) => [view.key, view]));
   const records = [...guarded, ...naive].sort((a, b) => a.at.getTime() - b.at.getTime());
   return {
     now: now.toISOString(),
@@ -44,13 +45,7 @@ export async function serverAccountOf(
     providerCalls: providerCalls.map(providerCallOf),
     webhookDeliveries: deliveries.map(webhookDeliveryOf),
     webhookTries: tries,
-    keys: keys.map((key) =>
-      lifecycleOf(
-        key,
-        views.find((view) => view.key === key),
-        now,
-      ),
-    ),
+    keys: keys.map((key) => lifecycleOf(key, viewByKey.get(key), now)),
   };
 }
 
