@@ -1,9 +1,4 @@
-/**
- * When a mutation is retried, and how long to wait: the client half of the
- * idempotency contract. Only outcomes that leave the result unknown, or that
- * say nothing was done yet (429), are retried; a final answer (400, 402, 404,
- * 412, 422, or a success) never is.
- */
+/** When a mutation is retried: only an unknown outcome or a 429, never a final answer (the client's half). */
 
 export interface RetrySettings {
   /** Attempts in all, the first included. */
@@ -11,10 +6,7 @@ export interface RetrySettings {
   /** Backoff before retry n is uniform in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))] ("full jitter"). */
   baseDelayMs: number;
   maxDelayMs: number;
-  /**
-   * One attempt's budget. Above the server's wait bound for in-progress keys
-   * (5 s by default), so that a busy key answers 409 before the client gives up.
-   */
+  /** One attempt's budget: above the server's wait bound (5 s), so a busy key answers 409 before the client gives up. */
   attemptTimeoutMs: number;
   /** The whole operation's budget, backoffs included: no retry starts past it. */
   deadlineMs: number;
@@ -35,10 +27,7 @@ export type AttemptFailure =
   | { kind: "cancelled" } // the caller gave up: not ours to retry
   | { kind: "http"; status: number; retryAfterSeconds: number | null };
 
-/**
- * Statuses that say "the outcome is unknown or not yet decided; ask again with
- * the same key", and 429: refused before anything ran, ask again after Retry-After.
- */
+/** The outcome is unknown or undecided (ask again with the key), or nothing ran yet (429). */
 const RETRYABLE_STATUSES = new Set([409, 429, 502, 503, 504]);
 
 export function isRetryable(failure: AttemptFailure): boolean {
@@ -53,23 +42,14 @@ export function isRetryable(failure: AttemptFailure): boolean {
   }
 }
 
-export interface RetryDecision {
-  retry: boolean;
-  delayMs: number;
-}
-
-/**
- * @param attempt the attempt that just failed, from 1
- * @param elapsedMs time since the first attempt started
- * @param random a number in [0, 1), injectable for tests
- */
+/** Whether, and after how long, to retry after `attempt` (from 1) failed `elapsedMs` after the first began. */
 export function decideRetry(
   failure: AttemptFailure,
   attempt: number,
   elapsedMs: number,
   settings: RetrySettings,
   random: () => number = Math.random,
-): RetryDecision {
+): { retry: boolean; delayMs: number } {
   if (!isRetryable(failure) || attempt >= settings.maxAttempts) return { retry: false, delayMs: 0 };
   const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (attempt - 1));
   const jittered = Math.floor(random() * ceiling);

@@ -1,10 +1,6 @@
 import type { RunOnceOutcome } from "./outcomes";
 
-/**
- * The core's own failures, each with a machine-readable reason. An
- * integration maps them to its protocol in one place (the tRPC adapter to
- * 409, 422 and 499; an HTTP service to the same statuses).
- */
+/** The core's own failures, each with a machine-readable reason an integration maps to its protocol in one place. */
 export abstract class RunOnceError extends Error {
   abstract readonly reason: string;
   /** How the request ended, as the observer hears it. */
@@ -62,11 +58,7 @@ export class CallerGoneError extends RunOnceError {
   }
 }
 
-/**
- * A programming error: the operation returned without calling commit(), so
- * its side effects would not be tied to the key's completion. Nothing is
- * stored and the key is released.
- */
+/** A programming error: the operation returned without commit(); nothing is stored and the key is released. */
 export class CommitMissingError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_COMMIT_MISSING";
   readonly outcome = "released";

@@ -15,15 +15,7 @@ export interface Execution<Tx> {
   decision: Extract<Decision, "executed" | "expired" | "taken_over">;
   /** The key's generation, as logs and pages show it: its owner token's first characters. */
   generation: string;
-  /**
-   * Runs `work` in a database transaction that also completes the key with
-   * work's result, so the side effect and the completion commit together or
-   * not at all. A final error thrown by `work` (a decline) is committed as the
-   * outcome along with what `work` wrote before throwing; any other error rolls
-   * everything back and releases the key. Only what commit() decides is
-   * stored: an operation that throws before calling it (a refusal, a crash)
-   * leaves no key behind. Its result is the operation's result.
-   */
+  /** Runs `work` in the transaction that completes the key, so side effect and outcome commit together or not at all. */
   commit<T>(work: (tx: Tx) => PromiseLike<T>): Promise<T>;
 }
 
@@ -31,11 +23,7 @@ export type Operation<Tx, T> = (execution: Execution<Tx>) => Promise<T>;
 
 /** Which errors are answers, and how they are stored and rebuilt: given by the integration. */
 export interface FinalErrors {
-  /**
-   * An error thrown inside commit() that is the operation's answer (a decline,
-   * a validation the transaction decided), to store and replay, rather than a
-   * failure to roll back and retry.
-   */
+  /** Whether an error thrown inside commit() is an answer to store and replay, not a failure to roll back. */
   isFinal(error: unknown): boolean;
   encode(error: unknown): Json;
   decode(stored: Json): Error;
@@ -58,11 +46,7 @@ function successOutcome(data: unknown): StoredOutcome {
   return { ok: true, data: data === undefined ? null : (JSON.parse(JSON.stringify(data)) as Json) };
 }
 
-/**
- * Runs commit()'s work and says what its key stores: the work's data, or a
- * final error it threw (an answer, rethrown once stored); any other error
- * propagates and rolls the transaction back.
- */
+/** What commit()'s work stores: its data, or a final error it threw; any other error rolls the transaction back. */
 async function outcomeOfWork<T>(
   work: () => PromiseLike<T>,
   finalErrors: FinalErrors,
@@ -77,18 +61,14 @@ async function outcomeOfWork<T>(
 }
 
 /** An operation whose key this request has claimed, and how it came to own it. */
-export interface ClaimedRun<Tx> {
+interface ClaimedRun<Tx> {
   claim: Claim;
   request: { key: string; fingerprint: string };
   operation: Operation<Tx, unknown>;
   decision: Execution<Tx>["decision"];
 }
 
-/**
- * Runs the operation once its key is claimed, and settles the key: completed
- * with what commit() decided, or released. The owner's heartbeat renews its
- * lease until then, and whatever else the claim holds is let go after.
- */
+/** Runs a claimed operation under its heartbeat, then settles the key: completed by commit(), or released. */
 export async function execute<Tx>(context: ExecutionContext<Tx>, run: ClaimedRun<Tx>): Promise<RunResult> {
   const { claim } = run;
   const heartbeat = startHeartbeat(context.store, claim, context, context.logger);
@@ -147,9 +127,7 @@ async function executeAndSettle<Tx>(
   // Once committed, the stored outcome is the answer, whatever the operation did afterwards.
   if (committed) return { keyId: claim.id, decision, generation, ...committed };
 
-  // Nothing was committed, so nothing was decided: a refusal before any write
-  // (a wrong amount, an unknown order) and a crash alike release the key, and
-  // the next request with it runs normally.
+  // Nothing committed, nothing decided: a refusal and a crash alike free the key for the next request.
   const released = await store.release(claim).catch((error: unknown) => {
     context.logger.error({ err: error }, "could not release a key; it frees when its lease ends");
   });

@@ -4,13 +4,7 @@ import type { Claim, Logger } from "./types";
 /** Renewals per lease: a lease survives two missed beats (a stalled event loop, a slow statement). */
 const BEATS_PER_LEASE = 3;
 
-/**
- * Keeps a live owner's lease from running out while its operation works: it
- * extends the lease every third of it, so a slow operation never loses its
- * key to a takeover. A dead owner's beats stop with its process, so its lease
- * runs out as before. Returns how to stop the beats, and whether one found
- * the key another's.
- */
+/** Renews a live owner's lease so a slow operation keeps its key; says whether a beat found the key another's. */
 export function startHeartbeat(
   store: Pick<IdempotencyStore<unknown>, "renew">,
   claim: Claim,

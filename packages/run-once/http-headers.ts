@@ -1,10 +1,6 @@
 import type { RunResult } from "./types";
 
-/**
- * The HTTP vocabulary of idempotency keys, shared by servers and clients: the
- * request header of the IETF draft, Stripe's replay marker, and what the
- * server decided and for how long it keeps the key.
- */
+/** The HTTP vocabulary of idempotency keys: the IETF draft's header, Stripe's replay marker, decision and expiry. */
 export const IDEMPOTENCY_HEADERS = {
   key: "Idempotency-Key",
   /** "true" on an answer that did not execute: a stored outcome (replayed) or a shared one (coalesced). */
@@ -21,10 +17,7 @@ export const KEY_RULE = {
   message: "an idempotency key is 1 to 255 printable ASCII characters (space to ~)",
 } as const;
 
-/**
- * The Idempotency-Key header's key: bare, as most APIs send it, or an RFC 8941
- * string ("..."), as the draft writes it. Null if it breaks KEY_RULE.
- */
+/** The Idempotency-Key header's key, bare or as an RFC 8941 string ("..."); null if it breaks KEY_RULE. */
 export function keyFromHeader(value: string): string | null {
   const trimmed = value.trim();
   const key =

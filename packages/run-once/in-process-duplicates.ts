@@ -7,11 +7,7 @@ interface InFlight {
   settled: Promise<RunResult>;
 }
 
-/**
- * Duplicates within one process: one resolution per key at a time, which the
- * duplicates arriving meanwhile share, and the outcomes settled lately, which
- * answer the tail of a retry storm from memory. Neither touches the database.
- */
+/** Duplicates within one process share the key's one resolution, or a recent outcome, without the database. */
 export class InProcessDuplicates {
   readonly #inFlight = new Map<string, InFlight>();
   readonly #recent: RecentOutcomes;
@@ -51,8 +47,7 @@ export class InProcessDuplicates {
         return result;
       })
       .finally(() => this.#inFlight.delete(id));
-    // Callers await `settled`; this only keeps a failure whose callers all went
-    // away from being reported as unhandled.
+    // A failure whose callers all went away is not reported as unhandled.
     settled.catch(() => undefined);
     this.#inFlight.set(id, { fingerprint, settled });
     return settled;

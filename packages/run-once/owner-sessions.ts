@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { scopeId } from "./key";
 import type { Claim, KeyScope, Logger } from "./types";
 
 /** Owners at work at once per process; a claim beyond it waits for a connection (bounded by `maxWaitMs`). */
@@ -9,28 +10,12 @@ const IDLE_MS = 10_000;
 /** Named, like the claim: parsed and planned once per session, not once per call. */
 const UNLOCK = { name: "run-once unlock", text: "SELECT pg_advisory_unlock($1::bigint)" };
 
-/**
- * The advisory lock of a key scope: the first 8 bytes of a SHA-256 of the
- * scope, as a signed bigint. Two scopes sharing a lock only make one wait for
- * the other's owner as if it were its own: slower, never wrong.
- */
+/** A scope's advisory lock, from its SHA-256: two scopes sharing one only wait for each other, never wrong. */
 export function ownerLockOf(scope: KeyScope): string {
-  const digest = createHash("sha256")
-    .update(JSON.stringify([scope.caller, scope.path, scope.key]))
-    .digest();
-  return digest.readBigInt64BE(0).toString();
+  return createHash("sha256").update(scopeId(scope)).digest().readBigInt64BE(0).toString();
 }
 
-/**
- * The sessions of the owners at work in this process, on PostgreSQL. Each
- * execution holds its key's session-level advisory lock on a connection of
- * its own from claim to settlement, so the database itself knows whether the
- * owner lives: when the owner's process dies, its connection closes and
- * PostgreSQL releases the lock at once. A waiter that can take the lock knows
- * the owner is gone. Connections come from a pool of their own and go back to
- * it only unlocked (a connection whose unlock failed is destroyed, which
- * unlocks too), so no lock outlives its execution on a reused connection.
- */
+/** Owners' sessions holding their keys' advisory locks, so PostgreSQL knows at once when an owner dies. */
 export class OwnerSessions {
   readonly #pool: pg.Pool;
   /** Claim token → the connection holding its lock. */
@@ -48,19 +33,13 @@ export class OwnerSessions {
       connectionTimeoutMillis: options.maxWaitMs,
       application_name: options.name,
     });
-    // On 'connect', which the pool emits before it hands a new connection out: a termination read along with
-    // the connection's ready message is emitted before connect() resumes, and unheard it ends the process.
+    // On 'connect', before connect() resumes: an unheard termination read with the ready message ends the process.
     this.#pool.on("connect", (client) => client.on("error", (error) => this.#failed(client, error)));
     // An idle connection that fails is dropped by the pool; without a listener the error would end the process.
     this.#pool.on("error", (error) => this.logger.warn({ err: error }, "an idle owner session failed"));
   }
 
-  /**
-   * Runs `attempt` on a connection of its own. `attempt` tries the lock and
-   * the write together, and says whether it locked and whether it won: a win
-   * keeps the connection (and the lock) for `claim` until release(); a lock
-   * without a win is undone at once.
-   */
+  /** Runs `attempt` (lock and write) on its own connection: a win keeps it until release(), a lock alone is undone. */
   async attempt(
     lock: string,
     attempt: (client: pg.PoolClient) => Promise<{ locked: boolean; claim: Claim | null }>,

@@ -15,13 +15,7 @@ const CONNECTION_TIMEOUT_MS = 3_000;
 /** Key generations remembered as marked awaited; beyond it the oldest are marked again if waited on. */
 const ANNOUNCED_CAPACITY = 1_000;
 
-/**
- * Wakes waiters on PostgreSQL's LISTEN/NOTIFY: one listening connection per
- * process, and every key's waiters (one per process, since duplicates in a
- * process share a wait) wake when its settling transaction commits. Before
- * the first wait on a key generation it listens, then marks the key awaited,
- * so that its completion notifies and the notification cannot slip by.
- */
+/** Wakes waiters by LISTEN/NOTIFY; it listens before marking a key awaited, so no notification slips by. */
 export class PostgresKeyWatcher implements KeyWatcher {
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #notifiedAt = new Map<string, number>();

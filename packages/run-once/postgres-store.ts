@@ -12,31 +12,12 @@ export const KEY_SETTLED_CHANNEL = "idempotency_key_settled";
 /** How long a claim waits before trying again when the key's lock is held but its row is gone (a moment's state). */
 const LOCKED_ABSENT_RETRY_MS = 5;
 
-/**
- * The store on PostgreSQL, which can push and which knows its owners:
- *
- * - Settling a key (completing or releasing it) that a process in another
- *   instance waits on sends a NOTIFY, delivered when its transaction commits,
- *   so the waiter wakes at once instead of polling (see PostgresKeyWatcher).
- *   Only awaited keys notify: a NOTIFY makes its transaction's commit take a
- *   lock shared by all notifying transactions, which every charge would
- *   otherwise pay.
- * - An owner holds its key's advisory lock on a session of its own (see
- *   OwnerSessions) from the claim until the key is settled. The lock is taken
- *   in the claim's own statement, before its insert, so no row is ever
- *   visible without its live owner's lock. A takeover takes the lock the same
- *   way, and wins only if it gets it: when the owner's process dies, a
- *   retry takes over at once instead of waiting out the lease.
- */
+/** PostgreSQL's store: awaited keys NOTIFY when settled, and owners' advisory locks reveal dead owners at once. */
 export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempotencyStore<Tx> {
   override readonly detectsDeadOwners = true;
   readonly #owners: OwnerSessions;
 
-  /**
-   * `maxWaitMs`: how long a claim waits for an owner's session when all are
-   * taken (the default wait bound). `sessionName`: the owners' sessions'
-   * application_name, as pg_stat_activity shows them.
-   */
+  /** `maxWaitMs`: a claim's wait for a free owner session; `sessionName`: their application_name. */
   constructor(
     db: SqlDatabase<Tx>,
     url: string,
@@ -49,19 +30,7 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
     });
   }
 
-  /**
-   * One statement on the owner's session: the lock, then the insert if it was
-   * locked. Skips Prisma: a raw round trip on the hot path of every call.
-   *
-   * Its commit does not wait for the WAL flush (synchronous_commit off, for
-   * this statement's transaction only): the claim is visible to every session
-   * at once, and any later synchronous commit flushes the WAL past it, so it
-   * is durable before the completion (or any write the operation commits on
-   * its way, such as a recovery point) can be. Only a crash of PostgreSQL
-   * itself can lose it, and that crash also ends the owner's session and its
-   * lock, which already lets a retry take the key over at once; an owner that
-   * carries on after the restart finds no claim to complete (LeaseLostError).
-   */
+  /** Lock, then insert, in one statement; an asynchronous commit is safe, as later synchronous ones flush it first. */
   override async claim(
     scope: KeyScope,
     terms: ClaimTerms,
@@ -70,8 +39,7 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
     const lock = ownerLockOf(scope);
     const { locked, claim: won } = await this.#owners.attempt(lock, async (client) => {
-      // Named, so each owner session parses and plans it once (a third of its time otherwise); owner
-      // sessions hold session locks, so they never sit behind a transaction pooler that would lose it.
+      // Named, so each owner session parses and plans it once (a third of its time otherwise).
       const { rows } = await client.query<{ locked: boolean; inserted: number }>({
         name: "run-once claim",
         text: `WITH "lock" AS MATERIALIZED (
@@ -164,13 +132,7 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
     return this.#owners.close();
   }
 
-  /**
-   * Records that a process waits on this generation of the key (its token), so
-   * that its completion notifies. False if the key is no longer the one read.
-   * SKIP LOCKED: a row locked by its owner's completing transaction is not
-   * waited for (that owner may stall before its commit, and a waiter's wait is
-   * bounded); the waiter re-reads it instead.
-   */
+  /** Marks this generation awaited so its settling notifies; false if changed or being completed (SKIP LOCKED). */
   async markAwaited(record: KeyRecord): Promise<boolean> {
     const marked = await this.db.$executeRaw`
       UPDATE "IdempotencyKey" SET "awaited" = true

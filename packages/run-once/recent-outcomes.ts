@@ -6,13 +6,7 @@ interface Remembered {
   until: number;
 }
 
-/**
- * Completed outcomes this process stored or read lately, so that duplicates
- * arriving after an execution finished (the tail of a retry storm) are
- * answered from memory instead of the database. A completed outcome never
- * changes before its key expires, and an entry never outlives that expiry;
- * the store stays the source of truth. Bounded in size and in time.
- */
+/** Recent completed outcomes, bounded, answering a retry storm's tail from memory: none outlives its key's expiry. */
 export class RecentOutcomes {
   readonly #entries = new Map<string, Remembered>();
 

@@ -10,7 +10,7 @@ import { abandonable, retryAfterSeconds, withinWait } from "./waits";
 import { DEFAULT_RUN_ONCE_SETTINGS } from "./settings";
 import type { RunOnceSettings } from "./settings";
 import type { IdempotencyStore, KeyWatcher } from "./store";
-import type { ClaimTerms, Json, KeyRecord, KeyScope, Logger, RunResult } from "./types";
+import type { Claim, ClaimTerms, Json, KeyRecord, KeyScope, Logger, RunResult } from "./types";
 
 export interface RunOnceOptions<Tx> {
   store: IdempotencyStore<Tx>;
@@ -34,18 +34,7 @@ export interface RunRequest {
 
 const SILENT: Pick<Logger, "warn" | "error"> = { warn: () => undefined, error: () => undefined };
 
-/**
- * Runs an operation at most once per key scope, following the key state grid:
- *
- * | key state        | same payload                | different payload |
- * | ---------------- | --------------------------- | ----------------- |
- * | absent / expired | claim, execute              | claim, execute    |
- * | in progress      | wait for the first outcome  | KeyReusedError    |
- * | completed        | replay the stored outcome   | KeyReusedError    |
- *
- * Duplicates in this process share one resolution per key; duplicates in
- * other processes meet at the store's unique constraint and wait for the key.
- */
+/** Runs an operation at most once per key scope, by the key state grid of the README. */
 export class RunOnce<Tx> {
   readonly settings: RunOnceSettings;
   readonly #store: IdempotencyStore<Tx>;
@@ -67,12 +56,7 @@ export class RunOnce<Tx> {
     this.#local = new InProcessDuplicates(this.settings.recentOutcomesMs);
   }
 
-  /**
-   * Runs `operation` unless this key already ran or runs: the result says what
-   * was decided and carries the outcome, first or stored. Throws the core's
-   * errors (KeyInProgressError, KeyReusedError, CallerGoneError),
-   * or what the operation threw before anything was committed.
-   */
+  /** Runs `operation` unless its key ran or runs; throws the core's errors or what it threw before commit(). */
   async run(request: RunRequest, operation: Operation<Tx, unknown>): Promise<RunResult> {
     const startedAt = performance.now();
     const id = scopeId(request.scope);
@@ -165,7 +149,7 @@ export class RunOnce<Tx> {
   /** Executes under the claim; sidelined (another execution took the key over), answers as a duplicate would. */
   async #execute(
     request: RunRequest,
-    claim: { id: string; token: string },
+    claim: Claim,
     operation: Operation<Tx, unknown>,
     decision: Execution<Tx>["decision"],
   ): Promise<RunResult> {

@@ -30,13 +30,7 @@ interface KeyRow {
   outcome: string | null;
 }
 
-/**
- * The store in SQL that SQLite and PostgreSQL share, on the table
- * "IdempotencyKey" (see the README for its definition). The claim is an insert
- * against the unique (scope, path, key) constraint; every later transition is
- * one conditional statement. Raw SQL rather than an ORM's model API: one round
- * trip per transition on every request's path, and no generated client type.
- */
+/** The store on "IdempotencyKey" in SQLite and PostgreSQL, in raw SQL: one round trip per transition. */
 export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencyStore<Tx> {
   /** On SQLite nothing outlives a dead owner's process that another could ask about, so the lease decides. */
   readonly detectsDeadOwners: boolean = false;
@@ -45,22 +39,33 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
 
   /** ON CONFLICT DO NOTHING turns a duplicate into an empty answer rather than an error. */
   async claim(scope: KeyScope, terms: ClaimTerms): Promise<{ claimed: Claim } | { existing: KeyRecord }> {
-    const claimed = await insertClaim(this.db, scope, terms);
-    if (claimed) return { claimed };
+    const claimed = { id: randomUUID(), token: randomUUID() };
+    const { lockedUntil, expiresAt } = leaseAndRetention(terms);
+    const inserted = await this.db.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO "IdempotencyKey"
+        ("id", "scope", "path", "key", "fingerprint", "state", "token",
+         "lockedUntil", "expiresAt", "createdAt")
+      VALUES
+        (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
+         ${claimed.token}, ${lockedUntil}, ${expiresAt}, ${terms.now})
+      ON CONFLICT ("scope", "path", "key") DO NOTHING
+      RETURNING "id"`;
+    if (inserted.length === 1) return { claimed };
     const existing = await this.read(scope);
-    // The holder vanished between our insert and this read (released or
-    // swept): the key is absent again, so claim it afresh.
+    // The holder vanished between our insert and this read: the key is absent again.
     return existing ? { existing } : this.claim(scope, terms);
   }
 
-  read(scope: KeyScope): Promise<KeyRecord | null> {
-    return readKey(this.db, scope);
+  async read(scope: KeyScope): Promise<KeyRecord | null> {
+    const rows = await this.db.$queryRaw<KeyRow[]>`
+      SELECT "id", "fingerprint", "state", "token", "lockedUntil", "expiresAt", "outcome"
+      FROM "IdempotencyKey"
+      WHERE "scope" = ${scope.caller} AND "path" = ${scope.path} AND "key" = ${scope.key}`;
+    const row = rows[0];
+    return row ? toRecord(row) : null;
   }
 
-  /**
-   * Conditioned on the token *and* the state: an owner completing late keeps
-   * its token, so the token alone would let a takeover overwrite its outcome.
-   */
+  /** On the token and the state: a late owner keeps its token, so the token alone would let it overwrite. */
   async takeOver(_scope: KeyScope, existing: KeyRecord, terms: ClaimTerms): Promise<Claim | null> {
     const token = randomUUID();
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
@@ -116,11 +121,7 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
     return rows.length === 1;
   }
 
-  /**
-   * Tells the processes waiting on a key (marked awaited) that it settled, in
-   * the settling transaction where there is one. Nothing to do where waiters
-   * poll (SQLite); PostgreSQL pushes.
-   */
+  /** Tells waiters on an awaited key that it settled, in its transaction; waiters poll on SQLite, so nothing here. */
   protected async announceSettled(_keyId: string, _tx?: Tx): Promise<void> {}
 
   async sweep(expiredBefore: Date, abandonedBefore: Date): Promise<number> {
@@ -129,30 +130,6 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
       WHERE ("state" = 'COMPLETED' AND "expiresAt" < ${expiredBefore})
          OR ("state" = 'IN_PROGRESS' AND "lockedUntil" < ${abandonedBefore})`;
   }
-}
-
-async function insertClaim(client: SqlClient, scope: KeyScope, terms: ClaimTerms): Promise<Claim | null> {
-  const claimed = { id: randomUUID(), token: randomUUID() };
-  const { lockedUntil, expiresAt } = leaseAndRetention(terms);
-  const inserted = await client.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO "IdempotencyKey"
-      ("id", "scope", "path", "key", "fingerprint", "state", "token",
-       "lockedUntil", "expiresAt", "createdAt")
-    VALUES
-      (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
-       ${claimed.token}, ${lockedUntil}, ${expiresAt}, ${terms.now})
-    ON CONFLICT ("scope", "path", "key") DO NOTHING
-    RETURNING "id"`;
-  return inserted.length === 1 ? claimed : null;
-}
-
-async function readKey(client: SqlClient, scope: KeyScope): Promise<KeyRecord | null> {
-  const rows = await client.$queryRaw<KeyRow[]>`
-    SELECT "id", "fingerprint", "state", "token", "lockedUntil", "expiresAt", "outcome"
-    FROM "IdempotencyKey"
-    WHERE "scope" = ${scope.caller} AND "path" = ${scope.path} AND "key" = ${scope.key}`;
-  const row = rows[0];
-  return row ? toRecord(row) : null;
 }
 
 export function leaseAndRetention(terms: ClaimTerms) {

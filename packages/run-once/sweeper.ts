@@ -1,21 +1,11 @@
 import type { IdempotencyStore } from "./store";
 import type { Logger } from "./types";
 
-/**
- * Deletes keys past their retention, and claims whose owner never came back
- * once their lease is long over, on a timer. Expiry is also checked on every
- * read, so the sweep only bounds the table by real use; a failed sweep is
- * logged and the next tick tries again.
- *
- * Once started, a completed key is kept for one interval past its retention:
- * a key that has just expired is seen as expired (the grid's last row) until
- * a later tick, instead of vanishing at a tick that happens to follow its
- * expiry at once, and the table still holds at most one interval more.
- */
+/** Deletes expired keys and abandoned claims on a timer, so the table is bounded by real use. */
 export class KeySweeper {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
-  /** How long past its retention a completed key is kept: the interval while started, none otherwise. */
+  /** One interval while started, so a key just expired is seen expired (the grid's last row), not gone. */
   #expiredGraceMs = 0;
 
   constructor(

@@ -16,11 +16,7 @@ export type KeyState = "in_progress" | "completed";
 /** Plain JSON: what a stored outcome is made of, so that every replay is byte-identical to the first answer. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/**
- * A final outcome, stored with a completed key and replayed to every
- * duplicate: the operation's data, or an error it meant as its answer (a
- * decline), encoded by the integration's FinalErrors.
- */
+/** A completed key's outcome, replayed to every duplicate: the data, or a final error as FinalErrors encoded it. */
 export type StoredOutcome = { ok: true; data: Json } | { ok: false; error: Json };
 
 /** A key as stored: who owns it (token), until when (lease), and for how long it is kept. */

@@ -23,23 +23,16 @@ export function createRunOnce(opts: {
   clock?: () => Date;
 }) {
   const { store, watcher, close } = runOnceStoreFor<Tx>(opts.databaseUrl, opts.db, logger);
+  const shared = { store, watcher, finalErrors: opts.finalErrors, logger, clock: opts.clock };
   const runOnce = new RunOnce<Tx>({
-    store,
-    watcher,
-    finalErrors: opts.finalErrors,
+    ...shared,
     settings: opts.settings,
     observer: { observe: (event) => opts.observers.forEach((observer) => observer.observe(event)) },
-    logger,
-    clock: opts.clock,
   });
   // The same store and final errors; only the keys' retention differs.
   const webhookRunOnce = new RunOnce<Tx>({
-    store,
-    watcher,
-    finalErrors: opts.finalErrors,
+    ...shared,
     settings: { ...opts.settings, ttlMs: opts.webhookKeyTtlMs },
-    logger,
-    clock: opts.clock,
   });
   const journal = new PrismaRequestJournal(opts.db);
   const account = new Account(journal, {

@@ -1,22 +1,14 @@
-import type { KeyRecord } from "run-once/store";
 import type { Db } from "../db/client";
 
 /** A key as the pages show it: its state, how often it was replayed, and its deadlines. */
-export interface KeyView {
-  key: string;
-  state: KeyRecord["state"];
-  replayCount: number;
-  /** Until when an owner in progress is presumed alive. */
-  lockedUntil: Date;
-  expiresAt: Date;
-}
+export type KeyView = Awaited<ReturnType<typeof viewKeys>>[number];
 
 /** A caller's keys on one operation; expired ones count as absent unless `includeExpired`. */
 export async function viewKeys(
   db: Db,
   scope: { caller: string; path: string; keys: string[] },
   { includeExpired = false, now = new Date() }: { includeExpired?: boolean; now?: Date } = {},
-): Promise<KeyView[]> {
+) {
   const rows = await db.idempotencyKey.findMany({
     where: { scope: scope.caller, path: scope.path, key: { in: scope.keys } },
     select: { key: true, state: true, replayCount: true, lockedUntil: true, expiresAt: true },

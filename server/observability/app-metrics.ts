@@ -68,10 +68,8 @@ export class AppMetrics implements RunOnceObserver {
       RunOnceOutcome,
       number
     >;
-    for (const value of (await this.#outcomes.get()).values) {
-      const outcome = value.labels.outcome as RunOnceOutcome;
-      outcomes[outcome] += value.value;
-    }
+    for (const value of (await this.#outcomes.get()).values)
+      outcomes[value.labels.outcome as RunOnceOutcome] += value.value;
     const wait = (await this.#coalescedWait.get()).values;
     const total = (suffix: string) =>
       wait

@@ -1,6 +1,7 @@
 import type { Execution, RunOnce } from "run-once";
 import type { Road } from "../account/road";
 import type { Db, Tx } from "../db/client";
+import type { Order } from "../db/generated/sqlite/client";
 import { DomainError } from "../errors";
 import type { AppMetrics } from "../observability/app-metrics";
 import { findSessionOrder } from "../orders/order-view";
@@ -11,12 +12,12 @@ import type { ChargeView } from "./charge-view";
 import { newPaymentKey } from "./payment-key";
 
 /** The key the shop sends the provider for a payment attempt: derived from the attempt's own, so every retry sends it again. */
-export function providerKeyOf(paymentKey: string): string {
+function providerKeyOf(paymentKey: string): string {
   return `${paymentKey}/charge`;
 }
 
 /** The account's run that works on a payment: the record its charge names, on the road that settles it, sending its calls. */
-export interface PaymentRun extends CallRecorder {
+interface PaymentRun extends CallRecorder {
   id: string;
   road: Road;
 }
@@ -42,7 +43,7 @@ export function refuseMismatch(
 }
 
 /** What the second hop needs besides the provider: when a re-drive must turn into a look-up. */
-export interface RecoveryDeps {
+interface RecoveryDeps {
   provider: PaymentProvider;
   execution: Execution<Tx>;
   metrics: Pick<AppMetrics, "paymentNeedsReview">;
@@ -51,19 +52,7 @@ export interface RecoveryDeps {
   clock?: () => Date;
 }
 
-/**
- * Charges an order once, in two hops. Runs inside the run-once middleware, so
- * it never sees a duplicate of a key it already handled; it still refuses any
- * key but the order's current one, so that a client minting a key per attempt
- * gets an error instead of a second charge.
- *
- * 1. Refusals first: they write nothing, so they are not stored.
- * 2. The recovery point: the card is saved at the provider and the attempt
- *    records that the provider is being called, with what a recovery needs.
- * 3. The second hop and the record (finishPayment): the provider is charged
- *    under a key derived from the attempt's, then the charge is recorded and
- *    the key completed in one local transaction.
- */
+/** Charges an order once: refusals (storing nothing), then the recovery point, then the provider and the record. */
 export async function chargeOrder(
   deps: RecoveryDeps & {
     db: Db;
@@ -98,14 +87,7 @@ export async function chargeOrder(
   }
 }
 
-/**
- * The attempt's recovery point, written before the provider is called: the
- * PaymentMethod the browser created (an id, never a card number) and the
- * request's fingerprint. From then on the provider may have charged, and a
- * retry or the background completer re-drives it with the same key and the
- * same PaymentMethod. A retry may bring another PaymentMethod of the same
- * card (a second tab makes its own): the saved one is charged.
- */
+/** Saved before the provider is called, so a retry or the completer re-drives the same key with the saved card. */
 async function recoveryPoint(
   deps: {
     db: Db;
@@ -166,14 +148,7 @@ interface PaymentToFinish {
   providerCalledAt: Date;
 }
 
-/**
- * The second hop and the record, from the recovery point on: a client's
- * request runs it, and so does the background completer for a payment its
- * client never came back for. The provider answers once per key, so re-driving
- * it after any crash gets the same charge, never a second one; past the
- * cutoff, when the provider may have forgotten the key, it is only asked what
- * the key charged, and with no such charge the attempt goes to review.
- */
+/** Charges the provider under the attempt's key (once per key, however often re-driven); past the cutoff, looks up. */
 export async function finishPayment(deps: RecoveryDeps, payment: PaymentToFinish): Promise<ChargeView> {
   const now = (deps.clock ?? (() => new Date()))();
   const late = now.getTime() - payment.providerCalledAt.getTime() > deps.redriveCutoffMs;
@@ -192,13 +167,7 @@ export async function finishPayment(deps: RecoveryDeps, payment: PaymentToFinish
   return recordAnswer(deps, payment, answer);
 }
 
-/**
- * Records the provider's answer and completes the payment's key in one
- * transaction: the charge, the attempt settled, the order paid and its
- * receipt's event; or a decline and the next attempt; or, with no answer
- * past the cutoff, review. The run's record goes in the same transaction
- * (the execution's commit writes it), so no charge names a run not on record.
- */
+/** Records the provider's answer (charge, decline or review) in the transaction that completes the key and the run. */
 export function recordAnswer(
   deps: Pick<RecoveryDeps, "execution" | "metrics" | "clock">,
   payment: Pick<PaymentToFinish, "run" | "orderId" | "paymentKey">,
@@ -253,10 +222,7 @@ async function lookUp(provider: PaymentProvider, orderId: string, paymentKey: st
   return charged ? { charged } : null;
 }
 
-interface CurrentOrder {
-  id: string;
-  paymentKey: string;
-}
+type CurrentOrder = Pick<Order, "id" | "paymentKey">;
 
 /** Settles the declined attempt and opens the next one, under a new key, for another card. */
 async function openNextAttempt(
@@ -279,11 +245,7 @@ export function settleAttempt(
   return tx.paymentAttempt.update({ where: { key }, data: { ...outcome, settledAt: new Date() } });
 }
 
-/**
- * Updates the order only as it was read (unpaid, under this key): only the
- * key's holder changes it, so a miss means something is badly wrong, and the
- * transaction rolls back.
- */
+/** Updates the order only as read (unpaid, under this key): only the key's holder changes it, so a miss rolls back. */
 async function updateCurrentOrder(
   tx: Tx,
   order: CurrentOrder,

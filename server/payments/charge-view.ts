@@ -1,16 +1,13 @@
 import type { z } from "zod";
+import type { Charge } from "../db/generated/sqlite/client";
 import type { chargeOutput } from "./schemas";
 
 /** A charge as the API returns it. */
 export type ChargeView = z.infer<typeof chargeOutput>;
 
-export function toChargeView(charge: {
-  id: string;
-  orderId: string;
-  amountCents: number;
-  cardLast4: string;
-  createdAt: Date;
-}): ChargeView {
+export function toChargeView(
+  charge: Pick<Charge, "id" | "orderId" | "amountCents" | "cardLast4" | "createdAt">,
+): ChargeView {
   return {
     chargeId: charge.id,
     orderId: charge.orderId,

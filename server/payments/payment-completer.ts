@@ -14,18 +14,7 @@ const BATCH = 20;
 /** The longest wait between two tries of one attempt. */
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
-/**
- * Finishes the payments whose client never came back: an attempt that passed
- * its recovery point (the provider may have charged) and is due (its
- * nextTryAt, a lease after the provider call, then backed off per failure).
- * Each is re-driven under the payment's own key, through the run-once core:
- * while a live owner holds the key the completer waits its turn; a dead
- * owner's key is taken over after its lease; then the provider is asked again
- * (or, past the cutoff, only looked up: see finishPayment), and whatever it
- * answers is recorded. An attempt that fails is tried again later with
- * exponential backoff and jitter, so failing rows never block the batch, and
- * after `maxFailures` it goes to review.
- */
+/** Re-drives, under their own keys, due payments past their recovery point whose client never came back. */
 export class PaymentCompleter {
   readonly #job = new PeriodicJob(
     () => this.#pass(),

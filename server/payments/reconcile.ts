@@ -1,33 +1,18 @@
 import type { Db } from "../db/client";
 import type { PaymentProvider } from "../payment-provider/payment-provider";
 
-interface Reconciliation {
-  orderId: string;
-  /** The provider's charges of the order, and the shop's record of them. */
-  providerCharges: Array<{ id: string; amountCents: number }>;
-  recordedCharges: Array<{ id: string; amountCents: number }>;
-  /** Every disagreement, in words; none when both sides agree. */
-  problems: string[];
-}
+const idAndAmount = ({ id, amountCents }: { id: string; amountCents: number }) => ({ id, amountCents });
 
-/** Per order, the provider's charges against the shop's record: unrecorded, missing, or differing amounts. */
-export async function reconcile(
-  deps: { db: Db; provider: PaymentProvider },
-  orderIds: string[],
-): Promise<Reconciliation[]> {
+/** Per order, the provider's charges against the shop's record (as ledger.reconciliation's output declares it). */
+export async function reconcile(deps: { db: Db; provider: PaymentProvider }, orderIds: string[]) {
   const recorded = await deps.db.charge.findMany({
     where: { orderId: { in: orderIds } },
     select: { id: true, orderId: true, amountCents: true },
   });
   return Promise.all(
     orderIds.map(async (orderId) => {
-      const providerCharges = (await deps.provider.chargesOf(orderId)).map(({ id, amountCents }) => ({
-        id,
-        amountCents,
-      }));
-      const recordedCharges = recorded
-        .filter((charge) => charge.orderId === orderId)
-        .map(({ id, amountCents }) => ({ id, amountCents }));
+      const providerCharges = (await deps.provider.chargesOf(orderId)).map(idAndAmount);
+      const recordedCharges = recorded.filter((charge) => charge.orderId === orderId).map(idAndAmount);
       const recordedById = new Map(recordedCharges.map((charge) => [charge.id, charge]));
       const providerIds = new Set(providerCharges.map((charge) => charge.id));
       const problems = [

@@ -18,10 +18,7 @@ export const chargeInput = z.strictObject({
   }),
 });
 
-/**
- * What payments.charge's fingerprint covers: not the PaymentMethod, since two tabs make two of one card;
- * the recovery point compares cards by the provider's card fingerprint instead.
- */
+/** The fingerprint skips the PaymentMethod (two tabs make two of one card); the recovery point compares cards. */
 export function chargeFingerprinted(payload: Record<string, unknown>) {
   const { paymentMethodId: _compared_by_card, ...rest } = payload;
   return rest;

@@ -14,11 +14,7 @@ import { NAIVE_CHARGE_PATH, PAYMENT_KEYSPACE } from "./keyspace";
 type RequestView = z.infer<typeof requestViewSchema>;
 type KeyLifecycle = z.infer<typeof keyLifecycleSchema>;
 
-/**
- * Every run under the session's order's payment keys (and the lab's naive client's, under keys of its own),
- * the shop's calls to the provider, the provider's webhook deliveries (as the shop answered them, and as the
- * provider tried them), and where each key stands: the session's order only.
- */
+/** The session's order's runs, provider calls, webhook deliveries and tries, and where each of its keys stands. */
 export async function serverAccountOf(
   ctx: Pick<Services, "db" | "account" | "provider"> & { sessionId: string },
   orderId: string,
@@ -40,6 +36,7 @@ export async function serverAccountOf(
     ctx.account.journal.list(order.id, WEBHOOK_DELIVERIES_PATH),
     ctx.provider.webhookTriesOf(order.id),
   ]);
+  const viewByKey = new Map(views.map((view) => [view.key, view]));
   const records = [...guarded, ...naive].sort((a, b) => a.at.getTime() - b.at.getTime());
   // Taken after the reads: the page sets its clock by it, as if the answer left the server at once.
   const now = new Date();
@@ -49,13 +46,7 @@ export async function serverAccountOf(
     providerCalls: providerCalls.map(providerCallOf),
     webhookDeliveries: deliveries.map(webhookDeliveryOf),
     webhookTries: tries,
-    keys: keys.map((key) =>
-      lifecycleOf(
-        key,
-        views.find((view) => view.key === key),
-        now,
-      ),
-    ),
+    keys: keys.map((key) => lifecycleOf(key, viewByKey.get(key), now)),
   };
 }
 

@@ -3,10 +3,11 @@ import { RunOnceError } from "run-once";
 import { toTrpcError } from "../error-mapping";
 import { IdempotencyError } from "./idempotency-error";
 
-/** A run-once failure for tRPC: the unexpected as a retryable 503, a missing commit as 500. */
+/** A run-once failure for tRPC: the unexpected as a retryable 503, a missing commit (a caller's bug) as 500. */
 export function asTrpcError(error: unknown): TRPCError {
   const mapped = toTrpcError(error);
-  if (mapped.code !== "INTERNAL_SERVER_ERROR" || isCommitMissing(error)) return mapped;
+  const commitMissing = error instanceof RunOnceError && error.reason === "IDEMPOTENCY_COMMIT_MISSING";
+  if (mapped.code !== "INTERNAL_SERVER_ERROR" || commitMissing) return mapped;
   return toTrpcError(
     new IdempotencyError(
       "TRANSIENT_FAILURE",
@@ -14,9 +15,4 @@ export function asTrpcError(error: unknown): TRPCError {
       { cause: error, retryAfterSeconds: 1 },
     ),
   );
-}
-
-/** The core's CommitMissingError, by its reason: the one core error that is a bug in the caller. */
-function isCommitMissing(error: unknown): boolean {
-  return error instanceof RunOnceError && error.reason === "IDEMPOTENCY_COMMIT_MISSING";
 }

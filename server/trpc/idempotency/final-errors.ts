@@ -31,12 +31,11 @@ export const trpcFinalErrors: FinalErrors = {
 
   encode(error): Json {
     const trpcError = toTrpcError(error);
-    const stored: StoredError = {
+    return {
       code: trpcError.code,
       message: trpcError.message,
       reason: trpcError instanceof ReasonedError ? trpcError.reason : null,
-    };
-    return { ...stored };
+    } satisfies StoredError;
   },
 
   decode(json): Error {
