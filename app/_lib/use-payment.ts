@@ -121,12 +121,15 @@ export function usePayment(
         (error: unknown) => answerOf(error, tabAttemptLog(order.id).attempts),
       );
     } while (answer.kind === "no_answer" && !onlineManager.isOnline());
-    dispatch({ type: "answered", run, answer });
     // The page shows the server's account of the payment: read it again.
-    await Promise.all([
+    const reread = Promise.all([
       queryClient.invalidateQueries({ queryKey: trpc.orders.get.queryKey({ orderId: order.id }) }),
       queryClient.invalidateQueries({ queryKey: trpc.ledger.pathKey() }),
     ]);
+    // A decline opens the next attempt under a new key: Pay waits for the order that carries it.
+    if (answer.kind === "declined") await reread;
+    dispatch({ type: "answered", run, answer });
+    await reread;
   };
 
   return { state, attempts, pay: (finishing: boolean) => void pay({ finishing }) };
