@@ -113,7 +113,8 @@ function OrderView({
       <ServerAccountView
         order={order}
         attemptsEnded={payment.attempts.filter((attempt) => attempt.endedAt !== null).length}
-        heardAt={lastAnswerAt(payment.attempts)}
+        // When this tab last heard the server answer: a record read before it is older than what the tab knows.
+        heardAt={payment.attempts.findLast((attempt) => attempt.status !== null)?.endedAt ?? null}
       />
       <AttemptTimeline
         attempts={payment.attempts}
@@ -129,9 +130,4 @@ function pageClock(account: ServerAccount | undefined, readAt: number, attempts:
   const first = account?.requests[0];
   if (!account || !first) return attempts[0]?.startedAt ?? null;
   return Date.parse(first.at) - (Date.parse(account.now) - readAt);
-}
-
-/** When this tab last heard the server answer: a record read before it is older than what the tab knows. */
-function lastAnswerAt(attempts: readonly Attempt[]): number | null {
-  return attempts.findLast((attempt) => attempt.status !== null)?.endedAt ?? null;
 }
