@@ -4,7 +4,6 @@ import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
 import { awaitingProvider, checkoutView } from "~/app/_lib/checkout";
-import { paymentStory } from "~/app/_lib/story/payment-story";
 import { usePayment } from "~/app/_lib/use-payment";
 import type { SendCharge } from "~/app/_lib/use-payment";
 import type { PaymentProviderEndpoint } from "~/app/_lib/provider-payment-method";
@@ -88,9 +87,8 @@ function OrderView({
   const account = accountQuery.data;
   const cardField = useCardField(paymentProvider);
   const payment = usePayment(serverOrder, cardField.makePaymentMethod, send);
-  const story = account ? paymentStory(account, serverOrder.charges) : null;
   const view = checkoutView(serverOrder, payment.state, payment.attempts, {
-    keyHeldElsewhere: heldKey(account, story, serverOrder.paymentKey) !== null,
+    keyHeldElsewhere: heldKey(account, serverOrder) !== null,
     maxAttempts: DEFAULT_RETRY_SETTINGS.maxAttempts,
   });
   const { order } = view;
