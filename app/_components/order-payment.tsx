@@ -4,7 +4,6 @@ import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
 import { awaitingProvider, checkoutView } from "~/app/_lib/checkout";
-import { paymentStory } from "~/app/_lib/story/payment-story";
 import { usePayment } from "~/app/_lib/use-payment";
 import type { SendCharge } from "~/app/_lib/use-payment";
 import type { PaymentProviderEndpoint } from "~/app/_lib/provider-payment-method";
@@ -88,9 +87,8 @@ function OrderView({
   const account = accountQuery.data;
   const cardField = useCardField(paymentProvider);
   const payment = usePayment(serverOrder, cardField.makePaymentMethod, send);
-  const story = account ? paymentStory(account, serverOrder.charges) : null;
   const view = checkoutView(serverOrder, payment.state, payment.attempts, {
-    keyHeldElsewhere: heldKey(account, story, serverOrder.paymentKey) !== null,
+    keyHeldElsewhere: heldKey(account, serverOrder) !== null,
     maxAttempts: DEFAULT_RETRY_SETTINGS.maxAttempts,
   });
   const { order } = view;
@@ -113,7 +111,8 @@ function OrderView({
       <ServerAccountView
         order={order}
         attemptsEnded={payment.attempts.filter((attempt) => attempt.endedAt !== null).length}
-        heardAt={lastAnswerAt(payment.attempts)}
+        // When this tab last heard the server answer: a record read before it is older than what the tab knows.
+        heardAt={payment.attempts.findLast((attempt) => attempt.status !== null)?.endedAt ?? null}
       />
       <AttemptTimeline
         attempts={payment.attempts}
@@ -129,9 +128,4 @@ function pageClock(account: ServerAccount | undefined, readAt: number, attempts:
   const first = account?.requests[0];
   if (!account || !first) return attempts[0]?.startedAt ?? null;
   return Date.parse(first.at) - (Date.parse(account.now) - readAt);
-}
-
-/** When this tab last heard the server answer: a record read before it is older than what the tab knows. */
-function lastAnswerAt(attempts: readonly Attempt[]): number | null {
-  return attempts.findLast((attempt) => attempt.status !== null)?.endedAt ?? null;
 }

@@ -1,7 +1,6 @@
 "use client";
 
 import { keyInProgress, paymentStory, timesInWords } from "~/app/_lib/story/payment-story";
-import type { PaymentStory } from "~/app/_lib/story/payment-story";
 import type { ServerAccount } from "~/app/_lib/server-account";
 import { formatDuration } from "~/app/_lib/duration";
 import { formatCents } from "~/app/_lib/money";
@@ -11,8 +10,10 @@ import { useNow } from "~/app/_lib/use-now";
 import type { CheckoutView } from "~/app/_lib/checkout";
 
 /** The order's key in progress on the server, by the account (another tab, or an attempt cut off by a reload). */
-export function heldKey(account: ServerAccount | undefined, story: PaymentStory | null, key: string) {
-  return account && story ? keyInProgress(account, story.requests, key) : null;
+export function heldKey(account: ServerAccount | undefined, order: CheckoutView["order"]) {
+  return account
+    ? keyInProgress(account, paymentStory(account, order.charges).requests, order.paymentKey)
+    : null;
 }
 
 /** One sentence on where the payment stands, as the customer's view (checkoutView) puts it. */
@@ -59,8 +60,7 @@ export function PaymentStatus({ view, account }: { view: CheckoutView; account: 
         </p>
       );
     case "following": {
-      const story = account ? paymentStory(account, order.charges) : null;
-      const held = heldKey(account, story, order.paymentKey);
+      const held = heldKey(account, order);
       return held ? <FollowingPayment {...held} /> : null;
     }
     case "needs_review":

@@ -14,7 +14,10 @@ import { ShortId } from "./short-id";
 export function ServerLanes({ story, readBeforeAnswer }: { story: PaymentStory; readBeforeAnswer: boolean }) {
   const rows = story.requests;
   const instances = [...new Set(rows.map((row) => row.record.instance))];
-  const servers = instances.map((_, i) => serverName(instances, i));
+  // A server lane's name: its instance alone, or a letter when several share the figure's width.
+  const servers = instances.map((instance, i) =>
+    instances.length === 1 ? `Server ${instance}` : `Server ${String.fromCharCode(65 + i)}`,
+  );
   const layout = laneLayout("Client", "Network", servers);
   const first = rows[0] ? Date.parse(rows[0].record.at) : 0;
   return (
@@ -53,11 +56,6 @@ export function ServerLanes({ story, readBeforeAnswer }: { story: PaymentStory; 
       )}
     </section>
   );
-}
-
-/** A server lane's name: its instance alone, or a letter when several share the figure's width. */
-function serverName(instances: readonly string[], i: number): string {
-  return instances.length === 1 ? `Server ${instances[0]}` : `Server ${String.fromCharCode(65 + i)}`;
 }
 
 const BY_SERVER = { completer: "the background completer", webhook: "the provider's webhook" } as const;

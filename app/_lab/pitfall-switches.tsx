@@ -16,21 +16,19 @@ export interface PitfallToggle extends Toggle {
 
 /** Turning a rule's switch on puts the order in pitfall mode, breaks that rule alone and arms its fault. */
 const breaking = (pitfall: Exclude<PitfallId, "keys-per-attempt">) => ({
+  id: `pitfall-${pitfall}`,
+  pitfall,
   isOn: (s: Switches) => s.shop.pitfallMode && s.shop.brokenRule === pitfall,
   turn: (on: boolean) => (on ? breakingRule(pitfall) : { shop: { brokenRule: null } }),
 });
 
 const PITFALLS: PitfallToggle[] = [
   {
-    id: "pitfall-partial-commit",
-    pitfall: "partial-commit",
     label: "Break: release the key after a partial commit",
     help: "Breaks the rule that the key is completed in the side effect's own transaction: the charge is written apart, and publishing its event then fails once, which releases the key. The retry charges again.",
     ...breaking("partial-commit"),
   },
   {
-    id: "pitfall-memory-store",
-    pitfall: "memory-store",
     label: "Break: keys in each instance's memory",
     help: "Breaks the rule that beyond one process keys live in a shared store with an atomic insert: each instance keeps them in a Map of its own. The reply is lost once, the retry reaches the other instance, and it charges again.",
     ...breaking("memory-store"),
@@ -44,15 +42,11 @@ const PITFALLS: PitfallToggle[] = [
     turn: (on) => (on ? NAIVE_CLIENT_SETTING : { shop: { naiveClient: false } }),
   },
   {
-    id: "pitfall-cached-error",
-    pitfall: "cached-error",
     label: "Break: cache error responses forever",
     help: "Breaks the rule that only final outcomes are stored: every error is, the provider's one transient 503 too. Every retry replays that failure, though the card is fine, and nothing is charged.",
     ...breaking("cached-error"),
   },
   {
-    id: "pitfall-unbounded-wait",
-    pitfall: "unbounded-wait",
     label: "Break: duplicates wait without a bound",
     help: "Breaks the rule that a duplicate waits at most a bound (5 s), then gets 409 with Retry-After: it waits as long as the execution it found. The first execution is stuck for 20 s, and a duplicate sent meanwhile (a double-click) gets no answer until it ends.",
     ...breaking("unbounded-wait"),

@@ -136,9 +136,7 @@ interface Known {
 }
 
 /** What a run did: the charges its calls made (its marks), and those it recorded that another run's calls made. */
-interface Acts {
-  charges: string[];
-  recorded: string[];
+interface Acts extends Pick<RequestRow, "charges" | "recorded"> {
   /** The calls that made the charges it charged, or recorded. */
   chargedBy: ProviderRow[];
   recordedFrom: ProviderRow[];

@@ -24,9 +24,7 @@ interface RowBase {
 }
 
 export type QueueRow =
-  | (RowBase & { kind: "publish"; caption: string })
-  | (RowBase & { kind: "dead-letter"; caption: string })
-  | (RowBase & DeliveryRow);
+  (RowBase & { kind: "publish" | "dead-letter"; caption: string }) | (RowBase & DeliveryRow);
 
 export interface DeliveryRow {
   kind: "delivery";
