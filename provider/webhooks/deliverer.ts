@@ -50,13 +50,8 @@ export class WebhookDeliverer {
     },
   ) {}
 
-  start(intervalMs: number): void {
-    this.#job.start(intervalMs);
-  }
-
-  stop(): Promise<void> {
-    return this.#job.stop();
-  }
+  readonly start = (intervalMs: number): void => this.#job.start(intervalMs);
+  readonly stop = (): Promise<void> => this.#job.stop();
 
   async #pass(): Promise<void> {
     const now = this.#now();
