@@ -7,8 +7,7 @@ import { chargeJson } from "../stripe-objects";
 
 /** The account's charges, read-only as Stripe's are: each PaymentIntent's tries, succeeded or failed. */
 export function chargeRoutes(deps: ProviderDeps) {
-  const routes = new Hono<BodyEnv>();
-  routes.use(secretKeyOnly);
+  const routes = new Hono<BodyEnv>().use(secretKeyOnly);
 
   routes.get("/", async (c) => {
     const limit = Number(c.req.query("limit") ?? 10);

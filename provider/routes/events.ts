@@ -35,8 +35,7 @@ const EVENT_FIELDS = { payload: true, deliveredAt: true } as const;
 
 /** The account's events, as Stripe lists them: how a merchant catches up with missed deliveries. */
 export function eventRoutes(deps: ProviderDeps) {
-  const routes = new Hono<BodyEnv>();
-  routes.use(secretKeyOnly);
+  const routes = new Hono<BodyEnv>().use(secretKeyOnly);
 
   routes.get("/", async (c) => {
     const query = validBody(listQuery, qs.parse(new URL(c.req.url).search.slice(1)));

@@ -34,8 +34,7 @@ const ORDER_QUERY =
 
 /** PaymentIntents, confirmed when created (`confirm: true`), charged under the request's key. */
 export function paymentIntentRoutes(deps: ProviderDeps) {
-  const routes = new Hono<BodyEnv>();
-  routes.use(secretKeyOnly);
+  const routes = new Hono<BodyEnv>().use(secretKeyOnly);
 
   routes.post("/", async (c) => {
     const request = validBody(paymentIntentRequest, c.get("body"));

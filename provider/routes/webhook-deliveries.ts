@@ -6,8 +6,7 @@ import type { ProviderDeps } from "../provider-deps";
 
 /** The provider's record of its webhook tries for an order's events, oldest first. */
 export function webhookDeliveryRoutes(deps: ProviderDeps) {
-  const routes = new Hono<BodyEnv>();
-  routes.use(secretKeyOnly);
+  const routes = new Hono<BodyEnv>().use(secretKeyOnly);
 
   routes.get("/", async (c) => {
     const order = c.req.query("order");

@@ -50,26 +50,20 @@ export class WebhookDeliverer {
     },
   ) {}
 
-  start(intervalMs: number): void {
-    this.#job.start(intervalMs);
-  }
+  readonly start = (intervalMs: number): void => this.#job.start(intervalMs);
+  readonly stop = (): Promise<void> => this.#job.stop();
 
-  stop(): Promise<void> {
-    return this.#job.stop();
-  }
-
-  async #pass(): Promise<number> {
+  async #pass(): Promise<void> {
     const now = this.#now();
     const due = await this.deps.db.webhookEvent.findMany({
       where: { deliveredAt: null, gaveUpAt: null, nextAttemptAt: { lte: now } },
       orderBy: { nextAttemptAt: "asc" },
       take: BATCH,
     });
-    const answered = await Promise.all(due.map((event) => this.#deliver(event)));
-    return answered.filter(Boolean).length;
+    await Promise.all(due.map((event) => this.#deliver(event)));
   }
 
-  async #deliver(event: WebhookEvent): Promise<boolean> {
+  async #deliver(event: WebhookEvent): Promise<void> {
     const attempts = event.attempts + 1;
     const now = this.#now();
     // Booked before the send, and only by one deliverer: a crash mid-send leaves the next try in place.
@@ -77,7 +71,7 @@ export class WebhookDeliverer {
       where: { id: event.id, attempts: event.attempts, deliveredAt: null },
       data: { attempts, nextAttemptAt: this.#backedOff(now, attempts) },
     });
-    if (count === 0) return false;
+    if (count === 0) return;
     const delivery = await this.deps.db.webhookDelivery.create({
       data: { id: `whdel_${randomBytes(12).toString("hex")}`, eventId: event.id, try: attempts, at: now },
       select: { id: true },
@@ -98,7 +92,7 @@ export class WebhookDeliverer {
           (await this.deps.sendsAgain?.(event)) === true);
       if (!again)
         await this.deps.db.webhookEvent.update({ where: { id: event.id }, data: { deliveredAt: now } });
-      return true;
+      return;
     }
     const windowClosed = now.getTime() - event.createdAt.getTime() >= this.deps.endpoint.retryWindowMs;
     if (windowClosed)
@@ -109,7 +103,6 @@ export class WebhookDeliverer {
         ? "webhook: gave up on an event past the retry window"
         : "webhook: delivery failed; retrying later",
     );
-    return false;
   }
 
   async #send(payload: string, now: Date): Promise<Answer> {

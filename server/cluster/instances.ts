@@ -104,8 +104,7 @@ async function launch(
           opts.providerDatabaseUrl ?? process.env.PROVIDER_DATABASE_URL ?? PROVIDER_DEFAULT_DATABASE_URL,
       },
       providerPort,
-      opts.output,
-      opts.onOutput,
+      opts,
       "127.0.0.1",
     );
   const provider = startProvider();
@@ -115,8 +114,7 @@ async function launch(
       // PGAPPNAME: each instance's own sessions, by name in pg_stat_activity (pg's default application_name).
       { ...env, PORT: String(port), PAYMENT_PROVIDER_URL: provider.url, PGAPPNAME: `shop ${port}` },
       port,
-      opts.output,
-      opts.onOutput,
+      opts,
     );
   const instances = ports.map(startInstance);
   const cluster: Cluster = {
@@ -156,8 +154,7 @@ function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   port: number,
-  output: Output = "ignore",
-  onOutput: ((port: number, text: string) => void) | undefined = undefined,
+  { output, onOutput }: Pick<Parameters<typeof startInstances>[0], "output" | "onOutput">,
   host = "localhost",
 ): Instance {
   const child = spawn(process.execPath, args, {

@@ -68,21 +68,13 @@ export class LabProvider implements PaymentProvider {
     }
   }
 
-  chargesOf(orderId: string, paymentKey?: string) {
-    return this.inner.chargesOf(orderId, paymentKey);
-  }
-
-  chargeOfIntent(paymentIntentId: string) {
-    return this.inner.chargeOfIntent(paymentIntentId);
-  }
-
-  cardOf(paymentMethodId: string) {
-    return this.inner.cardOf(paymentMethodId);
-  }
-
-  webhookTriesOf(orderId: string) {
-    return this.inner.webhookTriesOf(orderId);
-  }
+  // The lab bends no reads: they go to the provider as they are.
+  readonly chargesOf: PaymentProvider["chargesOf"] = (...args) => this.inner.chargesOf(...args);
+  readonly chargeOfIntent: PaymentProvider["chargeOfIntent"] = (...args) =>
+    this.inner.chargeOfIntent(...args);
+  readonly cardOf: PaymentProvider["cardOf"] = (...args) => this.inner.cardOf(...args);
+  readonly webhookTriesOf: PaymentProvider["webhookTriesOf"] = (...args) =>
+    this.inner.webhookTriesOf(...args);
 
   async providerFaults(orderId: string): Promise<ProviderFaults> {
     return this.#faults("GET", orderId);

@@ -19,13 +19,8 @@ export class OutboxRelay {
     private readonly publishesTwice?: (orderId: string) => Promise<boolean>,
   ) {}
 
-  start(): void {
-    this.#job.start(this.settings.pollMs);
-  }
-
-  stop(): Promise<void> {
-    return this.#job.stop();
-  }
+  readonly start = (): void => this.#job.start(this.settings.pollMs);
+  readonly stop = (): Promise<void> => this.#job.stop();
 
   async #relay(): Promise<void> {
     const rows = await this.db.outboxEvent.findMany({
