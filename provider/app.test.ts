@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { startTestProvider } from "~/testing/test-provider";
 import type { TestProvider } from "~/testing/test-provider";
+import { statusOfUnfinishedBody } from "~/testing/unfinished-body";
 import { BODY_LIMIT_BYTES } from "./body";
 
 /** The provider's HTTP edges, as any client (or attacker) can reach them: every refusal in Stripe's shape, never a 500. */
@@ -84,6 +85,12 @@ describe("bodies", () => {
       "invalid_request_error",
       "request_too_large",
     );
+  });
+
+  test("a Content-Length over the limit, its body never finished: 413 at once, before the body is read", async () => {
+    const headers = { authorization: `Bearer ${provider.apiKey}`, "content-type": FORM };
+    const url = `${provider.url}/v1/payment_methods`;
+    expect(await statusOfUnfinishedBody(url, headers, BODY_LIMIT_BYTES + 1, "type=card&")).toBe(413);
   });
 
   test("a failure of the provider's own (its database): 503 with Retry-After, not 500", async () => {
