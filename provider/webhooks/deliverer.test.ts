@@ -116,18 +116,22 @@ describe("webhook delivery, at least once", () => {
     expect(await provider.db.webhookEvent.count()).toBe(0);
   });
 
-  test("the event is written in the charge's own transaction: when its write fails, the charge is not committed", async () => {
-    const merchant = await endpoint([200]);
-    const { provider, pay } = await providerDeliveringTo(merchant.url);
-    await provider.db.$executeRawUnsafe('ALTER TABLE "WebhookEvent" RENAME TO "WebhookEventAway"');
-    expect((await pay("pm_card_visa", "ord_tx", "k_tx")).status).toBe(503);
-    expect(await provider.db.charge.count()).toBe(0);
-    // Nothing was committed, so the key was released: the retry charges, once, with its event.
-    await provider.db.$executeRawUnsafe('ALTER TABLE "WebhookEventAway" RENAME TO "WebhookEvent"');
-    expect((await pay("pm_card_visa", "ord_tx", "k_tx")).status).toBe(200);
-    expect(await provider.db.charge.count()).toBe(1);
-    expect(await provider.db.webhookEvent.count()).toBe(1);
-  });
+  test.for(["WebhookEvent", "Charge"])(
+    "the event is written in the charge's own transaction: when the %s's write fails, neither is committed",
+    async (table) => {
+      const merchant = await endpoint([200]);
+      const { provider, pay } = await providerDeliveringTo(merchant.url);
+      await provider.db.$executeRawUnsafe(`ALTER TABLE "${table}" RENAME TO "${table}Away"`);
+      expect((await pay("pm_card_visa", "ord_tx", "k_tx")).status).toBe(503);
+      await provider.db.$executeRawUnsafe(`ALTER TABLE "${table}Away" RENAME TO "${table}"`);
+      expect(await provider.db.charge.count()).toBe(0);
+      expect(await provider.db.webhookEvent.count()).toBe(0);
+      // Nothing was committed, so the key was released: the retry charges, once, with its event.
+      expect((await pay("pm_card_visa", "ord_tx", "k_tx")).status).toBe(200);
+      expect(await provider.db.charge.count()).toBe(1);
+      expect(await provider.db.webhookEvent.count()).toBe(1);
+    },
+  );
 });
 
 describe("each try on the provider's record, and tries that got no answer retried", () => {
