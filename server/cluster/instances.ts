@@ -17,13 +17,7 @@ onExit(() => {
   for (const child of running) child.kill("SIGKILL");
 });
 
-export interface Instance {
-  port: number;
-  url: string;
-  process: ChildProcess;
-  /** The last of what the process wrote to stderr (empty when its output is inherited). */
-  stderrTail(): string;
-}
+type Instance = ReturnType<typeof startProcess>;
 
 const STDERR_TAIL_CHARS = 2_000;
 
@@ -37,8 +31,6 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-type Output = "inherit" | "ignore";
-
 /** The provider and `count` built shops on one prepared database, on ports from `basePort` or free ones. */
 export async function startInstances(opts: {
   databaseUrl: string;
@@ -51,7 +43,7 @@ export async function startInstances(opts: {
   env?: Record<string, string>;
   /** Node options for the shop's servers only (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
   nodeArgs?: string[];
-  output?: Output;
+  output?: "inherit" | "ignore";
   /** Hears all that each process writes, stdout and stderr, by its port (instead of `output`). */
   onOutput?: (port: number, text: string) => void;
 }): Promise<Cluster> {
@@ -156,7 +148,7 @@ function startProcess(
   port: number,
   { output, onOutput }: Pick<Parameters<typeof startInstances>[0], "output" | "onOutput">,
   host = "localhost",
-): Instance {
+) {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env,
