@@ -3,12 +3,11 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import getPort from "get-port";
 import { onExit } from "signal-exit";
 import { PROVIDER_DEFAULT_DATABASE_URL, PROVIDER_DEFAULT_PORT } from "../../provider/defaults";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 
 /** However this process ends (a test runner's SIGTERM too), signal-exit ends the servers it started. */
