@@ -1,15 +1,7 @@
 import { createHash } from "node:crypto";
 import Stripe from "stripe";
+import type { chargeableOf } from "./cards";
 import type { Charge } from "./db/generated/sqlite/client";
-
-/** A card as the provider knows it: enough for every card field Stripe's objects carry. */
-export interface CardDetails {
-  brand: string;
-  last4: string;
-  expMonth: number;
-  expYear: number;
-  fingerprint: string;
-}
 
 /** Stripe's last_payment_error, and a card_error's body: what a decline says. */
 export interface PaymentError {
@@ -28,7 +20,7 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 // Every field of Stripe's objects (held to its fixtures), null where the mock has no such thing.
 
-export function paymentMethodJson(method: { id: string; card: CardDetails; createdAt: Date }) {
+export function paymentMethodJson(method: Omit<ReturnType<typeof chargeableOf>, "cardNumber">) {
   const { card } = method;
   return {
     id: method.id,

@@ -74,11 +74,7 @@ const PORT_RACE_TRIES = 3;
 class PortTakenError extends Error {}
 
 /** Starts the provider on the last of `ports` and an instance on each of the others, and waits until all answer. */
-async function launch(
-  opts: Parameters<typeof startInstances>[0],
-  env: NodeJS.ProcessEnv,
-  ports: number[],
-): Promise<Cluster> {
+async function launch(opts: Parameters<typeof startInstances>[0], env: NodeJS.ProcessEnv, ports: number[]) {
   const providerPort = ports.pop()!;
   const startProvider = () =>
     startProcess(

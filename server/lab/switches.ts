@@ -13,11 +13,7 @@ export async function readSwitches(db: Db, orderId: string): Promise<ShopSwitche
   return row ? shopSwitchesSchema.parse(row) : SWITCHES_OFF;
 }
 
-export async function setSwitches(
-  db: Db,
-  orderId: string,
-  switches: Partial<ShopSwitches>,
-): Promise<ShopSwitches> {
+export async function setSwitches(db: Db, orderId: string, switches: Partial<ShopSwitches>) {
   const row = await db.labSwitches.upsert({
     where: { orderId },
     create: { orderId, ...switches },
