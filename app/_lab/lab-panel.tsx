@@ -20,16 +20,13 @@ import { ONE_SHOTS, changed, countOf } from "./switches";
 import type { OneShot, Switches, Toggle } from "./switches";
 import { useScenario } from "./use-scenario";
 
-/** Demo controls: per-order switches the server honours; absent in production unless LAB_ENABLED=1. */
-export function LabPanel({
-  order,
-  attempts,
-  paying,
-  behindProxy,
-}: PaymentView & {
+interface LabPanelProps extends PaymentView {
   /** Whether the demo's round-robin proxy spreads this page's requests over several instances. */
   behindProxy: boolean;
-}) {
+}
+
+/** Demo controls: per-order switches the server honours; absent in production unless LAB_ENABLED=1. */
+export function LabPanel({ order, attempts, paying, behindProxy }: LabPanelProps) {
   const trpc = useLabTRPC();
   const queryClient = useQueryClient();
   // A click before React runs would be lost (then put back): the switches wait for it.
