@@ -1,13 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { useEffect, useState } from "react";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { TEST_PAYMENT_METHOD } from "~/app/_lib/provider-payment-method";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
 import type { Attempt } from "~/app/_trpc/attempt-log";
+import { statusOf } from "~/app/_trpc/server-unreachable";
 import { FAULT_TOGGLES } from "./fault-switches";
 import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
@@ -190,8 +190,7 @@ function KeyReuse({ order, disabled }: { order: PaymentView["order"]; disabled: 
       }),
     onSuccess: () => setAnswer("The server accepted it. That would be a bug."),
     onError: (error) => {
-      const status =
-        error instanceof TRPCClientError ? (error.data as { httpStatus?: number })?.httpStatus : null;
+      const status = statusOf(error);
       setAnswer(
         status === 422
           ? `Rejected with 422: ${error.message} One key names one operation; a changed amount is a different operation and needs a new key.`
