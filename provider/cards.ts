@@ -13,11 +13,7 @@ export function cardFingerprint(account: string, cardNumber: string): string {
 }
 
 /** One of the account's PaymentMethods, or one of the test ones; null if it has no such id. */
-export async function findPaymentMethod(
-  db: ProviderDb,
-  account: string,
-  id: string,
-): Promise<ReturnType<typeof chargeableOf> | null> {
+export async function findPaymentMethod(db: ProviderDb, account: string, id: string) {
   const test = TEST_PAYMENT_METHODS[id];
   if (test) {
     const card = { brand: test.brand, last4: test.number.slice(-4), ...TEST_CARD_EXPIRY };

@@ -16,21 +16,16 @@ const providerEnvSchema = z.object({
   PROVIDER_DATABASE_URL: databaseUrl(PROVIDER_DEFAULT_DATABASE_URL),
   /** The test lab's fault switches (POST /v1/test/faults/:order): on only where the shop's lab is. */
   LAB_ENABLED: z.enum(["0", "1", "true", "false"]).default("0"),
-  /** How long a "timeout" fault holds a request: past the shop's per-attempt timeout. */
   PROVIDER_TIMEOUT_HOLD_MS: milliseconds(PROVIDER_DEFAULT_TIMEOUT_HOLD_MS),
   /** The merchant's webhook endpoint (`npm start` names the shop's); unset, no events are sent. */
   PROVIDER_WEBHOOK_URL: z.url().optional(),
-  /** The endpoint's signing secret, shared with the shop, which verifies every delivery with it. */
   WEBHOOK_SECRET: z
     .string()
     .regex(/^whsec_\w{16,100}$/)
     .optional(),
-  /** How long an undelivered event is retried: three days, as at Stripe (tests compress it). */
   WEBHOOK_RETRY_WINDOW_MS: milliseconds(WEBHOOK_RETRY_WINDOW_DEFAULT_MS),
   WEBHOOK_RETRY_BASE_MS: milliseconds(5_000),
-  /** How long events are kept and listed (GET /v1/events): 30 days, as at Stripe. */
   EVENT_RETENTION_MS: milliseconds(EVENT_RETENTION_DEFAULT_MS),
-  /** The share of events sent twice, as at-least-once delivery sometimes does. */
   WEBHOOK_DUPLICATE_RATE: z.coerce.number().min(0).max(1).default(0.1),
   IDEMPOTENCY_LEASE_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.leaseMs),
   IDEMPOTENCY_TTL_MS: milliseconds(DEFAULT_RUN_ONCE_SETTINGS.ttlMs),

@@ -45,6 +45,8 @@ export const unavailable = (message: string) =>
 export const cardError = (code: string, message: string, details: ErrorDetails) =>
   new ProviderError(402, "card_error", code, message, undefined, details);
 
+type StoredError = Pick<ProviderError, "status" | "type" | "code" | "message" | "details" | "request">;
+
 /** A 4xx is an answer (a decline is stored and replayed); conflicts, throttles and 5xx are not. */
 export const providerFinalErrors: FinalErrors = {
   isFinal: (error) =>
@@ -57,14 +59,7 @@ export const providerFinalErrors: FinalErrors = {
     return JSON.parse(JSON.stringify({ status, type, code, message, details, request })) as Json;
   },
   decode: (stored) => {
-    const { status, type, code, message, details, request } = stored as {
-      status: number;
-      type: string;
-      code: string;
-      message: string;
-      details?: ErrorDetails;
-      request?: string;
-    };
+    const { status, type, code, message, details, request } = stored as unknown as StoredError;
     return Object.assign(new ProviderError(status, type, code, message, undefined, details), { request });
   },
 };

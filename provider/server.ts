@@ -30,7 +30,6 @@ export async function startProvider(opts: {
   settings?: Partial<RunOnceSettings>;
   /** The merchant's webhook endpoint: without one, no events are written. */
   webhooks?: WebhookEndpoint;
-  /** How long events are kept (GET /v1/events): 30 days, as at Stripe. */
   eventRetentionMs?: number;
 }) {
   const metrics = new ProviderMetrics();

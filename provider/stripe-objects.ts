@@ -1,15 +1,7 @@
 import { createHash } from "node:crypto";
 import Stripe from "stripe";
+import type { chargeableOf } from "./cards";
 import type { Charge } from "./db/generated/sqlite/client";
-
-/** A card as the provider knows it: enough for every card field Stripe's objects carry. */
-export interface CardDetails {
-  brand: string;
-  last4: string;
-  expMonth: number;
-  expYear: number;
-  fingerprint: string;
-}
 
 /** Stripe's last_payment_error, and a card_error's body: what a decline says. */
 export interface PaymentError {
@@ -28,7 +20,7 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 // Every field of Stripe's objects (held to its fixtures), null where the mock has no such thing.
 
-export function paymentMethodJson(method: { id: string; card: CardDetails; createdAt: Date }) {
+export function paymentMethodJson(method: Omit<ReturnType<typeof chargeableOf>, "cardNumber">) {
   const { card } = method;
   return {
     id: method.id,
@@ -57,16 +49,6 @@ export function paymentMethodJson(method: { id: string; card: CardDetails; creat
     livemode: false,
     metadata: {},
     type: "card" as const,
-  };
-}
-
-function cardOf(charge: Charge): CardDetails {
-  return {
-    brand: charge.cardBrand,
-    last4: charge.cardLast4,
-    expMonth: charge.cardExpMonth,
-    expYear: charge.cardExpYear,
-    fingerprint: charge.cardFingerprint,
   };
 }
 
@@ -112,7 +94,7 @@ export function chargeJson(charge: Charge) {
     paid,
     payment_intent: charge.paymentIntent,
     payment_method: charge.paymentMethod,
-    payment_method_details: { card: chargeCardJson(cardOf(charge), charge.amount), type: "card" },
+    payment_method_details: { card: chargeCardJson(charge), type: "card" },
     receipt_email: null,
     receipt_number: null,
     receipt_url: null,
@@ -130,27 +112,27 @@ export function chargeJson(charge: Charge) {
   };
 }
 
-function chargeCardJson(card: CardDetails, amount: number) {
+function chargeCardJson(charge: Charge) {
   return {
-    amount_authorized: amount,
+    amount_authorized: charge.amount,
     authorization_code: null,
-    brand: card.brand,
+    brand: charge.cardBrand,
     checks: NO_ADDRESS_CHECKS,
     country: "US",
-    exp_month: card.expMonth,
-    exp_year: card.expYear,
+    exp_month: charge.cardExpMonth,
+    exp_year: charge.cardExpYear,
     extended_authorization: { status: "disabled" },
-    fingerprint: card.fingerprint,
+    fingerprint: charge.cardFingerprint,
     funding: "credit",
     incremental_authorization: { status: "unavailable" },
     installments: null,
-    last4: card.last4,
+    last4: charge.cardLast4,
     mandate: null,
     multicapture: { status: "unavailable" },
-    network: card.brand,
+    network: charge.cardBrand,
     network_token: { used: false },
     network_transaction_id: null,
-    overcapture: { maximum_amount_capturable: amount, status: "unavailable" },
+    overcapture: { maximum_amount_capturable: charge.amount, status: "unavailable" },
     regulated_status: "unregulated",
     three_d_secure: null,
     transaction_link_id: null,

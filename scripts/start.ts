@@ -4,11 +4,10 @@ import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { PROVIDER_DEFAULT_PORT } from "../provider/defaults";
 import { startRoundRobinProxy } from "../server/cluster/round-robin-proxy";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const instances = Number(process.env.INSTANCES ?? "1");

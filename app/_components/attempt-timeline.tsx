@@ -58,17 +58,15 @@ function describe(attempt: Attempt): string {
   }
 }
 
-/** This tab's tries on a real time axis, long idle stretches compressed so that the tries do not shrink to slivers. */
-export function AttemptTimeline({
-  attempts,
-  waitingSince,
-  clockOrigin,
-}: {
+interface AttemptTimelineProps {
   attempts: readonly Attempt[];
   waitingSince: number | null;
   /** The page's one clock: the order's first request, on this browser's clock (null: this tab's first try). */
   clockOrigin: number | null;
-}) {
+}
+
+/** This tab's tries on a real time axis, long idle stretches compressed so that the tries do not shrink to slivers. */
+export function AttemptTimeline({ attempts, waitingSince, clockOrigin }: AttemptTimelineProps) {
   const live = waitingSince !== null || attempts.some((attempt) => attempt.outcome === "in_flight");
   const now = useNow(live);
   if (attempts.length === 0 && waitingSince === null) return null;

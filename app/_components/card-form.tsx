@@ -2,35 +2,30 @@
 
 import { useEffect } from "react";
 import { TEST_CARDS } from "service-kit/card-field";
+import type { CheckoutView } from "~/app/_lib/checkout";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import type { CardField } from "./card-field";
 
 /** The provider's card field, its test cards one click away, and the Pay button. */
 export function CardForm({
   label,
+  view: { busy, status, finishing },
   cardField,
-  busy,
-  processing,
-  waiting,
   error,
   onPay,
   unguarded,
-  finishing,
 }: {
   label: string;
+  view: CheckoutView;
   cardField: CardField;
-  busy: boolean;
-  processing: boolean;
-  waiting: boolean;
   /** Why the provider made no PaymentMethod of the card (its words): nothing went to the shop. */
   error: string | null;
   onPay: () => void;
   /** Pay stays enabled while a payment is out, so a second click sends a second request. */
   unguarded: boolean;
-  /** An earlier try's outcome is unknown: Pay finishes it, under the same key. */
-  finishing: boolean;
 }) {
   const hydrated = useHydrated();
+  const processing = status.kind === "processing" || status.kind === "card";
   const { disable } = cardField;
   useEffect(() => disable(busy), [busy, disable]);
   return (
@@ -74,7 +69,7 @@ export function CardForm({
         aria-busy={processing}
       >
         {processing && <span className="spinner" aria-hidden="true" />}
-        {processing ? "Processing…" : waiting ? "Waiting for the connection…" : label}
+        {processing ? "Processing…" : status.kind === "offline" ? "Waiting for the connection…" : label}
       </button>
       {unguarded && (
         <p className="muted small" data-testid="pay-unguarded">

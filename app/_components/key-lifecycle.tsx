@@ -21,20 +21,17 @@ function span(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 }
 
-/** The guide's lifecycle figure with the key's stage lit live; `clockOffsetMs`: the server's clock minus this browser's. */
-export function KeyLifecycle({
-  lifecycle,
-  clockOffsetMs,
-  notInStore,
-  readBeforeAnswer,
-}: {
+interface KeyLifecycleProps {
   lifecycle: ServerAccount["keys"][number];
   clockOffsetMs: number;
   /** The story's words when the shared store has no row for a key that was run or answered (a store in memory). */
   notInStore: string | null;
   /** The record was read before this tab's latest answer: no stage is lit until it is read again. */
   readBeforeAnswer: boolean;
-}) {
+}
+
+/** The guide's lifecycle figure with the key's stage lit live; `clockOffsetMs`: the server's clock minus this browser's. */
+export function KeyLifecycle({ lifecycle, clockOffsetMs, notInStore, readBeforeAnswer }: KeyLifecycleProps) {
   const hydrated = useHydrated();
   const now =
     useNow(lifecycle.state === "in_progress" || lifecycle.state === "completed", 1_000) + clockOffsetMs;

@@ -111,7 +111,6 @@ function OrderView({
       <ServerAccountView
         order={order}
         attemptsEnded={payment.attempts.filter((attempt) => attempt.endedAt !== null).length}
-        // When this tab last heard the server answer: a record read before it is older than what the tab knows.
         heardAt={payment.attempts.findLast((attempt) => attempt.status !== null)?.endedAt ?? null}
       />
       <AttemptTimeline

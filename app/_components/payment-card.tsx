@@ -70,14 +70,11 @@ export function PaymentCard({
       ) : view.payable ? (
         <CardForm
           label={label}
+          view={view}
           cardField={cardField}
-          busy={view.busy}
-          processing={status.kind === "processing" || status.kind === "card"}
-          waiting={status.kind === "offline"}
           error={cardError}
           onPay={() => onPay(view.finishing)}
           unguarded={unguarded}
-          finishing={view.finishing}
         />
       ) : null}
       <div

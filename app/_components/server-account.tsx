@@ -15,17 +15,15 @@ import { WebhookLane } from "./webhook-lane";
 /** How often the account is read: it is written in batches, and other tabs and instances add to it. */
 const READ_EVERY_MS = 1_500;
 
-/** The server's own account of an order's payment, read again whenever this tab's tries change. */
-export function ServerAccountView({
-  order,
-  attemptsEnded,
-  heardAt,
-}: {
+interface ServerAccountViewProps {
   order: Order;
   attemptsEnded: number;
   /** When this tab last heard the server answer: a record read before then is older than what the tab knows. */
   heardAt: number | null;
-}) {
+}
+
+/** The server's own account of an order's payment, read again whenever this tab's tries change. */
+export function ServerAccountView({ order, attemptsEnded, heardAt }: ServerAccountViewProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const account = useQuery(

@@ -60,19 +60,15 @@ export function ServerLanes({ story, readBeforeAnswer }: { story: PaymentStory; 
 
 const BY_SERVER = { completer: "the background completer", webhook: "the provider's webhook" } as const;
 
-function LanesRow({
-  row,
-  sinceFirstMs,
-  serverX,
-  layout,
-  previous,
-}: {
+interface LanesRowProps {
   row: RequestRow;
   sinceFirstMs: number;
   serverX: number;
   layout: LaneLayout;
   previous: RequestRow | undefined;
-}) {
+}
+
+function LanesRow({ row, sinceFirstMs, serverX, layout, previous }: LanesRowProps) {
   const { record: request } = row;
   return (
     <li

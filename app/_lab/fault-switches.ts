@@ -1,6 +1,6 @@
 import { QUEUE_TOGGLES } from "./queue-switches";
 import { SLOW_PROVIDER_MS, WEBHOOK_FIRST_HOLD_MS } from "./slow-provider";
-import { oneShotToggle } from "./switches";
+import { oneShotToggle, settingToggle } from "./switches";
 import type { Toggle } from "./switches";
 
 /** The lab's faults at the shop, at the provider and in the queue, each a checkbox with its help. */
@@ -27,8 +27,7 @@ export const FAULT_TOGGLES: ReadonlyArray<Toggle & { help: string }> = [
     id: "slow-provider",
     label: "Slow provider (3 s)",
     help: "Every charge takes 3 seconds at the provider: a double-click or a second tab waits for the first and shares its charge.",
-    isOn: (s) => s.provider.delayMs > 0,
-    turn: (on) => ({ provider: { delayMs: on ? SLOW_PROVIDER_MS : 0 } }),
+    ...settingToggle("provider.delayMs", SLOW_PROVIDER_MS),
   },
   {
     id: "provider-drop-reply",
@@ -52,36 +51,31 @@ export const FAULT_TOGGLES: ReadonlyArray<Toggle & { help: string }> = [
     id: "decline",
     label: "Decline the card",
     help: "The provider declines (a final answer): retries replay the decline, and nothing is charged.",
-    isOn: (s) => s.provider.decline,
-    turn: (on) => ({ provider: { decline: on } }),
+    ...settingToggle("provider.decline", true),
   },
   {
     id: "webhook-twice",
     label: "Webhook delivered twice",
     help: "The provider delivers the payment's event to the shop's webhook a second time, seconds after the first was answered: the shop answers it from the event's stored key and records nothing more.",
-    isOn: (s) => s.provider.webhookTwice,
-    turn: (on) => ({ provider: { webhookTwice: on } }),
+    ...settingToggle("provider.webhookTwice", true),
   },
   {
     id: "webhook-first",
     label: "Provider replies after its webhook (3 s)",
     help: "The provider charges, sends its webhook, and holds its reply to the shop for 3 s: the webhook finds the payment's key held by the request in flight, waits, and shares its record.",
-    isOn: (s) => s.provider.holdReplyMs > 0,
-    turn: (on) => ({ provider: { holdReplyMs: on ? WEBHOOK_FIRST_HOLD_MS : 0 } }),
+    ...settingToggle("provider.holdReplyMs", WEBHOOK_FIRST_HOLD_MS),
   },
   {
     id: "naive-client",
     label: "Naive client (counter-example)",
     help: "Pay makes a new key for every attempt against a charge without run-once. With a lost reply, it pays twice.",
-    isOn: (s) => s.shop.naiveClient,
-    turn: (on) => ({ shop: { naiveClient: on } }),
+    ...settingToggle("shop.naiveClient", true),
   },
   {
     id: "naive-provider-calls",
     label: "Naive provider calls (counter-example)",
     help: "The shop calls the provider with a new key per attempt. With a lost provider reply, the provider charges twice, and the ledger's reconciliation flags it.",
-    isOn: (s) => s.shop.naiveProviderCalls,
-    turn: (on) => ({ shop: { naiveProviderCalls: on } }),
+    ...settingToggle("shop.naiveProviderCalls", true),
   },
   ...QUEUE_TOGGLES,
 ];

@@ -1,13 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { useEffect, useState } from "react";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { TEST_PAYMENT_METHOD } from "~/app/_lib/provider-payment-method";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
 import type { Attempt } from "~/app/_trpc/attempt-log";
+import { statusOf } from "~/app/_trpc/server-unreachable";
 import { FAULT_TOGGLES } from "./fault-switches";
 import { GridControls } from "./grid-controls";
 import { lastUsedKey } from "./last-used-key";
@@ -20,16 +20,13 @@ import { ONE_SHOTS, changed, countOf } from "./switches";
 import type { OneShot, Switches, Toggle } from "./switches";
 import { useScenario } from "./use-scenario";
 
-/** Demo controls: per-order switches the server honours; absent in production unless LAB_ENABLED=1. */
-export function LabPanel({
-  order,
-  attempts,
-  paying,
-  behindProxy,
-}: PaymentView & {
+interface LabPanelProps extends PaymentView {
   /** Whether the demo's round-robin proxy spreads this page's requests over several instances. */
   behindProxy: boolean;
-}) {
+}
+
+/** Demo controls: per-order switches the server honours; absent in production unless LAB_ENABLED=1. */
+export function LabPanel({ order, attempts, paying, behindProxy }: LabPanelProps) {
   const trpc = useLabTRPC();
   const queryClient = useQueryClient();
   // A click before React runs would be lost (then put back): the switches wait for it.
@@ -193,8 +190,7 @@ function KeyReuse({ order, disabled }: { order: PaymentView["order"]; disabled: 
       }),
     onSuccess: () => setAnswer("The server accepted it. That would be a bug."),
     onError: (error) => {
-      const status =
-        error instanceof TRPCClientError ? (error.data as { httpStatus?: number })?.httpStatus : null;
+      const status = statusOf(error);
       setAnswer(
         status === 422
           ? `Rejected with 422: ${error.message} One key names one operation; a changed amount is a different operation and needs a new key.`

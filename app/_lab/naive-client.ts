@@ -11,17 +11,12 @@ const NAIVE_ATTEMPTS = 3;
 /** The lab's counter-example, do not copy: a new key per attempt, against a charge without run-once. */
 export const naiveSender =
   (labClient: TRPCClient<LabAppRouter>): SendCharge =>
-  async (_client, request, run) => {
+  async (_client, { idempotencyKey: _orderKey, ...charge }, run) => {
     for (let attempt = 1; ; attempt++) {
       const attemptKey = `naive_${crypto.randomUUID()}`;
       try {
         return await labClient.lab.naiveCharge.mutate(
-          {
-            orderId: request.orderId,
-            amountCents: request.amountCents,
-            attemptKey,
-            paymentMethodId: request.paymentMethodId,
-          },
+          { ...charge, attemptKey },
           { context: { attempts: run.recorder(attemptKey), retries: false } },
         );
       } catch (error) {

@@ -1,4 +1,4 @@
-import type { BrokenRule } from "~/server/lab/pitfalls/broken-rule";
+import type { BrokenRule } from "~/server/lab/schemas";
 import type { SwitchChange } from "./switches";
 
 /** What turning a rule's switch on sets: pitfall mode, that rule alone broken, and the fault that shows it. */

@@ -12,16 +12,14 @@ const STALL_MS = 4_000;
 /** How often the guide asks, during a stall, which process holds it. */
 const STALL_POLL_MS = 250;
 
-/** How to kill the server mid-stall and how long is left (behind the proxy, once the stall begins). */
-export function StallGuide({
-  orderId,
-  attempts,
-  behindProxy,
-}: {
+interface StallGuideProps {
   orderId: string;
   attempts: readonly Attempt[];
   behindProxy: boolean;
-}) {
+}
+
+/** How to kill the server mid-stall and how long is left (behind the proxy, once the stall begins). */
+export function StallGuide({ orderId, attempts, behindProxy }: StallGuideProps) {
   const trpc = useLabTRPC();
   const stalling = attempts.filter((attempt) => attempt.outcome === "in_flight").at(-1);
   const pids = useQuery(

@@ -1,16 +1,7 @@
 import type { ReactNode } from "react";
 import type { Toggle } from "./switches";
 
-/** One switch of the lab: its checkbox, armed or spent (on which attempt), its help if any, and what goes under. */
-export function SwitchRow({
-  toggle,
-  help,
-  on,
-  spentOn,
-  disabled,
-  onTurn,
-  children,
-}: {
+interface SwitchRowProps {
   toggle: Toggle;
   help?: ReactNode;
   on: boolean;
@@ -18,7 +9,10 @@ export function SwitchRow({
   disabled: boolean;
   onTurn: (on: boolean) => void;
   children?: ReactNode;
-}) {
+}
+
+/** One switch of the lab: its checkbox, armed or spent (on which attempt), its help if any, and what goes under. */
+export function SwitchRow({ toggle, help, on, spentOn, disabled, onTurn, children }: SwitchRowProps) {
   const { id, oneShot } = toggle;
   return (
     <li data-switch={id}>

@@ -28,12 +28,11 @@ export const ONE_SHOTS = [
   ...PROVIDER_ONE_SHOTS.map((name) => `provider.${name}` as const),
 ] as const;
 export type OneShot = (typeof ONE_SHOTS)[number];
-
-const sideAndName = (oneShot: OneShot) => oneShot.split(".") as ["shop" | "provider", string];
+type Setting = `shop.${keyof Switches["shop"]}` | `provider.${keyof Switches["provider"]}`;
 
 /** How many attempts a one-shot switch is still armed for. */
 export function countOf(switches: Switches, oneShot: OneShot): number {
-  const [side, name] = sideAndName(oneShot);
+  const [side, name] = oneShot.split(".") as ["shop" | "provider", string];
   return (switches[side] as Record<string, number | boolean>)[name] as number;
 }
 
@@ -47,12 +46,16 @@ export interface Toggle {
   oneShot?: OneShot;
 }
 
+/** A checkbox for one switch: on sets it to `armed` (a count of 1, a flag, a latency), off to 0 or false. */
+export function settingToggle(setting: Setting, armed: number | true): Pick<Toggle, "isOn" | "turn"> {
+  const [side, name] = setting.split(".") as ["shop" | "provider", string];
+  return {
+    isOn: (switches) => Boolean((switches[side] as Record<string, unknown>)[name]),
+    turn: (on) => ({ [side]: { [name]: on ? armed : armed === true ? false : 0 } }),
+  };
+}
+
 /** A one-shot switch's checkbox: on arms it for the next attempt, off disarms it. */
 export function oneShotToggle(oneShot: OneShot): Pick<Toggle, "isOn" | "turn" | "oneShot"> {
-  const [side, name] = sideAndName(oneShot);
-  return {
-    oneShot,
-    isOn: (switches) => countOf(switches, oneShot) > 0,
-    turn: (on) => ({ [side]: { [name]: on ? 1 : 0 } }),
-  };
+  return { oneShot, ...settingToggle(oneShot, 1) };
 }

@@ -6,17 +6,14 @@ import { readSessionItem, writeSessionItem } from "./session-storage";
 
 const logs = new Map<string, AttemptLog>();
 
-function parseAttempts(value: unknown): Attempt[] | null {
-  return Array.isArray(value) ? (value as Attempt[]) : null;
-}
-
 /** The order's attempt log in this tab, in sessionStorage so a reload can tell an attempt was cut off. */
 export function tabAttemptLog(orderId: string): AttemptLog {
   const existing = logs.get(orderId);
   if (existing) return existing;
   const storageKey = `payment.attempts.${orderId}`;
-  const log = new AttemptLog(readSessionItem(storageKey, parseAttempts) ?? [], (attempts) =>
-    writeSessionItem(storageKey, attempts),
+  const log = new AttemptLog(
+    readSessionItem(storageKey, (value) => (Array.isArray(value) ? (value as Attempt[]) : null)) ?? [],
+    (attempts) => writeSessionItem(storageKey, attempts),
   );
   // The browser aborts in-flight requests on leaving, which would read as network errors; pagehide covers phones and bfcache.
   for (const event of ["beforeunload", "pagehide"]) {

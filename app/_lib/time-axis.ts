@@ -17,24 +17,6 @@ interface Placed extends Stretch {
   right: number;
 }
 
-/** An idle stretch drawn narrower than its length. */
-export interface AxisGap extends Placed {
-  label: string;
-}
-
-export interface AxisTick {
-  at: number;
-  x: number;
-  label: string;
-}
-
-export interface TimeAxis {
-  /** Where instant `t` falls, from 0 (the first start) to 1 (the last end). */
-  x(t: number): number;
-  gaps: AxisGap[];
-  ticks: AxisTick[];
-}
-
 interface AxisOptions {
   /** Idle stretches longer than this are compressed. */
   longestIdleMs: number;
@@ -48,13 +30,15 @@ const DEFAULTS: AxisOptions = { longestIdleMs: 2_000, gapWidth: 0.08 };
 const TICK_STEPS_MS = [100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000] as const;
 const MAX_TICKS = 6;
 
+export type TimeAxis = ReturnType<typeof timeAxis>;
+
 /** A piece of the axis over which time runs linearly. */
 interface Piece extends Placed {
   compressed: boolean;
 }
 
 /** A time axis, linear except that idle stretches over `longestIdleMs` are squeezed into marked gaps. */
-export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> = {}): TimeAxis {
+export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> = {}) {
   const { longestIdleMs, gapWidth, since } = { ...DEFAULTS, ...options };
   const origin = Math.min(...spans.map((span) => span.start));
   const finish = Math.max(origin + 1, ...spans.map((span) => span.end));
@@ -77,6 +61,7 @@ export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> =
     x = right + (stretch.to > stretch.from ? width : 0);
   }
 
+  /** Where instant `t` falls, from 0 (the first start) to 1 (the last end). */
   const position = (t: number): number => {
     const piece = pieces.find((candidate) => t <= candidate.to) ?? pieces.at(-1);
     if (!piece || t <= piece.from) return piece?.left ?? 0;
@@ -87,6 +72,7 @@ export function timeAxis(spans: readonly Span[], options: Partial<AxisOptions> =
   const linear = pieces.filter((piece) => !piece.compressed);
   return {
     x: position,
+    /** The idle stretches, drawn narrower than their length. */
     gaps: pieces
       .filter((piece) => piece.compressed)
       .map(({ compressed: _, ...gap }) => ({ ...gap, label: `${formatDuration(gap.to - gap.from)} idle` })),
@@ -107,9 +93,9 @@ function idleStretches(spans: readonly Span[]): Stretch[] {
 }
 
 /** Round instants since the origin, within the uncompressed pieces, labelled as elapsed time. */
-function ticksOn(pieces: Piece[], origin: number, realTime: number): AxisTick[] {
+function ticksOn(pieces: Piece[], origin: number, realTime: number) {
   const step = TICK_STEPS_MS.find((candidate) => realTime / candidate <= MAX_TICKS) ?? 60_000;
-  const ticks: AxisTick[] = [];
+  const ticks: Array<{ at: number; x: number; label: string }> = [];
   for (const piece of pieces) {
     const perMs = (piece.right - piece.left) / Math.max(1, piece.to - piece.from);
     for (let at = origin + Math.ceil((piece.from - origin) / step) * step; at <= piece.to; at += step) {

@@ -13,7 +13,7 @@ export function isServerUnreachable(error: unknown): boolean {
 export const isUnanswered = (error: unknown) => statusOf(error) === null;
 
 /** The call's HTTP status; null when none came back; undefined for what is not a tRPC client error. */
-function statusOf(error: unknown): number | null | undefined {
+export function statusOf(error: unknown): number | null | undefined {
   if (!(error instanceof TRPCClientError)) return undefined;
   const status = (error.data as { httpStatus?: unknown } | undefined)?.httpStatus;
   return typeof status === "number" ? status : null;

@@ -50,18 +50,12 @@ type AnyQueryOptions = TRPCQueryOptions<any>;
 /** One query client per request: what a page prefetches goes to the browser with that page. */
 const getQueryClient = cache(makeQueryClient);
 
-export const trpc = createTRPCOptionsProxy({
-  ctx: createPageContext,
-  router: appRouter,
-  queryClient: getQueryClient,
-});
+const pageReads = { ctx: createPageContext, queryClient: getQueryClient };
+
+export const trpc = createTRPCOptionsProxy({ ...pageReads, router: appRouter });
 
 /** The lab's reads, for the pages that compose the lab in where it is on. */
-export const labTrpc = createTRPCOptionsProxy({
-  ctx: createPageContext,
-  router: labAppRouter,
-  queryClient: getQueryClient,
-});
+export const labTrpc = createTRPCOptionsProxy({ ...pageReads, router: labAppRouter });
 
 /** Hands the reads made on the server to the browser's query cache. */
 export function HydrateClient({ children }: { children: ReactNode }) {

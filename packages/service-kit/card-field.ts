@@ -29,10 +29,7 @@ export function cardFieldUrl(providerUrl: string, merchantOrigin: string, publis
 }
 
 /** A message's data as one of `T`'s types, by its `type`; anything else (another script's message) is null. */
-export function messageOf<T extends { type: string }>(
-  data: unknown,
-  types: ReadonlyArray<T["type"]>,
-): T | null {
+export function messageOf<T extends { type: string }>(data: unknown, types: ReadonlyArray<T["type"]>) {
   const type = (data as { type?: unknown } | null)?.type;
   return typeof type === "string" && types.includes(type) ? (data as T) : null;
 }

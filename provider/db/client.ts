@@ -8,9 +8,6 @@ export type ProviderDb = SqliteClient;
 export type ProviderTx = Prisma.TransactionClient;
 
 /** Opens the provider's database: a file: URL is SQLite, a postgresql:// URL PostgreSQL. `onQuery` hears of every statement, `onBegin` of every transaction. */
-export function createProviderDb(
-  url: string,
-  opts: { onQuery?: () => void; onBegin?: () => void } = {},
-): ProviderDb {
+export function createProviderDb(url: string, opts: { onQuery?: () => void; onBegin?: () => void } = {}) {
   return openDatabase<ProviderDb>(url, { sqlite: SqliteClient, postgresql: PostgresqlClient }, opts);
 }

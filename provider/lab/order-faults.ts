@@ -5,38 +5,33 @@ import type { ProviderDb } from "../db/client";
 
 /** One account's faults for one order, a row per fault: a fault nobody set is off. */
 export class OrderFaults {
-  readonly #order: { account: string; orderRef: string };
-
   constructor(
     private readonly db: ProviderDb,
-    account: string,
-    orderRef: string,
-  ) {
-    this.#order = { account, orderRef };
-  }
+    private readonly order: { account: string; orderRef: string },
+  ) {}
 
   async read(): Promise<ProviderFaults> {
-    return faultsOf(await this.db.labFault.findMany({ where: this.#order }));
+    return faultsOf(await this.db.labFault.findMany({ where: this.order }));
   }
 
   /** Only the faults given change; the others keep their value. Each is an upsert on its key: two calls racing both land. */
   async set(change: Partial<ProviderFaults>): Promise<ProviderFaults> {
     const writes = Object.entries(change).map(([name, on]) => {
-      const row = { ...this.#order, name, value: Number(on) };
+      const row = { ...this.order, name, value: Number(on) };
       return this.db.labFault.upsert({
-        where: { account_orderRef_name: { ...this.#order, name } },
+        where: { account_orderRef_name: { ...this.order, name } },
         create: row,
         update: { value: row.value },
       });
     });
-    const [rows] = await this.db.$transaction([this.db.labFault.findMany({ where: this.#order }), ...writes]);
+    const [rows] = await this.db.$transaction([this.db.labFault.findMany({ where: this.order }), ...writes]);
     return { ...faultsOf(rows), ...change };
   }
 
   /** Spends one unit of a counter, atomically: of two requests racing for the last unit, exactly one gets it. */
   async spend(fault: ProviderOneShot): Promise<boolean> {
     const { count } = await this.db.labFault.updateMany({
-      where: { ...this.#order, name: fault, value: { gt: 0 } },
+      where: { ...this.order, name: fault, value: { gt: 0 } },
       data: { value: { decrement: 1 } },
     });
     return count === 1;

@@ -20,7 +20,7 @@ const orderOfBody = z.object({ metadata: z.object({ order: z.string() }) });
 
 /** The test lab, composed around the provider from outside: the charge route knows none of its faults. */
 export function providerLab(db: ProviderDb, timeoutHoldMs: number) {
-  const faultsOf = (account: string, order: string) => new OrderFaults(db, account, order);
+  const faultsOf = (account: string, order: string) => new OrderFaults(db, { account, orderRef: order });
 
   /** The merchant's switches: GET and POST /v1/test/faults/:order. */
   const routes = new Hono<BodyEnv>()

@@ -110,9 +110,7 @@ function beyond(cursor: { id: string; createdAt: Date }, side: "lt" | "gt"): Pri
 }
 
 /** Stripe's `created` in seconds, as a range of the rows' milliseconds: `created=t` is the whole second t. */
-function createdFilter(
-  created: number | z.infer<typeof range> | undefined,
-): Prisma.DateTimeFilter | undefined {
+function createdFilter(created: number | z.infer<typeof range> | undefined) {
   if (created === undefined) return undefined;
   const { gt, gte, lt, lte } = typeof created === "number" ? { gte: created, lte: created } : created;
   const from = [gte, gt === undefined ? undefined : gt + 1].filter((s) => s !== undefined);

@@ -3,12 +3,11 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import getPort from "get-port";
 import { onExit } from "signal-exit";
 import { PROVIDER_DEFAULT_DATABASE_URL, PROVIDER_DEFAULT_PORT } from "../../provider/defaults";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 
 /** However this process ends (a test runner's SIGTERM too), signal-exit ends the servers it started. */
@@ -17,13 +16,7 @@ onExit(() => {
   for (const child of running) child.kill("SIGKILL");
 });
 
-export interface Instance {
-  port: number;
-  url: string;
-  process: ChildProcess;
-  /** The last of what the process wrote to stderr (empty when its output is inherited). */
-  stderrTail(): string;
-}
+type Instance = ReturnType<typeof startProcess>;
 
 const STDERR_TAIL_CHARS = 2_000;
 
@@ -37,8 +30,6 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-type Output = "inherit" | "ignore";
-
 /** The provider and `count` built shops on one prepared database, on ports from `basePort` or free ones. */
 export async function startInstances(opts: {
   databaseUrl: string;
@@ -51,7 +42,7 @@ export async function startInstances(opts: {
   env?: Record<string, string>;
   /** Node options for the shop's servers only (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
   nodeArgs?: string[];
-  output?: Output;
+  output?: "inherit" | "ignore";
   /** Hears all that each process writes, stdout and stderr, by its port (instead of `output`). */
   onOutput?: (port: number, text: string) => void;
 }): Promise<Cluster> {
@@ -83,11 +74,7 @@ const PORT_RACE_TRIES = 3;
 class PortTakenError extends Error {}
 
 /** Starts the provider on the last of `ports` and an instance on each of the others, and waits until all answer. */
-async function launch(
-  opts: Parameters<typeof startInstances>[0],
-  env: NodeJS.ProcessEnv,
-  ports: number[],
-): Promise<Cluster> {
+async function launch(opts: Parameters<typeof startInstances>[0], env: NodeJS.ProcessEnv, ports: number[]) {
   const providerPort = ports.pop()!;
   const startProvider = () =>
     startProcess(
@@ -156,7 +143,7 @@ function startProcess(
   port: number,
   { output, onOutput }: Pick<Parameters<typeof startInstances>[0], "output" | "onOutput">,
   host = "localhost",
-): Instance {
+) {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env,

@@ -85,11 +85,7 @@ export class LabProvider implements PaymentProvider {
     return this.#faults("POST", orderId, faults);
   }
 
-  async #faults(
-    method: "GET" | "POST",
-    orderId: string,
-    body?: Partial<ProviderFaults>,
-  ): Promise<ProviderFaults> {
+  async #faults(method: "GET" | "POST", orderId: string, body?: Partial<ProviderFaults>) {
     const response = await fetch(`${this.endpoint.url}/v1/test/faults/${encodeURIComponent(orderId)}`, {
       method,
       headers: { authorization: `Bearer ${this.endpoint.apiKey}`, "content-type": "application/json" },

@@ -8,6 +8,7 @@ const count = z.number().int().min(0).max(5);
 
 /** The rules of the guide's "Pitfalls" the lab's pitfall charge can break, one at a time (keys per attempt: the naive client). */
 export const brokenRuleSchema = z.enum(["partial-commit", "memory-store", "cached-error", "unbounded-wait"]);
+export type BrokenRule = z.infer<typeof brokenRuleSchema>;
 
 /** The shop's own faults, per order. */
 export const shopSwitchesSchema = z.object({

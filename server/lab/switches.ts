@@ -1,24 +1,11 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
+import { allSwitchedOff } from "service-kit/lab/provider-faults";
 import { shopSwitchesSchema } from "./schemas";
 
 export type ShopSwitches = z.infer<typeof shopSwitchesSchema>;
 
-const SWITCHES_OFF: ShopSwitches = {
-  dropReplies: 0,
-  failuresBeforeCommit: 0,
-  stallsBetweenHops: 0,
-  naiveClient: false,
-  naiveProviderCalls: false,
-  pitfallMode: false,
-  brokenRule: null,
-  failuresAfterWrite: 0,
-  stuckExecutions: 0,
-  consumerDeathsBeforeAck: 0,
-  relayDuplicates: 0,
-  poisonMessage: false,
-  naiveConsumer: false,
-};
+const SWITCHES_OFF = allSwitchedOff(shopSwitchesSchema);
 
 export async function readSwitches(db: Db, orderId: string): Promise<ShopSwitches> {
   const row = await db.labSwitches.findUnique({ where: { orderId }, omit: { orderId: true } });
@@ -26,11 +13,7 @@ export async function readSwitches(db: Db, orderId: string): Promise<ShopSwitche
   return row ? shopSwitchesSchema.parse(row) : SWITCHES_OFF;
 }
 
-export async function setSwitches(
-  db: Db,
-  orderId: string,
-  switches: Partial<ShopSwitches>,
-): Promise<ShopSwitches> {
+export async function setSwitches(db: Db, orderId: string, switches: Partial<ShopSwitches>) {
   const row = await db.labSwitches.upsert({
     where: { orderId },
     create: { orderId, ...switches },

@@ -1,18 +1,12 @@
 import type { Db, Tx } from "../db/client";
 import type { Prisma } from "../db/generated/sqlite/client";
-import type { z } from "zod";
 import { DomainError } from "../errors";
-import type { orderSummarySchema } from "./schemas";
 
 export const orderWithItems = {
   items: { include: { product: true }, orderBy: { id: "asc" } },
 } as const;
 
-export type OrderSummary = z.infer<typeof orderSummarySchema>;
-
-export function toOrderSummary(
-  order: Prisma.OrderGetPayload<{ include: typeof orderWithItems }>,
-): OrderSummary {
+export function toOrderSummary(order: Prisma.OrderGetPayload<{ include: typeof orderWithItems }>) {
   return {
     id: order.id,
     totalCents: order.totalCents,

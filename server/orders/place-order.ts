@@ -3,7 +3,6 @@ import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
 import { newPaymentKey } from "../payments/payment-key";
 import { orderWithItems, toOrderSummary } from "./order-view";
-import type { OrderSummary } from "./order-view";
 
 /** Refused before anything is written, so the refusal is not stored under the form's key. */
 export async function priceCart(db: Db, lines: Array<{ sku: string; quantity: number }>) {
@@ -23,11 +22,7 @@ export async function priceCart(db: Db, lines: Array<{ sku: string; quantity: nu
 }
 
 /** The payment key is made once, with the order: every retry reads it back from this row. */
-export async function createOrder(
-  tx: Tx,
-  sessionId: string,
-  items: Awaited<ReturnType<typeof priceCart>>,
-): Promise<OrderSummary> {
+export async function createOrder(tx: Tx, sessionId: string, items: Awaited<ReturnType<typeof priceCart>>) {
   const paymentKey = newPaymentKey();
   const order = await tx.order.create({
     data: {

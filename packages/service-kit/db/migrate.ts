@@ -1,13 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseProvider, redactPassword, schemaFolderOf } from "./database-url";
 
 // The repository root, where the Prisma configs and their schema folders are.
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 /** The key `prisma migrate deploy` locks on PostgreSQL: this runner and Prisma's CLI exclude each other. */
 const PRISMA_MIGRATE_LOCK = 72707369;
 /** Prisma's own table, column for column, so that its CLI reads what this runner recorded. */

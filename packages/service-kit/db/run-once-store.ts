@@ -3,13 +3,7 @@ import { PostgresIdempotencyStore, PostgresKeyWatcher, SqlIdempotencyStore } fro
 import type { SqlClient, SqlDatabase } from "run-once/sql";
 import { databaseProvider } from "./database-url";
 
-/**
- * The run-once core's store on a database, and the way to wait on it that
- * suits the provider: PostgreSQL pushes settled keys (LISTEN/NOTIFY), SQLite
- * is polled (the core's default watcher). Shared by the shop and the payment
- * provider, each on its own database. `close` ends the connections both hold
- * of their own.
- */
+/** The core's store on a database and its watcher: PostgreSQL pushes settled keys (LISTEN/NOTIFY), SQLite is polled. */
 export function runOnceStoreFor<Tx extends SqlClient>(
   url: string,
   db: SqlDatabase<Tx>,

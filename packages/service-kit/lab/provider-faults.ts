@@ -23,13 +23,13 @@ export const providerFaultsSchema = z.object({
 
 export type ProviderFaults = z.infer<typeof providerFaultsSchema>;
 
-/** Every fault off: an order nobody set a fault for. */
-export const NO_PROVIDER_FAULTS: ProviderFaults = {
-  dropReplies: 0,
-  unavailable: 0,
-  timeouts: 0,
-  delayMs: 0,
-  decline: false,
-  webhookTwice: false,
-  holdReplyMs: 0,
-};
+/** Every switch of a lab schema off, a count at 0, a flag false, a choice null: an order nobody set one for. */
+export function allSwitchedOff<T extends z.ZodObject>(schema: T): z.infer<T> {
+  const off = (field: unknown) =>
+    field instanceof z.ZodBoolean ? false : field instanceof z.ZodNullable ? null : 0;
+  return Object.fromEntries(
+    Object.entries(schema.shape).map(([name, field]) => [name, off(field)]),
+  ) as z.infer<T>;
+}
+
+export const NO_PROVIDER_FAULTS = allSwitchedOff(providerFaultsSchema);

@@ -1,4 +1,4 @@
-import type { BrokenRule } from "./broken-rule";
+import type { BrokenRule } from "../schemas";
 
 /** The guide's pitfalls as the lab shows them: its four broken rules, and the naive client's key per attempt. */
 export type PitfallId = BrokenRule | "keys-per-attempt";

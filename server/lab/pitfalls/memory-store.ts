@@ -50,11 +50,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore<Tx> {
   }
 
   /** Completed in memory as the transaction's work ends: a Map cannot join the database's commit. */
-  complete(
-    claim: Claim,
-    outcome: KeyRecord["outcome"] & object,
-    at: { now: Date; ttlMs: number },
-  ): Promise<{ expiresAt: Date }> {
+  complete(claim: Claim, outcome: KeyRecord["outcome"] & object, at: { now: Date; ttlMs: number }) {
     const key = this.#owned(claim);
     if (!key) return Promise.reject(new LeaseLostError());
     key.state = "completed";

@@ -12,7 +12,7 @@ import { toChargeView } from "../../payments/charge-view";
 import type { ChargeView } from "../../payments/charge-view";
 import { writeCharge } from "../naive-charge";
 import { spend } from "../switches";
-import type { BrokenRule } from "./broken-rule";
+import type { BrokenRule } from "../schemas";
 
 /** How long a stuck execution holds its key: far past the shop's wait bound (5 s by default). */
 const STUCK_MS = 20_000;

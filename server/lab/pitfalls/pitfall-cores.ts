@@ -4,7 +4,7 @@ import type { RunOnceSettings } from "run-once";
 import type { Db, Tx } from "../../db/client";
 import { logger } from "service-kit/logger";
 import { trpcFinalErrors } from "../../trpc/idempotency/final-errors";
-import type { BrokenRule } from "./broken-rule";
+import type { BrokenRule } from "../schemas";
 import { cachingEveryError } from "./caching-every-error";
 import { MemoryIdempotencyStore } from "./memory-store";
 

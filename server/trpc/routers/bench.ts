@@ -43,13 +43,7 @@ export const benchRouter = router({
 
   /** payments.charge as served, except that its account of attempts is never written. */
   chargeWithoutAccount: sessionProcedure
-    .use(({ ctx, next }) =>
-      next({
-        ctx: {
-          account: new Account(nowhere, ctx.account.deps),
-        },
-      }),
-    )
+    .use(({ ctx, next }) => next({ ctx: { account: new Account(nowhere, ctx.account.deps) } }))
     .input(chargeInput)
     .output(chargeOutput)
     .use(runOnce({ keyspace: PAYMENT_KEYSPACE, fingerprinted: chargeFingerprinted }))

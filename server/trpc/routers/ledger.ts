@@ -33,8 +33,6 @@ export const ledgerRouter = router({
     const attemptKeys = orders.flatMap((order) => order.attempts.map((attempt) => attempt.key));
     const keys = await viewKeys(ctx.db, { caller: ctx.sessionId, path: PAYMENT_KEYSPACE, keys: attemptKeys });
     const replays = new Map(keys.map((key) => [key.key, key.replayCount]));
-    const replaysOf = (attemptKeys: Array<{ key: string }>) =>
-      attemptKeys.reduce((sum, attempt) => sum + (replays.get(attempt.key) ?? 0), 0);
     return orders.map((order) => ({
       orderId: order.id,
       totalCents: order.totalCents,
@@ -43,7 +41,7 @@ export const ledgerRouter = router({
       attempts: order.attempts,
       chargeCount: order.charges.length,
       chargedCents: order.charges.reduce((sum, charge) => sum + charge.amountCents, 0),
-      replayCount: replaysOf(order.attempts),
+      replayCount: order.attempts.reduce((sum, attempt) => sum + (replays.get(attempt.key) ?? 0), 0),
     }));
   }),
 
