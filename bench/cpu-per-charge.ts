@@ -106,6 +106,7 @@ export async function costPerCharge(
       shopCpuMs: 0,
       providerCpuMs: 0,
       shopStatements: 0,
+      shopRoundTrips: 0,
       providerStatements: 0,
       providerRoundTrips: 0,
       batchShopCpuMs: [],

@@ -55,18 +55,20 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** The instance's statements and run-once outcomes, from /api/metrics. */
+/** The instance's statements, round trips and run-once outcomes, from /api/metrics. */
 export async function countersOf(url: string) {
   const lines = (await (await fetch(`${url}/api/metrics`)).text()).split("\n");
   const outcomes: Record<string, number> = {};
   let queries = Number.NaN;
+  let roundTrips = Number.NaN;
   for (const line of lines) {
     const value = Number(line.split(" ").at(-1));
     if (line.startsWith("db_queries_total ")) queries = value;
+    if (line.startsWith("db_round_trips_total ")) roundTrips = value;
     const outcome = /^idempotency_requests_total\{.*outcome="([a-z_]+)"\}/.exec(line)?.[1];
     if (outcome) outcomes[outcome] = (outcomes[outcome] ?? 0) + value;
   }
-  return { queries, outcomes };
+  return { queries, roundTrips, outcomes };
 }
 
 /** The runs' answers by status, with "no response" for the requests that got none. */

@@ -32,7 +32,7 @@ export async function counterOf(metricsUrl: string, name: string): Promise<numbe
   return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
 }
 
-/** What the services have spent so far: CPU ms and statements (the provider's round trips too), shops summed. */
+/** What the services have spent so far: CPU ms, statements and round trips (BEGIN included), shops summed. */
 export async function usageOf(cluster: Pick<Cluster, "instances" | "provider">) {
   const shops = await Promise.all(cluster.instances.map((instance) => countersOf(instance.url)));
   const providerMetrics = `${cluster.provider.url}/metrics`;
@@ -40,8 +40,9 @@ export async function usageOf(cluster: Pick<Cluster, "instances" | "provider">) 
     shopCpuMs: cluster.instances.reduce((sum, instance) => sum + cpuMsOf(instance.process.pid!), 0),
     providerCpuMs: cpuMsOf(cluster.provider.process.pid!),
     shopStatements: shops.reduce((sum, counters) => sum + counters.queries, 0),
+    /** Builds without the round-trip counters: NaN. */
+    shopRoundTrips: shops.reduce((sum, counters) => sum + counters.roundTrips, 0),
     providerStatements: await counterOf(providerMetrics, "provider_db_queries_total"),
-    /** The provider's statements and each transaction's BEGIN (builds without the counter: NaN). */
     providerRoundTrips: await counterOf(providerMetrics, "provider_db_round_trips_total"),
   };
 }

@@ -368,7 +368,7 @@ async function cpu(provider: Provider) {
   });
   addRow(provider, 1, {
     case: "Statements per charge: shop, provider",
-    result: `${cost!.shopStatements.toFixed(2)}, ${cost!.providerStatements.toFixed(2)} (provider round trips, BEGIN included: ${cost!.providerRoundTrips.toFixed(2)})`,
+    result: `${cost!.shopStatements.toFixed(2)}, ${cost!.providerStatements.toFixed(2)} (round trips, BEGIN included: ${cost!.shopRoundTrips.toFixed(2)}, ${cost!.providerRoundTrips.toFixed(2)})`,
     target: `≤ ${before.shopStatements.toFixed(2)}, ${before.providerStatements.toFixed(2)} (before)`,
     // A hundredth of a statement is the counters' noise (a batch of replay counts landing inside the run).
     met:

@@ -34,7 +34,11 @@ export async function startProvider(opts: {
 }) {
   const metrics = new ProviderMetrics();
   const db = createProviderDb(opts.databaseUrl, { onQuery: metrics.countQuery, onBegin: metrics.countBegin });
-  const { store, watcher, close: closeStore } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger);
+  const {
+    store,
+    watcher,
+    close: closeStore,
+  } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger, metrics.countQuery);
   const runOnce = new RunOnce<ProviderTx>({
     store,
     watcher,

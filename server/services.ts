@@ -49,7 +49,7 @@ export function createServices(opts: {
 }): AppServices {
   const metrics = new AppMetrics();
   const throttle = opts.throttle ? new MutationThrottle(opts.throttle) : null;
-  const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery });
+  const db = createDb(opts.databaseUrl, { onQuery: metrics.countQuery, onBegin: metrics.countBegin });
   const shopRunOnce = createRunOnce({
     databaseUrl: opts.databaseUrl,
     db,
@@ -58,6 +58,7 @@ export function createServices(opts: {
     // The lab ages keys in the table, so every duplicate reads the table rather than this process's memory.
     settings: { ...opts.settings, ...(opts.lab ? { recentOutcomesMs: 0 } : {}) },
     observers: [new RunOnceLog(logger), metrics],
+    onStatement: metrics.countQuery,
     webhookKeyTtlMs: opts.webhooks?.keyTtlMs ?? env.WEBHOOK_KEY_TTL_MS,
     clock: opts.clock,
   });

@@ -24,7 +24,7 @@ export class OwnerSessions {
   constructor(
     url: string,
     private readonly logger: Pick<Logger, "warn">,
-    options: { maxWaitMs: number; name: string },
+    private readonly options: { maxWaitMs: number; name: string; onStatement?: () => void },
   ) {
     this.#pool = new pg.Pool({
       connectionString: url,
@@ -45,6 +45,7 @@ export class OwnerSessions {
     attempt: (client: pg.PoolClient) => Promise<{ locked: boolean; claim: Claim | null }>,
   ): Promise<{ locked: boolean; claim: Claim | null }> {
     const client = await this.#pool.connect();
+    this.options.onStatement?.();
     const result = await attempt(client).catch((error: unknown) => {
       client.release(true);
       throw error;
@@ -89,7 +90,10 @@ export class OwnerSessions {
 
   async #unlockAndReturn(client: pg.PoolClient, lock: string | null) {
     try {
-      if (lock !== null) await client.query({ ...UNLOCK, values: [lock] });
+      if (lock !== null) {
+        this.options.onStatement?.();
+        await client.query({ ...UNLOCK, values: [lock] });
+      }
       client.release();
     } catch (error) {
       this.logger.warn({ err: error }, "could not unlock an owner session; closing it, which unlocks");

@@ -16,17 +16,25 @@ const LOCKED_ABSENT_RETRY_MS = 5;
 export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempotencyStore<Tx> {
   override readonly detectsDeadOwners = true;
   readonly #owners: OwnerSessions;
+  readonly #onStatement: () => void;
 
-  /** `maxWaitMs`: a claim's wait for a free owner session; `sessionName`: their application_name. */
+  /** `maxWaitMs`: a claim's wait for a free owner session; `sessionName`: their application_name; `onStatement`: told of each statement they send. */
   constructor(
     db: SqlDatabase<Tx>,
     url: string,
-    options: { logger: Pick<Logger, "warn">; maxWaitMs?: number; sessionName?: string },
+    options: {
+      logger: Pick<Logger, "warn">;
+      maxWaitMs?: number;
+      sessionName?: string;
+      onStatement?: () => void;
+    },
   ) {
     super(db);
+    this.#onStatement = options.onStatement ?? (() => undefined);
     this.#owners = new OwnerSessions(url, options.logger, {
       maxWaitMs: options.maxWaitMs ?? DEFAULT_RUN_ONCE_SETTINGS.waitMs,
       name: options.sessionName ?? "run-once owner",
+      onStatement: options.onStatement,
     });
   }
 
@@ -115,6 +123,7 @@ export class PostgresIdempotencyStore<Tx extends SqlClient> extends SqlIdempoten
   override async renew(claim: Claim, lockedUntil: Date): Promise<boolean> {
     const client = this.#owners.clientOf(claim);
     if (!client) return super.renew(claim, lockedUntil);
+    this.#onStatement();
     const { rowCount } = await client.query(
       `UPDATE "IdempotencyKey" SET "lockedUntil" = $1::timestamp
        WHERE "id" = $2 AND "token" = $3 AND "state" = 'IN_PROGRESS'`,

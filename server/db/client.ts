@@ -7,7 +7,7 @@ import type { Prisma } from "./generated/sqlite/client";
 export type Db = SqliteClient;
 export type Tx = Prisma.TransactionClient;
 
-/** Opens the database a URL names (file: SQLite, postgresql://); `onQuery` hears every statement. */
-export function createDb(url: string, opts: { onQuery?: () => void } = {}): Db {
+/** Opens the database a URL names (file: SQLite, postgresql://); `onQuery` hears every statement, `onBegin` every transaction. */
+export function createDb(url: string, opts: { onQuery?: () => void; onBegin?: () => void } = {}): Db {
   return openDatabase<Db>(url, { sqlite: SqliteClient, postgresql: PostgresqlClient }, opts);
 }

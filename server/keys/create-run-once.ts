@@ -20,9 +20,11 @@ export function createRunOnce(opts: {
   webhookKeyTtlMs: number;
   /** Told how every request ended (logs, metrics). */
   observers: RunOnceObserver[];
+  /** Hears each statement the store sends around Prisma (PostgreSQL's owner sessions). */
+  onStatement?: () => void;
   clock?: () => Date;
 }) {
-  const { store, watcher, close } = runOnceStoreFor<Tx>(opts.databaseUrl, opts.db, logger);
+  const { store, watcher, close } = runOnceStoreFor<Tx>(opts.databaseUrl, opts.db, logger, opts.onStatement);
   const shared = { store, watcher, finalErrors: opts.finalErrors, logger, clock: opts.clock };
   const runOnce = new RunOnce<Tx>({
     ...shared,

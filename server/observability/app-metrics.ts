@@ -25,6 +25,12 @@ export class AppMetrics implements RunOnceObserver {
     registers: [this.registry],
   });
 
+  readonly #roundTrips = new Counter({
+    name: "db_round_trips_total",
+    help: "Round trips to the database: every statement, and each transaction's BEGIN.",
+    registers: [this.registry],
+  });
+
   readonly #completed = new Counter({
     name: "payments_completed_by_completer_total",
     help: "Payments the background completer finished after their client went away, by result.",
@@ -53,6 +59,11 @@ export class AppMetrics implements RunOnceObserver {
 
   countQuery = (): void => {
     this.#queries.inc();
+    this.#roundTrips.inc();
+  };
+
+  countBegin = (): void => {
+    this.#roundTrips.inc();
   };
 
   observe(event: RunOnceEvent): void {

@@ -98,17 +98,10 @@ async function recoveryPoint(
   { paymentKey }: { paymentKey: string },
   paymentMethodId: string,
 ): Promise<{ paymentMethodId: string; providerCalledAt: Date }> {
-  const attempt = await deps.db.paymentAttempt.findUniqueOrThrow({ where: { key: paymentKey } });
-  if (attempt.status === "NEEDS_REVIEW") throw needsReview();
-  if (attempt.paymentMethodId && attempt.providerCalledAt) {
-    if (attempt.paymentMethodId !== paymentMethodId) {
-      await refuseAnotherCard(deps.provider, attempt.paymentMethodId, paymentMethodId);
-    }
-    return { paymentMethodId: attempt.paymentMethodId, providerCalledAt: attempt.providerCalledAt };
-  }
   const providerCalledAt = new Date();
-  await deps.db.paymentAttempt.update({
-    where: { key: paymentKey },
+  // The first try saves in one statement, with no read before it; a re-drive or a review reads what is there.
+  const { count } = await deps.db.paymentAttempt.updateMany({
+    where: { key: paymentKey, providerCalledAt: null, status: { not: "NEEDS_REVIEW" } },
     data: {
       paymentMethodId,
       requestFingerprint: deps.execution.fingerprint,
@@ -117,7 +110,14 @@ async function recoveryPoint(
       nextTryAt: new Date(providerCalledAt.getTime() + deps.runOnce.settings.leaseMs),
     },
   });
-  return { paymentMethodId, providerCalledAt };
+  if (count === 1) return { paymentMethodId, providerCalledAt };
+  const attempt = await deps.db.paymentAttempt.findUniqueOrThrow({ where: { key: paymentKey } });
+  if (attempt.status === "NEEDS_REVIEW" || !attempt.paymentMethodId || !attempt.providerCalledAt)
+    throw needsReview();
+  if (attempt.paymentMethodId !== paymentMethodId) {
+    await refuseAnotherCard(deps.provider, attempt.paymentMethodId, paymentMethodId);
+  }
+  return { paymentMethodId: attempt.paymentMethodId, providerCalledAt: attempt.providerCalledAt };
 }
 
 /** A payment under way may have charged its card: another card (by the provider's card fingerprint) is refused. */
