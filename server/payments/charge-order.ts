@@ -62,18 +62,13 @@ export async function chargeOrder(
   },
   input: { orderId: string; amountCents: number; paymentMethodId: string },
 ): Promise<ChargeView> {
-  const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
-  if (order.status !== "PENDING") {
-    throw new DomainError("ORDER_NOT_PAYABLE", `Order ${order.id} is already ${order.status.toLowerCase()}.`);
-  }
-  refuseMismatch(order, deps.execution.key, input.amountCents);
-  const saved = await recoveryPoint(deps, order, input.paymentMethodId);
+  const saved = (await savedFirstTry(deps, input)) ?? (await checkedRetry(deps, input));
   try {
     return await finishPayment(deps, {
       run: deps.run,
-      orderId: order.id,
-      paymentKey: order.paymentKey,
-      amountCents: order.totalCents,
+      orderId: input.orderId,
+      paymentKey: deps.execution.key,
+      amountCents: input.amountCents,
       ...saved,
     });
   } catch (error) {
@@ -87,35 +82,52 @@ export async function chargeOrder(
   }
 }
 
-/** Saved before the provider is called, so a retry or the completer re-drives the same key with the saved card. */
-async function recoveryPoint(
-  deps: {
-    db: Db;
-    provider: PaymentProvider;
-    execution: Execution<Tx>;
-    runOnce: Pick<RunOnce<Tx>, "settings">;
-  },
-  { paymentKey }: { paymentKey: string },
-  paymentMethodId: string,
-): Promise<{ paymentMethodId: string; providerCalledAt: Date }> {
+/** The recovery point, saved before the provider is called only where nothing would refuse it: one statement, no read. */
+async function savedFirstTry(
+  deps: { db: Db; sessionId: string; execution: Execution<Tx>; runOnce: Pick<RunOnce<Tx>, "settings"> },
+  input: { orderId: string; amountCents: number; paymentMethodId: string },
+): Promise<{ paymentMethodId: string; providerCalledAt: Date } | null> {
+  const { key, fingerprint } = deps.execution;
   const providerCalledAt = new Date();
-  // The first try saves in one statement, with no read before it; a re-drive or a review reads what is there.
   const { count } = await deps.db.paymentAttempt.updateMany({
-    where: { key: paymentKey, providerCalledAt: null, status: { not: "NEEDS_REVIEW" } },
+    where: {
+      key,
+      providerCalledAt: null,
+      status: "OPEN",
+      order: {
+        id: input.orderId,
+        sessionId: deps.sessionId,
+        status: "PENDING",
+        totalCents: input.amountCents,
+      },
+    },
     data: {
-      paymentMethodId,
-      requestFingerprint: deps.execution.fingerprint,
+      paymentMethodId: input.paymentMethodId,
+      requestFingerprint: fingerprint,
       providerCalledAt,
       // The completer's first look, once a client that is still retrying would have finished.
       nextTryAt: new Date(providerCalledAt.getTime() + deps.runOnce.settings.leaseMs),
     },
   });
-  if (count === 1) return { paymentMethodId, providerCalledAt };
-  const attempt = await deps.db.paymentAttempt.findUniqueOrThrow({ where: { key: paymentKey } });
-  if (attempt.status === "NEEDS_REVIEW" || !attempt.paymentMethodId || !attempt.providerCalledAt)
-    throw needsReview();
-  if (attempt.paymentMethodId !== paymentMethodId) {
-    await refuseAnotherCard(deps.provider, attempt.paymentMethodId, paymentMethodId);
+  return count === 1 ? { paymentMethodId: input.paymentMethodId, providerCalledAt } : null;
+}
+
+/** Not a first try: refused (storing nothing), or a re-drive with the card a first try saved. */
+async function checkedRetry(
+  deps: { db: Db; sessionId: string; provider: PaymentProvider; execution: Execution<Tx> },
+  input: { orderId: string; amountCents: number; paymentMethodId: string },
+): Promise<{ paymentMethodId: string; providerCalledAt: Date }> {
+  const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
+  if (order.status !== "PENDING") {
+    throw new DomainError("ORDER_NOT_PAYABLE", `Order ${order.id} is already ${order.status.toLowerCase()}.`);
+  }
+  refuseMismatch(order, deps.execution.key, input.amountCents);
+  const attempt = await deps.db.paymentAttempt.findUniqueOrThrow({ where: { key: order.paymentKey } });
+  if (attempt.status === "NEEDS_REVIEW") throw needsReview();
+  if (!attempt.paymentMethodId || !attempt.providerCalledAt)
+    throw new Error(`Payment attempt ${attempt.key} changed while it was being paid.`);
+  if (attempt.paymentMethodId !== input.paymentMethodId) {
+    await refuseAnotherCard(deps.provider, attempt.paymentMethodId, input.paymentMethodId);
   }
   return { paymentMethodId: attempt.paymentMethodId, providerCalledAt: attempt.providerCalledAt };
 }
