@@ -52,16 +52,18 @@ interface RecoveryDeps {
   clock?: () => Date;
 }
 
+type ChargeDeps = RecoveryDeps & {
+  db: Db;
+  sessionId: string;
+  runOnce: Pick<RunOnce<Tx>, "settings">;
+  run: PaymentRun;
+};
+type ChargeInput = { orderId: string; amountCents: number; paymentMethodId: string };
+/** The recovery point: the card the provider is charged with, and since when it may have been. */
+type SavedCall = { paymentMethodId: string; providerCalledAt: Date };
+
 /** Charges an order once: refusals (storing nothing), then the recovery point, then the provider and the record. */
-export async function chargeOrder(
-  deps: RecoveryDeps & {
-    db: Db;
-    sessionId: string;
-    runOnce: Pick<RunOnce<Tx>, "settings">;
-    run: PaymentRun;
-  },
-  input: { orderId: string; amountCents: number; paymentMethodId: string },
-): Promise<ChargeView> {
+export async function chargeOrder(deps: ChargeDeps, input: ChargeInput): Promise<ChargeView> {
   const saved = (await savedFirstTry(deps, input)) ?? (await checkedRetry(deps, input));
   try {
     return await finishPayment(deps, {
@@ -83,10 +85,7 @@ export async function chargeOrder(
 }
 
 /** The recovery point, saved before the provider is called only where nothing would refuse it: one statement, no read. */
-async function savedFirstTry(
-  deps: { db: Db; sessionId: string; execution: Execution<Tx>; runOnce: Pick<RunOnce<Tx>, "settings"> },
-  input: { orderId: string; amountCents: number; paymentMethodId: string },
-): Promise<{ paymentMethodId: string; providerCalledAt: Date } | null> {
+async function savedFirstTry(deps: ChargeDeps, input: ChargeInput): Promise<SavedCall | null> {
   const { key, fingerprint } = deps.execution;
   const providerCalledAt = new Date();
   const { count } = await deps.db.paymentAttempt.updateMany({
@@ -98,6 +97,7 @@ async function savedFirstTry(
         id: input.orderId,
         sessionId: deps.sessionId,
         status: "PENDING",
+        paymentKey: key,
         totalCents: input.amountCents,
       },
     },
@@ -113,10 +113,7 @@ async function savedFirstTry(
 }
 
 /** Not a first try: refused (storing nothing), or a re-drive with the card a first try saved. */
-async function checkedRetry(
-  deps: { db: Db; sessionId: string; provider: PaymentProvider; execution: Execution<Tx> },
-  input: { orderId: string; amountCents: number; paymentMethodId: string },
-): Promise<{ paymentMethodId: string; providerCalledAt: Date }> {
+async function checkedRetry(deps: ChargeDeps, input: ChargeInput): Promise<SavedCall> {
   const order = await findSessionOrder(deps.db, deps.sessionId, input.orderId);
   if (order.status !== "PENDING") {
     throw new DomainError("ORDER_NOT_PAYABLE", `Order ${order.id} is already ${order.status.toLowerCase()}.`);
@@ -150,14 +147,12 @@ function needsReview(): DomainError {
   );
 }
 
-interface PaymentToFinish {
+interface PaymentToFinish extends SavedCall {
   /** The run that finishes it: its charge names it as the run that recorded it. */
   run: PaymentRun;
   orderId: string;
   paymentKey: string;
   amountCents: number;
-  paymentMethodId: string;
-  providerCalledAt: Date;
 }
 
 /** Charges the provider under the attempt's key (once per key, however often re-driven); past the cutoff, looks up. */
