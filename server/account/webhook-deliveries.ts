@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Account } from "./accounted-run";
 import { recordViewSchema, viewOf } from "./request-record";
 import type { RequestRecord } from "./request-record";
+import type { EventRoad } from "./road";
 
 /** Where the account keeps the provider's webhook deliveries: under their order (kept as long as it is), each under its event's id. */
 export const WEBHOOK_DELIVERIES_PATH = "payment provider webhook deliveries";
@@ -43,18 +44,19 @@ const deliveryBody = z.object({
 export const webhookDeliverySchema = recordViewSchema.extend(deliveryBody.shape);
 type DeliveryBody = z.infer<typeof deliveryBody>;
 
-/** A delivery of the provider's webhook, run under its event's id: its record, and what it came to. */
+/** An event by either road, run under its id: its record (the webhook's answered to the provider), and what it came to. */
 export function deliveryArrived(
   account: Pick<Account, "arrived">,
+  road: EventRoad,
   delivery: Omit<DeliveryBody, "outcome"> & { orderId: string | null },
 ) {
   const { orderId, ...sent } = delivery;
   const run = account.arrived({
-    road: "webhook",
+    road,
     scope: { caller: orderId ?? NO_ORDER, path: WEBHOOK_DELIVERIES_PATH, key: sent.event },
     fingerprint: "",
     body: { ...sent, outcome: null },
-    answers: { ok: 200, error: () => 503 },
+    ...(road === "webhook" && { answers: { ok: 200, error: () => 503 } }),
   });
   return {
     run,

@@ -108,6 +108,11 @@ export class HttpPaymentProvider implements PaymentProvider {
     return { last4: method.card?.last4 ?? "", fingerprint: method.card?.fingerprint ?? "" };
   }
 
+  /** The account's events created at or after a second, page after page, newest first: what the catch-up lists. */
+  eventsSince(createdGte: number): AsyncIterable<Stripe.Event> {
+    return this.#stripe.events.list({ created: { gte: createdGte }, limit: 100 });
+  }
+
   async webhookTriesOf(orderId: string): Promise<WebhookTry[] | null> {
     // The provider's test helper (Stripe has none: there, and with the provider down, the shop's record alone).
     const list: unknown = await this.#stripe

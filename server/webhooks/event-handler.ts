@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import type { AccountedRun } from "../account/accounted-run";
 import type { EventOutcome, EventTells } from "../account/webhook-deliveries";
 import type { AppServices } from "../services";
 
@@ -8,5 +9,9 @@ export type HandlerServices = Pick<AppServices, "db" | "provider" | "runOnce" | 
 /** The handler of one event type: what its events tell, and how one is handled, once per event id. */
 export interface EventHandler<E extends Stripe.Event = Stripe.Event> {
   tells: EventTells;
-  handle(services: HandlerServices, event: E, delivery: { id: string }): Promise<EventOutcome>;
+  handle(
+    services: HandlerServices,
+    event: E,
+    delivery: Pick<AccountedRun, "id" | "road">,
+  ): Promise<EventOutcome>;
 }

@@ -1,0 +1,82 @@
+import type { RunOnce } from "run-once";
+import type Stripe from "stripe";
+import type { Logger } from "service-kit/logger";
+import { PeriodicJob } from "service-kit/periodic-job";
+import type { Tx } from "../db/client";
+import type { HandlerServices } from "./event-handler";
+import { handleEvent } from "./handle-event";
+
+/** The cursor's row in CatchUpCursor. */
+const CURSOR = "payment provider events";
+
+/** The provider's events created at or after a second, as `stripe.events.list` pages through them (newest first). */
+export type EventsSince = (createdGte: number) => AsyncIterable<Stripe.Event>;
+
+/**
+ * The catch-up road: the provider's events since a durable cursor, each handled as the webhook handles it, under
+ * its id's key, so an event both roads bring is handled once. Several instances running it at once is harmless: the
+ * event keys make each event's handling once, and a cursor moved back by a slower instance only replays.
+ */
+export class CatchUp {
+  readonly #job = new PeriodicJob(
+    () => this.#pass(),
+    (error) => this.deps.logger.warn({ err: error }, "the catch-up's pass failed; the next one retries"),
+  );
+
+  constructor(
+    private readonly deps: {
+      services: HandlerServices;
+      eventRunOnce: RunOnce<Tx>;
+      eventsSince: EventsSince;
+      /** How far back it lists, whatever the cursor: event keys are kept at least this long (env.ts checks). */
+      lookBackMs: number;
+      logger: Pick<Logger, "warn">;
+      clock?: () => Date;
+    },
+  ) {}
+
+  /** A pass now, then one every interval. */
+  start(intervalMs: number): void {
+    void this.tick().catch((error: unknown) => this.deps.logger.warn({ err: error }, "the catch-up failed"));
+    this.#job.start(intervalMs);
+  }
+
+  stop(): Promise<void> {
+    return this.#job.stop();
+  }
+
+  /** One pass now (sharing one in progress). Resolves with how many events it handled. */
+  tick(): Promise<number> {
+    return this.#job.tick();
+  }
+
+  async #pass(): Promise<number> {
+    const { db } = this.deps.services;
+    const now = (this.deps.clock ?? (() => new Date()))().getTime();
+    const cursor = await db.catchUpCursor.findUnique({ where: { name: CURSOR } });
+    // The cursor's own second again: events of that second not yet handled are listed too (the rest replay).
+    const since = Math.max(cursor?.createdAt ?? 0, Math.floor((now - this.deps.lookBackMs) / 1000));
+    const events: Stripe.Event[] = [];
+    for await (const event of this.deps.eventsSince(since)) events.push(event);
+    let handled = 0;
+    let reached: number | undefined;
+    for (const event of events.reverse()) {
+      try {
+        await handleEvent(this.deps.services, this.deps.eventRunOnce, event, "catch-up");
+      } catch (error) {
+        // The cursor stays before this event: the next pass handles it again.
+        this.deps.logger.warn({ err: error, event: event.id }, "the catch-up could not handle an event");
+        break;
+      }
+      handled += 1;
+      reached = event.created;
+    }
+    if (reached !== undefined)
+      await db.catchUpCursor.upsert({
+        where: { name: CURSOR },
+        create: { name: CURSOR, createdAt: reached },
+        update: { createdAt: reached },
+      });
+    return handled;
+  }
+}
