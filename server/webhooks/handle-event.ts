@@ -44,7 +44,8 @@ export async function handleEvent(
     const result = await eventRunOnce.run(
       {
         scope: { caller: "payment provider", path: WEBHOOK_KEYSPACE, key: event.id },
-        fingerprint: fingerprint(WEBHOOK_KEYSPACE, event),
+        // Less pending_webhooks, which the provider counts down as deliveries succeed: the same event by any road.
+        fingerprint: fingerprint(WEBHOOK_KEYSPACE, { ...event, pending_webhooks: null }),
       },
       async (execution) => {
         const { commit } = delivery.run.claimed(execution);
