@@ -87,7 +87,7 @@ export function createServices(opts: {
     ? new CatchUp({
         services: { db, provider, runOnce, metrics, account },
         eventRunOnce: webhookRunOnce,
-        eventsSince: (createdGte) => http.eventsSince(createdGte),
+        undeliveredEvents: (created) => http.undeliveredEvents(created),
         lookBackMs: opts.webhooks.catchUpLookBackMs,
         logger,
         clock: opts.clock,

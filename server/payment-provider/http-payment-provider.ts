@@ -108,9 +108,9 @@ export class HttpPaymentProvider implements PaymentProvider {
     return { last4: method.card?.last4 ?? "", fingerprint: method.card?.fingerprint ?? "" };
   }
 
-  /** The account's events created at or after a second, page after page, newest first: what the catch-up lists. */
-  eventsSince(createdGte: number): AsyncIterable<Stripe.Event> {
-    return this.#stripe.events.list({ created: { gte: createdGte }, limit: 100 });
+  /** The account's events in a range of seconds not yet delivered (answered 2xx), page after page, newest first. */
+  undeliveredEvents(created: { gte: number; lte: number }): AsyncIterable<Stripe.Event> {
+    return this.#stripe.events.list({ created, delivery_success: false, limit: 100 });
   }
 
   async webhookTriesOf(orderId: string): Promise<WebhookTry[] | null> {

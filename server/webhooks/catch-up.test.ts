@@ -18,12 +18,17 @@ const SECRET = "whsec_catch_up_endpoint_secret_0";
 
 type StartApp = (opts?: Parameters<typeof createTestApp>[0]) => Promise<TestApp>;
 
-/** The shop's webhook endpoint, which refuses every delivery (503) while `down`, as an endpoint that is down does. */
+/** The shop's webhook endpoint: down (every delivery refused), up, or handling each delivery but losing its answer. */
 async function endpoint(app: () => TestApp | undefined) {
-  const state = { down: true };
+  const state: { mode: "down" | "up" | "answer lost" } = { mode: "down" };
+  const lost = (answer: Response) => new Response("lost", { status: answer.ok ? 502 : answer.status });
   const server = serve({
-    fetch: (request) =>
-      state.down ? new Response("down", { status: 503 }) : serveWebhook(app()!.services, request),
+    fetch: async (request) =>
+      state.mode === "down"
+        ? new Response("down", { status: 503 })
+        : state.mode === "up"
+          ? serveWebhook(app()!.services, request)
+          : lost(await serveWebhook(app()!.services, request)),
     port: 0,
     hostname: "127.0.0.1",
   });
@@ -86,11 +91,19 @@ describe("the catch-up road", () => {
     expect(await recordedBy(app, order.id)).toEqual(["catch-up"]);
   });
 
-  test("an event by the webhook, then by the catch-up: handled once, the catch-up replays", async ({
+  test("an event younger than one interval is left to its webhook's first delivery", async ({ startApp }) => {
+    const { app, provider } = await shop(startApp);
+    const { order } = await strandedPayment(app, provider);
+    app.services.catchUp!.start(60_000);
+    expect(await app.services.catchUp!.tick()).toBe(0);
+    expect(await recordedBy(app, order.id)).toEqual([]);
+  });
+
+  test("an event by the webhook (its answer lost), then by the catch-up: handled once, the catch-up replays", async ({
     startApp,
   }) => {
     const { app, provider, webhook, paymentProvider } = await shop(startApp);
-    webhook.state.down = false;
+    webhook.state.mode = "answer lost";
     const { order } = await strandedPayment(app, provider);
     await expect.poll(() => recordedBy(app, order.id), { timeout: 10_000 }).toEqual(["webhook"]);
     const event = await eventOf(paymentProvider, order.id);
@@ -107,7 +120,7 @@ describe("the catch-up road", () => {
     const { order } = await strandedPayment(app, provider);
     const event = await eventOf(paymentProvider, order.id);
     await app.services.catchUp!.tick();
-    webhook.state.down = false;
+    webhook.state.mode = "up";
     await expect
       .poll(() => runsOf(app, "webhook", event.id), { timeout: 10_000 })
       .toMatchObject([{ decision: "replayed" }]);
@@ -158,7 +171,7 @@ describe("the catch-up road", () => {
     const catchUp = new CatchUp({
       services: app.services,
       eventRunOnce: app.services.webhooks!.runOnce,
-      eventsSince: async function* () {
+      undeliveredEvents: async function* () {
         yield { ...event, data: { object: { object: "customer", metadata: {} } } } as unknown as Stripe.Event;
       },
       lookBackMs: 60_000,

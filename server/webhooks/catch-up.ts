@@ -9,15 +9,17 @@ import { handleEvent } from "./handle-event";
 /** The cursor's row in CatchUpCursor. */
 const CURSOR = "payment provider events";
 
-/** The provider's events created at or after a second, as `stripe.events.list` pages through them (newest first). */
-export type EventsSince = (createdGte: number) => AsyncIterable<Stripe.Event>;
+/** The provider's events in a range of `created` seconds its webhook has not delivered, newest first. */
+export type UndeliveredEvents = (created: { gte: number; lte: number }) => AsyncIterable<Stripe.Event>;
 
 /**
- * The catch-up road: the provider's events since a durable cursor, each handled as the webhook handles it, under
+ * The catch-up road: the provider's undelivered events since a durable cursor, each handled as the webhook does, under
  * its id's key, so an event both roads bring is handled once. Several instances running it at once is harmless: the
  * event keys make each event's handling once, and a cursor moved back by a slower instance only replays.
  */
 export class CatchUp {
+  /** An event younger than one interval is left to its webhook's first delivery. */
+  #settleMs = 0;
   readonly #job = new PeriodicJob(
     () => this.#pass(),
     (error) => this.deps.logger.warn({ err: error }, "the catch-up's pass failed; the next one retries"),
@@ -27,7 +29,7 @@ export class CatchUp {
     private readonly deps: {
       services: HandlerServices;
       eventRunOnce: RunOnce<Tx>;
-      eventsSince: EventsSince;
+      undeliveredEvents: UndeliveredEvents;
       /** How far back it lists, whatever the cursor: event keys are kept at least this long (env.ts checks). */
       lookBackMs: number;
       logger: Pick<Logger, "warn">;
@@ -37,6 +39,7 @@ export class CatchUp {
 
   /** A pass now, then one every interval. */
   start(intervalMs: number): void {
+    this.#settleMs = intervalMs;
     void this.tick().catch((error: unknown) => this.deps.logger.warn({ err: error }, "the catch-up failed"));
     this.#job.start(intervalMs);
   }
@@ -55,9 +58,10 @@ export class CatchUp {
     const now = (this.deps.clock ?? (() => new Date()))().getTime();
     const cursor = await db.catchUpCursor.findUnique({ where: { name: CURSOR } });
     // The cursor's own second again: events of that second not yet handled are listed too (the rest replay).
-    const since = Math.max(cursor?.createdAt ?? 0, Math.floor((now - this.deps.lookBackMs) / 1000));
+    const gte = Math.max(cursor?.createdAt ?? 0, Math.floor((now - this.deps.lookBackMs) / 1000));
+    const lte = Math.floor((now - this.#settleMs) / 1000);
     const events: Stripe.Event[] = [];
-    for await (const event of this.deps.eventsSince(since)) events.push(event);
+    for await (const event of this.deps.undeliveredEvents({ gte, lte })) events.push(event);
     let handled = 0;
     let reached: number | undefined;
     for (const event of events.reverse()) {
