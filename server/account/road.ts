@@ -15,4 +15,5 @@ export function roadOf(stored: string | null): Road | null {
 }
 
 /** The roads that bring the provider's events: its webhook's deliveries, and the shop's own catch-up listing them. */
-export type EventRoad = Extract<Road, "webhook" | "catch-up">;
+export const EVENT_ROADS = ["webhook", "catch-up"] as const satisfies readonly Road[];
+export type EventRoad = (typeof EVENT_ROADS)[number];
