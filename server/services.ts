@@ -47,8 +47,8 @@ export function createServices(opts: {
   sessionSecret?: string;
   throttle?: ThrottleSettings;
   instance?: string;
-  /** The provider's webhook endpoint secret, how long event keys are kept, and the catch-up's look-back; without it, webhooks are refused. */
-  webhooks?: { secret: string; keyTtlMs: number; catchUpLookBackMs: number };
+  /** The provider's webhook endpoint secret, and how long event keys are kept; without it, webhooks are refused. */
+  webhooks?: { secret: string; keyTtlMs: number };
 }): AppServices {
   const metrics = new AppMetrics();
   const throttle = opts.throttle ? new MutationThrottle(opts.throttle) : null;
@@ -88,7 +88,7 @@ export function createServices(opts: {
         services: { db, provider, runOnce, metrics, account },
         eventRunOnce: webhookRunOnce,
         undeliveredEvents: (created) => http.undeliveredEvents(created),
-        lookBackMs: opts.webhooks.catchUpLookBackMs,
+        lookBackMs: env.WEBHOOK_CATCH_UP_LOOKBACK_MS,
         logger,
         clock: opts.clock,
       })
@@ -136,11 +136,7 @@ export function getServices(): AppServices {
       instance: instanceName(env.PORT),
       sessionSecret: env.SESSION_SECRET,
       webhooks: env.WEBHOOK_SECRET
-        ? {
-            secret: env.WEBHOOK_SECRET,
-            keyTtlMs: env.WEBHOOK_KEY_TTL_MS,
-            catchUpLookBackMs: env.WEBHOOK_CATCH_UP_LOOKBACK_MS,
-          }
+        ? { secret: env.WEBHOOK_SECRET, keyTtlMs: env.WEBHOOK_KEY_TTL_MS }
         : undefined,
       throttle: {
         perSession: env.RATE_LIMIT_SESSION_MUTATIONS,

@@ -59,7 +59,7 @@ export async function createTestApp(
     redriveCutoffMs: opts.redriveCutoffMs,
     completerMaxFailures: opts.completerMaxFailures,
     webhooks: opts.webhookSecret
-      ? { secret: opts.webhookSecret, keyTtlMs: 7 * 24 * 60 * 60 * 1000, catchUpLookBackMs: 60 * 60 * 1000 }
+      ? { secret: opts.webhookSecret, keyTtlMs: 7 * 24 * 60 * 60 * 1000 }
       : undefined,
   });
   await seedCatalog(services.db);
