@@ -20,10 +20,9 @@ export type UndeliveredEvents = (created: { gte: number; lte: number }) => Async
 export class CatchUp {
   /** An event younger than one interval is left to its webhook's first delivery. */
   #settleMs = 0;
-  readonly #job = new PeriodicJob(
-    () => this.#pass(),
-    (error) => this.deps.logger.warn({ err: error }, "the catch-up's pass failed; the next one retries"),
-  );
+  readonly #failed = (error: unknown) =>
+    this.deps.logger.warn({ err: error }, "the catch-up's pass failed; the next one retries");
+  readonly #job = new PeriodicJob(() => this.#pass(), this.#failed);
 
   constructor(
     private readonly deps: {
@@ -40,7 +39,7 @@ export class CatchUp {
   /** A pass now, then one every interval. */
   start(intervalMs: number): void {
     this.#settleMs = intervalMs;
-    void this.tick().catch((error: unknown) => this.deps.logger.warn({ err: error }, "the catch-up failed"));
+    void this.tick().catch(this.#failed);
     this.#job.start(intervalMs);
   }
 
