@@ -33,8 +33,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_WINDOW_MS: milliseconds(WEBHOOK_RETRY_WINDOW_DEFAULT_MS),
   /** How long a webhook event's run-once key is kept: it must outlive the retry window and the look-back (checked at start). */
   WEBHOOK_KEY_TTL_MS: milliseconds(7 * 24 * 60 * 60 * 1000),
-  /** How often the catch-up lists the provider's events the webhook may have missed (and once at start). */
-  WEBHOOK_CATCH_UP_INTERVAL_MS: milliseconds(10_000),
+  /** How often the catch-up lists the provider's events its webhook has not delivered for as long (and once at start). */
+  WEBHOOK_CATCH_UP_INTERVAL_MS: milliseconds(60_000),
   /** How far back the catch-up lists, whatever its cursor says: the provider's retry window by default. */
   WEBHOOK_CATCH_UP_LOOKBACK_MS: milliseconds(WEBHOOK_RETRY_WINDOW_DEFAULT_MS),
   /** What the browser calls to create payment methods (Stripe.js calls api.stripe.com); unset, PAYMENT_PROVIDER_URL. */

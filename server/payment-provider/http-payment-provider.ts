@@ -109,7 +109,7 @@ export class HttpPaymentProvider implements PaymentProvider {
   }
 
   /** The account's events in a range of seconds not yet delivered (answered 2xx), page after page, newest first. */
-  undeliveredEvents(created: { gte: number; lte: number }): AsyncIterable<Stripe.Event> {
+  undeliveredEvents(created: { gt: number; lte: number }): AsyncIterable<Stripe.Event> {
     return this.#stripe.events.list({ created, delivery_success: false, limit: 100 });
   }
 

@@ -10,7 +10,7 @@ import { handleEvent } from "./handle-event";
 const CURSOR = "payment provider events";
 
 /** The provider's events in a range of `created` seconds its webhook has not delivered, newest first. */
-export type UndeliveredEvents = (created: { gte: number; lte: number }) => AsyncIterable<Stripe.Event>;
+export type UndeliveredEvents = (created: { gt: number; lte: number }) => AsyncIterable<Stripe.Event>;
 
 /**
  * The catch-up road: the provider's undelivered events since a durable cursor, each handled as the webhook does, under
@@ -56,25 +56,26 @@ export class CatchUp {
     const { db } = this.deps.services;
     const now = (this.deps.clock ?? (() => new Date()))().getTime();
     const cursor = await db.catchUpCursor.findUnique({ where: { name: CURSOR } });
-    // The cursor's own second again: events of that second not yet handled are listed too (the rest replay).
-    const gte = Math.max(cursor?.createdAt ?? 0, Math.floor((now - this.deps.lookBackMs) / 1000));
-    const lte = Math.floor((now - this.#settleMs) / 1000);
+    // Whole seconds, each listed until all its events were handled: then the cursor passes it, never to list it again.
+    const gt = Math.max(cursor?.createdAt ?? 0, Math.floor((now - this.deps.lookBackMs) / 1000));
+    const lte = Math.ceil((now - this.#settleMs) / 1000) - 1;
+    if (lte <= gt) return 0;
     const events: Stripe.Event[] = [];
-    for await (const event of this.deps.undeliveredEvents({ gte, lte })) events.push(event);
+    for await (const event of this.deps.undeliveredEvents({ gt, lte })) events.push(event);
     let handled = 0;
-    let reached: number | undefined;
+    let reached = lte;
     for (const event of events.reverse()) {
       try {
         await handleEvent(this.deps.services, this.deps.eventRunOnce, event, "catch-up");
       } catch (error) {
-        // The cursor stays before this event: the next pass handles it again.
+        // The cursor stays before this event's second: the next pass handles it again.
         this.deps.logger.warn({ err: error, event: event.id }, "the catch-up could not handle an event");
+        reached = event.created - 1;
         break;
       }
       handled += 1;
-      reached = event.created;
     }
-    if (reached !== undefined)
+    if (reached > gt)
       await db.catchUpCursor.upsert({
         where: { name: CURSOR },
         create: { name: CURSOR, createdAt: reached },
