@@ -103,6 +103,7 @@ describe("the catch-up road", () => {
   test("an event younger than one interval is left to its webhook's first delivery", async ({ startApp }) => {
     const { app, provider } = await shop(startApp);
     const { order } = await strandedPayment(app, provider);
+    await sleep(1_000);
     app.services.catchUp!.start(60_000);
     expect(await app.services.catchUp!.tick()).toBe(0);
     expect(await recordedBy(app, order.id)).toEqual([]);
