@@ -31,8 +31,12 @@ const envSchema = z.object({
   ),
   /** How long the provider retries an undelivered event: three days at Stripe. */
   WEBHOOK_RETRY_WINDOW_MS: milliseconds(WEBHOOK_RETRY_WINDOW_DEFAULT_MS),
-  /** How long a webhook event's run-once key is kept: it must outlive the retry window (checked at start). */
+  /** How long a webhook event's run-once key is kept: it must outlive the retry window and the look-back (checked at start). */
   WEBHOOK_KEY_TTL_MS: milliseconds(7 * 24 * 60 * 60 * 1000),
+  /** How often the catch-up lists the provider's events its webhook has not delivered for as long (and once at start). */
+  WEBHOOK_CATCH_UP_INTERVAL_MS: milliseconds(60_000),
+  /** How far back the catch-up lists, whatever its cursor says: the provider's retry window by default. */
+  WEBHOOK_CATCH_UP_LOOKBACK_MS: milliseconds(WEBHOOK_RETRY_WINDOW_DEFAULT_MS),
   /** What the browser calls to create payment methods (Stripe.js calls api.stripe.com); unset, PAYMENT_PROVIDER_URL. */
   PAYMENT_PROVIDER_PUBLIC_URL: z.url().optional(),
   /** The shop's publishable key at the provider: the browser sends it with the card. */
@@ -65,12 +69,17 @@ const envSchema = z.object({
 
 type Env = z.infer<typeof envSchema>;
 
-/** The guide's TTL rule: an event's key must outlive its redelivery; null when kept. */
-export function webhookRetentionProblem(config: Pick<Env, "WEBHOOK_KEY_TTL_MS" | "WEBHOOK_RETRY_WINDOW_MS">) {
-  if (config.WEBHOOK_KEY_TTL_MS >= config.WEBHOOK_RETRY_WINDOW_MS) return null;
+/** The guide's TTL rule: an event's key must outlive its redelivery and its catch-up's look-back; null when kept. */
+export function webhookRetentionProblem(
+  config: Pick<Env, "WEBHOOK_KEY_TTL_MS" | "WEBHOOK_RETRY_WINDOW_MS" | "WEBHOOK_CATCH_UP_LOOKBACK_MS">,
+) {
+  const outlived = (["WEBHOOK_RETRY_WINDOW_MS", "WEBHOOK_CATCH_UP_LOOKBACK_MS"] as const).find(
+    (name) => config.WEBHOOK_KEY_TTL_MS < config[name],
+  );
+  if (!outlived) return null;
   return (
-    `WEBHOOK_KEY_TTL_MS (${config.WEBHOOK_KEY_TTL_MS} ms) is shorter than the provider's webhook retry window ` +
-    `WEBHOOK_RETRY_WINDOW_MS (${config.WEBHOOK_RETRY_WINDOW_MS} ms): an event redelivered after its key expired would be handled again.`
+    `WEBHOOK_KEY_TTL_MS (${config.WEBHOOK_KEY_TTL_MS} ms) is shorter than ${outlived} (${config[outlived]} ms): ` +
+    `an event brought again after its key expired (redelivered or caught up) would be handled again.`
   );
 }
 

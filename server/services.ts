@@ -17,6 +17,7 @@ import { loadServerSecret, secretLoader } from "./server-secret";
 import { MutationThrottle } from "./throttle/mutation-throttle";
 import type { ThrottleSettings } from "./throttle/mutation-throttle";
 import { trpcFinalErrors } from "./trpc/idempotency/final-errors";
+import { CatchUp } from "./webhooks/catch-up";
 import type { HttpServices, LabComposition } from "./services-types";
 
 export interface AppServices extends HttpServices {
@@ -24,6 +25,8 @@ export interface AppServices extends HttpServices {
   completer: PaymentCompleter;
   /** The provider's webhook: its signing secret and the run-once core its event keys are kept by; null when not configured. */
   webhooks: { secret: string; runOnce: RunOnce<Tx> } | null;
+  /** The catch-up road: the provider's events the webhook may have missed; with the webhook only. */
+  catchUp: CatchUp | null;
   /** Stops the background jobs, writes the pending account of attempts, and closes the database and Redis connections. */
   close(): Promise<void>;
 }
@@ -63,10 +66,11 @@ export function createServices(opts: {
     clock: opts.clock,
   });
   const { runOnce, webhookRunOnce, sweeper, account } = shopRunOnce;
-  const http = opts.providerOverride ?? new HttpPaymentProvider(opts.provider);
+  const http = new HttpPaymentProvider(opts.provider);
+  const inner = opts.providerOverride ?? http;
   const provider = opts.lab
-    ? opts.lab.provider({ db, provider: http, endpoint: opts.provider, beforeStall: () => account.flush() })
-    : http;
+    ? opts.lab.provider({ db, provider: inner, endpoint: opts.provider, beforeStall: () => account.flush() })
+    : inner;
   const redriveCutoffMs = opts.redriveCutoffMs ?? env.PAYMENT_REDRIVE_CUTOFF_MS;
   const completer = new PaymentCompleter({
     db,
@@ -80,6 +84,16 @@ export function createServices(opts: {
     redriveCutoffMs,
     clock: opts.clock,
   });
+  const catchUp = opts.webhooks
+    ? new CatchUp({
+        services: { db, provider, runOnce, metrics, account },
+        eventRunOnce: webhookRunOnce,
+        undeliveredEvents: (created) => http.undeliveredEvents(created),
+        lookBackMs: env.WEBHOOK_CATCH_UP_LOOKBACK_MS,
+        logger,
+        clock: opts.clock,
+      })
+    : null;
   return {
     db,
     provider,
@@ -93,9 +107,11 @@ export function createServices(opts: {
     sweeper,
     completer,
     webhooks: opts.webhooks ? { secret: opts.webhooks.secret, runOnce: webhookRunOnce } : null,
+    catchUp,
     async close() {
       sweeper.stop();
       await completer.stop();
+      await catchUp?.stop();
       throttle?.close();
       await shopRunOnce.close();
       await db.$disconnect();
@@ -133,6 +149,7 @@ export function getServices(): AppServices {
     // The background jobs live as long as the services they belong to: the process.
     services.sweeper.start(env.IDEMPOTENCY_SWEEP_INTERVAL_MS);
     services.completer.start(env.PAYMENT_COMPLETER_INTERVAL_MS);
+    services.catchUp?.start(env.WEBHOOK_CATCH_UP_INTERVAL_MS);
     globalForServices.services = services;
   }
   return globalForServices.services;

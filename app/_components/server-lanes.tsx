@@ -58,7 +58,11 @@ export function ServerLanes({ story, readBeforeAnswer }: { story: PaymentStory; 
   );
 }
 
-const BY_SERVER = { completer: "the background completer", webhook: "the provider's webhook" } as const;
+const BY_SERVER = {
+  completer: "the background completer",
+  webhook: "the provider's webhook",
+  "catch-up": "the catch-up",
+} as const;
 
 interface LanesRowProps {
   row: RequestRow;
@@ -108,9 +112,7 @@ function LanesRow({ row, sinceFirstMs, serverX, layout, previous }: LanesRowProp
           />
           <span className="lanes-caption">
             <strong>#{row.n}</strong> +{formatDuration(sinceFirstMs)}
-            {row.crossesNetwork
-              ? ""
-              : ` · ${BY_SERVER[request.sentBy === "webhook" ? "webhook" : "completer"]}`}
+            {row.crossesNetwork ? "" : ` · ${BY_SERVER[request.sentBy as keyof typeof BY_SERVER]}`}
             {request.status !== null && row.crossesNetwork ? ` · HTTP ${request.status}` : ""} ·{" "}
             <span data-testid="server-decision">{row.caption}</span>
             {row.work === "wait" && ` (${formatDuration(request.durationMs)})`}
@@ -134,7 +136,7 @@ function RequestDetails({ request }: { request: RequestView }) {
       () => setCopied("copied"),
       () => setCopied("failed"),
     );
-  const fromClient = request.sentBy !== "completer" && request.sentBy !== "webhook";
+  const fromClient = !(request.sentBy in BY_SERVER);
   const naive = request.sentBy === "naive client";
   return (
     <div className="attempt-details">
@@ -160,11 +162,14 @@ function RequestDetails({ request }: { request: RequestView }) {
             </pre>
           </div>
         </>
-      ) : request.sentBy === "webhook" ? (
+      ) : request.sentBy === "webhook" || request.sentBy === "catch-up" ? (
         <p>
-          The payment provider&apos;s webhook told the shop of this payment (
-          <code>{String(request.body.type)}</code>, event <code>{String(request.body.event)}</code>), and the
-          shop recorded it under the payment&apos;s own key, as a retry or the completer would have.
+          {request.sentBy === "webhook"
+            ? "The payment provider's webhook told"
+            : "The catch-up, listing the provider's events, told"}{" "}
+          the shop of this payment (<code>{String(request.body.type)}</code>, event{" "}
+          <code>{String(request.body.event)}</code>), and the shop recorded it under the payment&apos;s own
+          key, as a retry or the completer would have.
         </p>
       ) : (
         <p>

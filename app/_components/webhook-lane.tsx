@@ -1,4 +1,5 @@
 import { formatDuration } from "~/app/_lib/duration";
+import { laneName } from "~/app/_lib/story/payment-story";
 import type { PaymentStory } from "~/app/_lib/story/payment-story";
 import { LanesExchange, LanesFigure, laneLayout } from "./lanes-figure";
 import { shortId } from "~/app/_lib/short-id";
@@ -45,7 +46,7 @@ export function WebhookLane({ story }: { story: PaymentStory }) {
               reply={row.status === null ? null : { arrow: "received", status: row.status }}
             />
             <span className="lanes-caption">
-              <strong>Delivery {row.n}</strong> +{formatDuration(Date.parse(row.at) - first)} ·{" "}
+              <strong>{laneName(row)}</strong> +{formatDuration(Date.parse(row.at) - first)} ·{" "}
               <code title={row.event}>{shortId(row.event)}</code>
               {row.status === null ? "" : ` · HTTP ${row.status}`} ·{" "}
               <span data-testid="webhook-decision">{row.caption}</span>

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { Account } from "./accounted-run";
 import { recordViewSchema, viewOf } from "./request-record";
 import type { RequestRecord } from "./request-record";
+import { EVENT_ROADS } from "./road";
+import type { EventRoad } from "./road";
 
 /** Where the account keeps the provider's webhook deliveries: under their order (kept as long as it is), each under its event's id. */
 export const WEBHOOK_DELIVERIES_PATH = "payment provider webhook deliveries";
@@ -39,22 +41,25 @@ const deliveryBody = z.object({
   outcome: z.enum(DELIVERY_OUTCOMES).nullable(),
 });
 
-/** A delivery of the provider's webhook, as the shop answered it: its decision is the event's key's. */
-export const webhookDeliverySchema = recordViewSchema.extend(deliveryBody.shape);
+const eventRoad = z.enum(EVENT_ROADS);
+
+/** An event as a road brought it (a webhook delivery, as the shop answered it; or the catch-up): its decision is the event's key's. */
+export const webhookDeliverySchema = recordViewSchema.extend({ road: eventRoad, ...deliveryBody.shape });
 type DeliveryBody = z.infer<typeof deliveryBody>;
 
-/** A delivery of the provider's webhook, run under its event's id: its record, and what it came to. */
+/** An event by either road, run under its id: its record (the webhook's answered to the provider), and what it came to. */
 export function deliveryArrived(
   account: Pick<Account, "arrived">,
+  road: EventRoad,
   delivery: Omit<DeliveryBody, "outcome"> & { orderId: string | null },
 ) {
   const { orderId, ...sent } = delivery;
   const run = account.arrived({
-    road: "webhook",
+    road,
     scope: { caller: orderId ?? NO_ORDER, path: WEBHOOK_DELIVERIES_PATH, key: sent.event },
     fingerprint: "",
     body: { ...sent, outcome: null },
-    answers: { ok: 200, error: () => 503 },
+    ...(road === "webhook" && { answers: { ok: 200, error: () => 503 } }),
   });
   return {
     run,
@@ -69,5 +74,5 @@ export type Delivery = ReturnType<typeof deliveryArrived>;
 
 /** A delivery as the account recorded it: the event, how its key answered, and what it did for the payment. */
 export function webhookDeliveryOf(record: RequestRecord): z.infer<typeof webhookDeliverySchema> {
-  return { ...viewOf(record), ...deliveryBody.parse(record.body) };
+  return { ...viewOf(record), road: eventRoad.parse(record.sentBy), ...deliveryBody.parse(record.body) };
 }

@@ -108,6 +108,11 @@ export class HttpPaymentProvider implements PaymentProvider {
     return { last4: method.card?.last4 ?? "", fingerprint: method.card?.fingerprint ?? "" };
   }
 
+  /** The account's events in a range of seconds not yet delivered (answered 2xx), page after page, newest first. */
+  undeliveredEvents(created: { gt: number; lte: number }): AsyncIterable<Stripe.Event> {
+    return this.#stripe.events.list({ created, delivery_success: false, limit: 100 });
+  }
+
   async webhookTriesOf(orderId: string): Promise<WebhookTry[] | null> {
     // The provider's test helper (Stripe has none: there, and with the provider down, the shop's record alone).
     const list: unknown = await this.#stripe

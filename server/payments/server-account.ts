@@ -69,7 +69,10 @@ function withPayloadColumn(records: RequestRecord[]): RequestView[] {
       retryAfterSeconds: record.retryAfterSeconds,
       keyExpiresAt: record.keyExpiresAt?.toISOString() ?? null,
       sentBy: record.sentBy,
-      delivery: record.sentBy === "webhook" && isObject(record.body) ? deliveryOf(record.body) : null,
+      delivery:
+        (record.sentBy === "webhook" || record.sentBy === "catch-up") && isObject(record.body)
+          ? deliveryOf(record.body)
+          : null,
     };
   });
 }

@@ -20,7 +20,7 @@ export function paymentIntentHandler<E extends PaymentIntentEvent>(
       const payment = await paymentOf(services.db, event.data.object.metadata.payment_key);
       if (!payment) return "not a payment of this shop's";
       if (payment.status !== "OPEN") return "already recorded";
-      return recordPayment(services, event, payment, delivery.id, () => answerOf(services.provider, event));
+      return recordPayment(services, event, payment, delivery, () => answerOf(services.provider, event));
     },
   };
 }
@@ -36,12 +36,12 @@ async function paymentOf(db: Db, paymentKey: string | undefined) {
   return attempt?.requestFingerprint ? { ...attempt, requestFingerprint: attempt.requestFingerprint } : null;
 }
 
-/** Records the answer under the payment's key; its run names the delivery that ran it. */
+/** Records the answer under the payment's key; its run, on the event's road, names the delivery that ran it. */
 async function recordPayment(
   services: HandlerServices,
   event: PaymentIntentEvent,
   payment: NonNullable<Awaited<ReturnType<typeof paymentOf>>>,
-  delivery: string,
+  delivery: Pick<AccountedRun, "id" | "road">,
   answer: () => Promise<ChargeAnswer>,
 ): Promise<EventOutcome> {
   const scope = { caller: payment.order.sessionId, path: PAYMENT_KEYSPACE, key: payment.key };
@@ -52,10 +52,10 @@ async function recordPayment(
       { scope, fingerprint: payment.requestFingerprint },
       async (execution) => {
         run = services.account.arrived({
-          road: "webhook",
+          road: delivery.road,
           scope,
           fingerprint: payment.requestFingerprint.slice(0, 12),
-          body: { event: event.id, type: event.type, delivery },
+          body: { event: event.id, type: event.type, delivery: delivery.id },
         });
         return recordAnswer(
           { execution: run.claimed(execution), metrics: services.metrics },

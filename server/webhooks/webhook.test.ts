@@ -14,7 +14,8 @@ import type { TestApp } from "~/testing/test-app";
 import { PaymentRecord } from "~/app/_components/payment-record";
 import { webhookRetentionProblem } from "../env";
 import { naiveCharge } from "../lab/naive-charge";
-import { WEBHOOK_KEYSPACE, serveWebhook } from "./serve-webhook";
+import { WEBHOOK_KEYSPACE } from "./handle-event";
+import { serveWebhook } from "./serve-webhook";
 import { WEBHOOK_BODY_LIMIT_BYTES } from "./verified-event";
 
 const SECRET = "whsec_test_endpoint_secret_0123";
@@ -272,14 +273,27 @@ describe("one event, delivered many times, is handled once", () => {
   });
 });
 
-describe("the key outlives the provider's retries", () => {
-  test("a key TTL shorter than the retry window is refused with one sentence", () => {
-    const day = 24 * 60 * 60 * 1000;
-    expect(webhookRetentionProblem({ WEBHOOK_KEY_TTL_MS: day, WEBHOOK_RETRY_WINDOW_MS: 3 * day })).toMatch(
-      /^WEBHOOK_KEY_TTL_MS \(86400000 ms\) is shorter than the provider's webhook retry window/,
-    );
-    expect(
-      webhookRetentionProblem({ WEBHOOK_KEY_TTL_MS: 7 * day, WEBHOOK_RETRY_WINDOW_MS: 3 * day }),
-    ).toBeNull();
-  });
+describe("the key outlives the provider's retries and the catch-up's look-back", () => {
+  const day = 24 * 60 * 60 * 1000;
+  test.for([
+    [day, 3 * day, day, /^WEBHOOK_KEY_TTL_MS \(86400000 ms\) is shorter than WEBHOOK_RETRY_WINDOW_MS/],
+    [
+      3 * day,
+      3 * day,
+      5 * day,
+      /^WEBHOOK_KEY_TTL_MS \(259200000 ms\) is shorter than WEBHOOK_CATCH_UP_LOOKBACK_MS/,
+    ],
+    [7 * day, 3 * day, 7 * day, null],
+  ] as const)(
+    "TTL %i, retry window %i, look-back %i: refused with one sentence, or kept",
+    ([ttl, window, lookBack, problem]) => {
+      const config = {
+        WEBHOOK_KEY_TTL_MS: ttl,
+        WEBHOOK_RETRY_WINDOW_MS: window,
+        WEBHOOK_CATCH_UP_LOOKBACK_MS: lookBack,
+      };
+      if (problem) expect(webhookRetentionProblem(config)).toMatch(problem);
+      else expect(webhookRetentionProblem(config)).toBeNull();
+    },
+  );
 });

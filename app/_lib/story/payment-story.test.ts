@@ -189,6 +189,7 @@ const world = fc
       id: `d${i + 1}`,
       at: at(2, i * 2 + 1),
       instance: "host:3000",
+      road: "webhook",
       event: delivery.event,
       type: "payment_intent.succeeded",
       tells: "charge",
@@ -630,6 +631,7 @@ describe("the payment's story, scenario by scenario", () => {
     id: `d${n}`,
     at: at(10 + n),
     instance: "host:3000",
+    road: "webhook",
     event: "evt_1",
     type: "payment_intent.succeeded",
     tells: "charge",
@@ -733,6 +735,41 @@ describe("the payment's story, scenario by scenario", () => {
         " Delivery 1 (payment_intent.succeeded) got no answer (socket hang up): the shop's server never answered; the provider delivered it again." +
         " Delivery 2 (payment_intent.succeeded) ran under the event's id and found the payment already recorded by #2: recorded nothing.",
     );
+  });
+
+  it("the endpoint down: the catch-up records the payment as #2, and the late redelivery replays it", () => {
+    const base = account(["in flight", "took over and charged"]);
+    const requests = [
+      base.requests[0]!,
+      { ...base.requests[1]!, sentBy: "catch-up" as const, delivery: "d1" },
+    ];
+    const story = paymentStory(
+      {
+        ...base,
+        requests,
+        providerCalls: [call(1, "r1", noReply)],
+        webhookTries: [providerTry(1, { status: 503, at: at(1) }), providerTry(3)],
+        webhookDeliveries: [
+          delivery(2, { id: "d1", road: "catch-up", status: null, outcome: "recorded" }),
+          delivery(3, { id: "d2", decision: "replayed", outcome: "recorded" }),
+        ],
+      },
+      [charge("r2", "pay_1", "req_1")],
+    );
+    // The catch-up is no try of the provider's: the refused try stays unpaired, the late one pairs with its delivery.
+    expect(story.webhookDeliveries.map((row) => [row.try?.id ?? null, row.delivery?.id ?? null])).toEqual([
+      ["t1", null],
+      [null, "d1"],
+      ["t3", "d2"],
+    ]);
+    expect(story.webhookDeliveries.map((row) => row.caption)).toEqual([
+      "answered HTTP 503; the shop's server stopped before writing its account of it",
+      "ran under the event's id and recorded the payment, as #2",
+      'replayed the stored answer of catch-up 2 ("recorded"): recorded nothing',
+    ]);
+    expect(story.whatHappened).toContain("the catch-up recorded the payment from the provider's events");
+    expect(story.whatHappened).toContain("#2 (the catch-up, catch-up 2)");
+    expect(story.requests[1]!.reply).toBe("none");
   });
 
   it("a payment the shop did not make (the lab's naive charge): the delivered event is drawn, answered, recording nothing", () => {

@@ -204,8 +204,9 @@ function tookOver(record: RequestView): boolean {
   );
 }
 
-/** A run the server started itself (the completer), or the provider's webhook: no client waits for its reply. */
-const noClient = (record: RequestView) => record.sentBy === "completer" || record.sentBy === "webhook";
+/** A run the server started itself (the completer, the catch-up), or the provider's webhook: no client waits for its reply. */
+const noClient = (record: RequestView) =>
+  record.sentBy === "completer" || record.sentBy === "webhook" || record.sentBy === "catch-up";
 
 function replyOf(record: RequestView): Reply {
   if (noClient(record) || record.decision === null) return "none";
@@ -351,9 +352,10 @@ function caption(
 /** How "What happened" names request #n; a webhook's run by the delivery that ran it. */
 function nameOf(row: RequestRow, deliveries: readonly WebhookRow[]): string {
   if (row.record.sentBy === "completer") return `#${row.n} (the background completer)`;
-  if (row.record.sentBy === "webhook") {
+  if (row.record.sentBy === "webhook" || row.record.sentBy === "catch-up") {
     const delivery = deliveries.find((d) => d.recordedAs === row.n);
-    return `#${row.n} (the provider's webhook${delivery ? `, delivery ${delivery.n}` : ""})`;
+    const road = row.record.sentBy === "webhook" ? "the provider's webhook" : "the catch-up";
+    return `#${row.n} (${road}${delivery ? `, ${laneName(delivery).toLowerCase()}` : ""})`;
   }
   return row.record.sentBy === "naive client" ? `#${row.n} (naive, a key of its own)` : `#${row.n}`;
 }
@@ -366,13 +368,14 @@ function whatHappened({ requests: rows, charges }: Known, deliveries: readonly W
   const keys = new Set(rows.map((row) => row.record.key)).size;
   const sent = rows.filter((row) => row.crossesNetwork).length;
   const runsOf = (sentBy: string) => rows.filter((row) => row.record.sentBy === sentBy).length;
-  const [runs, webhooks] = [runsOf("completer"), runsOf("webhook")];
+  const [runs, webhooks, catchUps] = [runsOf("completer"), runsOf("webhook"), runsOf("catch-up")];
   const requests =
     (sent === 0
       ? "No request reached the server"
       : `${plural(sent, "request")} reached the server${keys > 1 ? ` under ${keys} keys` : ""}`) +
     (runs > 0 ? `, and the background completer ran ${timesInWords(runs)}` : "") +
-    (webhooks > 0 ? `, and the provider's webhook recorded the payment` : "");
+    (webhooks > 0 ? `, and the provider's webhook recorded the payment` : "") +
+    (catchUps > 0 ? `, and the catch-up recorded the payment from the provider's events` : "");
   const told = rows.slice(0, TOLD).map((row) => ` ${nameOf(row, deliveries)} ${row.caption}.`);
   const rest = rows.length - told.length;
   return `${requests}; ${plural(charges.length, "charge")}.${told.join("")}${rest > 0 ? ` And ${rest} more.` : ""}`;
@@ -491,6 +494,11 @@ export function pairTries(account: ServerAccount): Array<Pick<WebhookRow, "try" 
   const pairs = account.webhookTries.map((t) => ({ try: t, delivery: null as WebhookDelivery | null }));
   const unpaired: WebhookDelivery[] = [];
   for (const delivery of deliveries) {
+    // Only the webhook's deliveries are the provider's tries; the catch-up's listings are the shop's own.
+    if (delivery.road === "catch-up") {
+      unpaired.push(delivery);
+      continue;
+    }
     const came = Date.parse(delivery.at) + SEND_SKEW_MS;
     const pair = pairs.findLast((p) => p.try.event === delivery.event && Date.parse(p.try.at) <= came);
     if (pair && pair.delivery === null) pair.delivery = delivery;
@@ -499,6 +507,10 @@ export function pairTries(account: ServerAccount): Array<Pick<WebhookRow, "try" 
   const at = (p: Pick<WebhookRow, "try" | "delivery">) => Date.parse(p.try?.at ?? p.delivery!.at);
   return [...pairs, ...unpaired.map((delivery) => ({ try: null, delivery }))].sort((a, b) => at(a) - at(b));
 }
+
+/** How the lane and the sentences name an event's arrival: a delivery of the webhook, or a catch-up. */
+export const laneName = (row: Pick<WebhookRow, "n" | "delivery">) =>
+  `${row.delivery?.road === "catch-up" ? "Catch-up" : "Delivery"} ${row.n}`;
 
 function webhookRows(account: ServerAccount, known: Known): WebhookRow[] {
   const rows = pairTries(account).map((pair, i): WebhookRow => {
@@ -557,9 +569,9 @@ function webhookCaption(row: WebhookRow, rows: readonly WebhookRow[], known: Kno
       r.n < row.n &&
       r.event === delivery.event &&
       (r.work === "ran" || r.delivery?.outcome === "shared") &&
-      r.delivery?.status === 200,
+      (r.delivery?.status === 200 || r.delivery?.road === "catch-up"),
   );
-  const earlier = ranEarlier ? `delivery ${ranEarlier.n}` : "an earlier delivery";
+  const earlier = ranEarlier ? laneName(ranEarlier).toLowerCase() : "an earlier delivery";
   const what = delivery.tells === "decline" ? "the decline" : "the payment";
   if (delivery.decision === null) {
     return row.try?.error
@@ -606,6 +618,6 @@ function webhookCaption(row: WebhookRow, rows: readonly WebhookRow[], known: Kno
 function webhookSentence(rows: readonly WebhookRow[]): string {
   if (rows.length === 0) return "The provider's webhook has not told the shop of this payment yet.";
   const events = new Set(rows.map((row) => row.event)).size;
-  const told = rows.map((row) => ` Delivery ${row.n} (${row.type}) ${row.caption}.`).join("");
+  const told = rows.map((row) => ` ${laneName(row)} (${row.type}) ${row.caption}.`).join("");
   return `${plural(rows.length, "delivery", "deliveries")} of ${plural(events, "event")}.${told}`;
 }
