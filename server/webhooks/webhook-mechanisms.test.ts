@@ -9,7 +9,8 @@ import type { TestApp } from "~/testing/test-app";
 import { startTestProvider } from "~/testing/test-provider";
 import { statusOfUnfinishedBody } from "~/testing/unfinished-body";
 import { ProviderUnavailableError } from "../payment-provider/payment-provider";
-import { WEBHOOK_KEYSPACE, serveWebhook } from "./serve-webhook";
+import { WEBHOOK_KEYSPACE } from "./handle-event";
+import { serveWebhook } from "./serve-webhook";
 import { WEBHOOK_BODY_LIMIT_BYTES } from "./verified-event";
 
 const SECRET = "whsec_test_mechanisms_secret_01";
