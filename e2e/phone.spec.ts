@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { lanePositions } from "~/app/_components/lanes-figure";
+import { laneLayout } from "~/app/_components/lanes-figure";
 import { SCENARIOS } from "~/app/_lab/scenarios";
 import { PHONE } from "./environment";
 import { expect, test } from "./fixtures";
@@ -142,7 +142,7 @@ test("on a phone the lanes' labels are at least 12 px, and their heads stay apar
 
   // The heads as the figure draws them for two servers: none runs into another, nor into the first row.
   const heads = page.getByTestId("server-lanes").locator(".lanes-heads");
-  const { receivers } = lanePositions(2);
+  const { receivers } = laneLayout("Client", "Network", ["Server A", "Server B"]);
   await heads.evaluate((element, xs) => {
     const server = element.lastElementChild as HTMLElement;
     const other = server.cloneNode(true) as HTMLElement;

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { KeySweeper } from "run-once/sql";
@@ -70,11 +71,8 @@ export async function startProvider(opts: {
     new WebhookDeliverer({ db, endpoint: opts.webhooks, logger, sendsAgain: lab?.sendsAgain });
   deliverer?.start(WEBHOOK_TICK_MS);
 
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const listening = serve({ fetch: app.fetch, port: opts.port, hostname: "127.0.0.1" }, () =>
-      resolve(listening),
-    );
-  });
+  const server = serve({ fetch: app.fetch, port: opts.port, hostname: "127.0.0.1" });
+  await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

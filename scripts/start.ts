@@ -18,14 +18,6 @@ if (!Number.isInteger(instances) || instances < 1 || (mode === "dev" && instance
   process.exit(1);
 }
 
-// The shop's settings first, so that a bad one (a webhook key TTL shorter than the retry window) stops it in one sentence.
-try {
-  await import("../server/env");
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
-}
-
 const prepared = spawnSync(bin("tsx"), ["prisma/prepare-database.ts"], { cwd: ROOT, stdio: "inherit" });
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 

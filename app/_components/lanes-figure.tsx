@@ -1,16 +1,10 @@
 import type { ReactNode } from "react";
 
-/** Where a figure's lanes sit, in percent: sender, the path between, then the receivers (a lone one at 86). */
-export function lanePositions(receivers: number) {
-  const spread = Array.from({ length: receivers }, (_, i) =>
-    receivers === 1 ? 86 : 66 + (26 * i) / Math.max(1, receivers - 1),
-  );
-  return { sender: 8, between: 40, receivers: spread };
-}
-
-/** A lanes figure's lanes and the names over them: the sender, the path between, then each receiver. */
+/** A lanes figure's lanes in percent, and the names over them: the sender, the path between, then each receiver. */
 export function laneLayout(senderName: string, betweenName: string, receiverNames: readonly string[]) {
-  const { sender, between, receivers } = lanePositions(receiverNames.length);
+  const [sender, between, count] = [8, 40, receiverNames.length];
+  // A lone receiver at 86; several spread from 66 to 92.
+  const receivers = receiverNames.map((_, i) => (count === 1 ? 86 : 66 + (26 * i) / (count - 1)));
   const heads = [
     { name: senderName, x: sender },
     { name: betweenName, x: between },

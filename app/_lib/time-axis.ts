@@ -11,12 +11,6 @@ interface Stretch {
   to: number;
 }
 
-/** A stretch of time, `from`..`to`, drawn at `left`..`right` on the axis. */
-interface Placed extends Stretch {
-  left: number;
-  right: number;
-}
-
 interface AxisOptions {
   /** Idle stretches longer than this are compressed. */
   longestIdleMs: number;
@@ -32,8 +26,10 @@ const MAX_TICKS = 6;
 
 export type TimeAxis = ReturnType<typeof timeAxis>;
 
-/** A piece of the axis over which time runs linearly. */
-interface Piece extends Placed {
+/** A stretch of time, `from`..`to`, drawn at `left`..`right` on the axis: linearly, or compressed. */
+interface Piece extends Stretch {
+  left: number;
+  right: number;
   compressed: boolean;
 }
 

@@ -3,6 +3,7 @@
 import { onlineManager, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import type { TRPCClient } from "@trpc/client";
+import type { inferRouterInputs } from "@trpc/server";
 import { useCallback, useReducer, useRef, useSyncExternalStore } from "react";
 import type { Attempt, AttemptRun } from "~/app/_trpc/attempt-log";
 import { describeFailure } from "~/app/_trpc/links";
@@ -14,13 +15,8 @@ import type { Charge, ChargeAnswer, Step } from "./checkout";
 import type { Order } from "./order";
 import { tabAttemptLog } from "./tab-attempt-log";
 
-export interface ChargeRequest {
-  orderId: string;
-  amountCents: number;
-  idempotencyKey: string;
-  /** Made at the provider by its card field: the shop never sees the card. */
-  paymentMethodId: string;
-}
+/** The charge's input, always with the order's key. */
+type ChargeRequest = Required<inferRouterInputs<AppRouter>["payments"]["charge"]>;
 
 /** How a charge goes over the wire. The lab composes in another one (its naive client). */
 export type SendCharge = (

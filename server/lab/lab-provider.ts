@@ -76,20 +76,12 @@ export class LabProvider implements PaymentProvider {
   readonly webhookTriesOf: PaymentProvider["webhookTriesOf"] = (...args) =>
     this.inner.webhookTriesOf(...args);
 
-  async providerFaults(orderId: string): Promise<ProviderFaults> {
-    return this.#faults("GET", orderId);
-  }
-
-  /** Sets some of the provider's faults for this order; the provider keeps the others. */
-  async setProviderFaults(orderId: string, faults: Partial<ProviderFaults>): Promise<ProviderFaults> {
-    return this.#faults("POST", orderId, faults);
-  }
-
-  async #faults(method: "GET" | "POST", orderId: string, body?: Partial<ProviderFaults>) {
+  /** Reads the provider's faults for this order, or sets some of them: the provider keeps the others. */
+  async providerFaults(orderId: string, changes?: Partial<ProviderFaults>): Promise<ProviderFaults> {
     const response = await fetch(`${this.endpoint.url}/v1/test/faults/${encodeURIComponent(orderId)}`, {
-      method,
+      method: changes ? "POST" : "GET",
       headers: { authorization: `Bearer ${this.endpoint.apiKey}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: changes && JSON.stringify(changes),
       signal: AbortSignal.timeout(5_000),
     }).catch(() => null);
     // A provider that is down (no answer, or a 5xx) is a moment to wait, not a bug: 503 with Retry-After.

@@ -40,7 +40,7 @@ export const labRouter = router({
     .mutation(async ({ ctx, input }) => {
       const order = await findSessionOrder(ctx.db, ctx.sessionId, input.orderId);
       // The provider's first: if it is down, the refusal leaves every switch as it was.
-      const provider = await labProviderOf(ctx.provider).setProviderFaults(order.id, input.provider ?? {});
+      const provider = await labProviderOf(ctx.provider).providerFaults(order.id, input.provider ?? {});
       return { shop: await setSwitches(ctx.db, order.id, input.shop ?? {}), provider };
     }),
 

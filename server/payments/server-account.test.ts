@@ -220,7 +220,7 @@ describe("the record itself", () => {
   }) => {
     const app = await startApp({ lab: true });
     const c = await customer(app);
-    await labProviderOf(app.services.provider).setProviderFaults(c.order.id, { dropReplies: 1 });
+    await labProviderOf(app.services.provider).providerFaults(c.order.id, { dropReplies: 1 });
     expect(await c.pay()).toBe(200);
     const account = await c.account();
     const [request] = account.requests;
@@ -267,7 +267,7 @@ describe("the record itself", () => {
     vi.spyOn(app.services.account.journal, "append").mockResolvedValue();
     vi.spyOn(app.services.account.journal, "markReplyLost").mockResolvedValue();
     const c = await customer(app);
-    await labProviderOf(app.services.provider).setProviderFaults(c.order.id, { dropReplies: 1 });
+    await labProviderOf(app.services.provider).providerFaults(c.order.id, { dropReplies: 1 });
     expect(await c.pay()).toBe(200);
     const [charge] = await app.services.db.charge.findMany({ where: { orderId: c.order.id } });
     const run = await app.services.db.requestRecord.findUniqueOrThrow({ where: { id: charge!.recordedBy! } });

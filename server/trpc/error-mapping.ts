@@ -45,9 +45,6 @@ const CODE_BY_REASON = {
 /** Every reason the server may send; an error of the server's names one. */
 export type MappedReason = keyof typeof CODE_BY_REASON;
 
-/** How long a client waits before retrying a database briefly unavailable. */
-const DATABASE_RETRY_AFTER_SECONDS = 1;
-
 interface NamedFailure {
   reason: MappedReason;
   message: string;
@@ -93,7 +90,7 @@ function namedFailure(error: unknown): NamedFailure | null {
       reason: "DATABASE_UNAVAILABLE",
       message: "The database was briefly unavailable. Try again in a moment.",
       cause: error,
-      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+      retryAfterSeconds: 1,
     };
   }
   return null;

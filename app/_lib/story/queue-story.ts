@@ -10,13 +10,6 @@ export type ReceiptAccount = Omit<QueueAccount, "steps">;
 type Step = QueueAccount["steps"][number];
 type Receipt = QueueAccount["receipts"][number];
 
-/** A receipt drawn on the delivery that made it; `extra` when the order had one before: damage. */
-export interface ReceiptMark {
-  id: string;
-  naive: boolean;
-  extra: boolean;
-}
-
 interface RowBase {
   id: string;
   /** "+0.42 s": since the figure's first row. */
@@ -36,8 +29,8 @@ export interface DeliveryRow {
   redelivery: boolean;
   /** As the worker recorded it; null when it never did (it died first): the row is drawn from its receipt. */
   decision: string | null;
-  /** Exactly the receipts whose own row names this delivery. */
-  receipts: ReceiptMark[];
+  /** Exactly the receipts whose own row names this delivery; `extra` when the order had one before: damage. */
+  receipts: Array<Pick<Receipt, "id" | "naive"> & { extra: boolean }>;
   /** The box on the worker's lane: a receipt sent, answered without one, or failed. */
   box: "receipt" | "answered" | "failed";
   outcome: string;
@@ -132,36 +125,20 @@ export function queueStory(account: QueueAccount): QueueStory {
   };
 }
 
-/** Every delivery: each recorded one, with the receipts that name it, and each one only a receipt names. */
+/** Every delivery: each recorded one, with the receipts that name it, then each one only a receipt names. */
 function deliveriesOf(account: QueueAccount): Delivery[] {
-  const recorded = account.steps
-    .filter((step) => step.step === "delivered")
-    .map((step): Delivery => ({
-      id: step.id,
-      at: Date.parse(step.at),
-      eventId: step.eventId,
-      queueCount: step.delivery,
-      pid: step.pid,
-      step,
-      receipts: account.receipts.filter((receipt) => receipt.deliveryId === step.id),
-    }));
-  const unrecorded = new Map<string, Delivery>();
-  for (const receipt of account.receipts) {
-    if (recorded.some((delivery) => delivery.id === receipt.deliveryId)) continue;
-    const known = unrecorded.get(receipt.deliveryId);
-    if (known) known.receipts.push(receipt);
-    else
-      unrecorded.set(receipt.deliveryId, {
-        id: receipt.deliveryId,
-        at: Date.parse(receipt.createdAt),
-        eventId: receipt.eventId,
-        queueCount: receipt.delivery,
-        pid: receipt.pid,
-        step: null,
-        receipts: [receipt],
-      });
-  }
-  return [...recorded, ...unrecorded.values()];
+  const steps = account.steps.filter((step) => step.step === "delivered");
+  const ids = new Set([
+    ...steps.map((step) => step.id),
+    ...account.receipts.map((receipt) => receipt.deliveryId),
+  ]);
+  return [...ids].map((id) => {
+    const step = steps.find((recorded) => recorded.id === id) ?? null;
+    const receipts = account.receipts.filter((receipt) => receipt.deliveryId === id);
+    const from = step ?? receipts[0]!;
+    const at = Date.parse(step?.at ?? receipts[0]!.createdAt);
+    return { id, at, eventId: from.eventId, queueCount: from.delivery, pid: from.pid, step, receipts };
+  });
 }
 
 /** The delivery whose receipt a replay or a wait answered with: the last keyed one made before it, else the first. */

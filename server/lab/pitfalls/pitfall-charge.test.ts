@@ -99,7 +99,7 @@ describe("caching errors: the provider's transient 503", () => {
   }) => {
     const app = await startApp({ lab: true });
     const { order, pay, charges } = await pitfallOrder([app], { brokenRule: "cached-error" });
-    await labProviderOf(app.services.provider).setProviderFaults(order.id, { unavailable: 1 });
+    await labProviderOf(app.services.provider).providerFaults(order.id, { unavailable: 1 });
     expect((await pay())[0]).toBe(503);
     expect(await pay()).toEqual([503, "replayed"]);
     expect(await pay()).toEqual([503, "replayed"]);
@@ -110,7 +110,7 @@ describe("caching errors: the provider's transient 503", () => {
   test("with only final answers stored, the retry charges once", async ({ startApp }) => {
     const app = await startApp({ lab: true });
     const { order, pay, charges } = await pitfallOrder([app], { brokenRule: null });
-    await labProviderOf(app.services.provider).setProviderFaults(order.id, { unavailable: 1 });
+    await labProviderOf(app.services.provider).providerFaults(order.id, { unavailable: 1 });
     expect((await pay())[0]).toBe(503);
     expect(await pay()).toEqual([200, "executed"]);
     expect(await charges()).toBe(1);
