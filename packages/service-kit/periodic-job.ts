@@ -5,7 +5,7 @@ export class PeriodicJob<T> {
 
   constructor(
     private readonly pass: () => Promise<T>,
-    private readonly onError: (error: unknown) => void,
+    protected readonly onError: (error: unknown) => void,
   ) {}
 
   start(intervalMs: number): void {

@@ -32,12 +32,7 @@ const MAX_BACKOFF_MS = 60 * 60 * 1000;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** Sends events at least once, signed as Stripe signs, retried with backoff until the window closes. */
-export class WebhookDeliverer {
-  readonly #job = new PeriodicJob(
-    () => this.#pass(),
-    (error) => this.deps.logger.warn({ err: error }, "webhook: a delivery pass failed; the next one retries"),
-  );
-
+export class WebhookDeliverer extends PeriodicJob<void> {
   constructor(
     private readonly deps: {
       db: ProviderDb;
@@ -48,10 +43,12 @@ export class WebhookDeliverer {
       /** Events also sent again on purpose, beside the share the endpoint's duplicateRate sends again. */
       sendsAgain?: SendsAgain;
     },
-  ) {}
-
-  readonly start = (intervalMs: number): void => this.#job.start(intervalMs);
-  readonly stop = (): Promise<void> => this.#job.stop();
+  ) {
+    super(
+      () => this.#pass(),
+      (error) => deps.logger.warn({ err: error }, "webhook: a delivery pass failed; the next one retries"),
+    );
+  }
 
   async #pass(): Promise<void> {
     const now = this.#now();

@@ -15,12 +15,7 @@ const BATCH = 20;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
 /** Re-drives, under their own keys, due payments past their recovery point whose client never came back. */
-export class PaymentCompleter {
-  readonly #job = new PeriodicJob(
-    () => this.#pass(),
-    (error) => this.deps.logger.warn({ err: error }, "the completer's pass failed; the next one retries"),
-  );
-
+export class PaymentCompleter extends PeriodicJob<number> {
   constructor(
     private readonly deps: {
       db: Db;
@@ -36,19 +31,12 @@ export class PaymentCompleter {
       redriveCutoffMs: number;
       clock?: () => Date;
     },
-  ) {}
-
-  start(intervalMs: number): void {
-    this.#job.start(intervalMs);
-  }
-
-  stop(): Promise<void> {
-    return this.#job.stop();
-  }
-
-  /** One pass now (sharing one in progress). Resolves with how many payments it settled. */
-  tick(): Promise<number> {
-    return this.#job.tick();
+  ) {
+    // Each pass resolves with how many payments it settled.
+    super(
+      () => this.#pass(),
+      (error) => deps.logger.warn({ err: error }, "the completer's pass failed; the next one retries"),
+    );
   }
 
   async #pass(): Promise<number> {

@@ -4,23 +4,20 @@ import { PeriodicJob } from "service-kit/periodic-job";
 import { recordStep } from "./queue-account";
 
 /** Publishes the outbox oldest first, rows marked sent once confirmed (a crash republishes). */
-export class OutboxRelay {
-  readonly #job = new PeriodicJob(
-    () => this.#relay(),
-    (error) => this.logger.error({ err: error }, "the outbox relay failed; it will try again"),
-  );
-
+export class OutboxRelay extends PeriodicJob<void> {
   constructor(
     private readonly db: Db,
     private readonly publish: (message: { id: string; body: unknown }, expiresInMs: number) => Promise<void>,
-    private readonly settings: { windowMs: number; pollMs: number },
+    private readonly settings: { windowMs: number },
     private readonly logger: Logger,
     /** The lab's fault: the event is published twice. */
     private readonly publishesTwice?: (orderId: string) => Promise<boolean>,
-  ) {}
-
-  readonly start = (): void => this.#job.start(this.settings.pollMs);
-  readonly stop = (): Promise<void> => this.#job.stop();
+  ) {
+    super(
+      () => this.#relay(),
+      (error) => logger.error({ err: error }, "the outbox relay failed; it will try again"),
+    );
+  }
 
   async #relay(): Promise<void> {
     const rows = await this.db.outboxEvent.findMany({

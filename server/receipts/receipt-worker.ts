@@ -58,7 +58,7 @@ export async function startReceiptWorker(
     ? new OutboxRelay(
         db,
         (message, expiresInMs) => rabbit.publish(message, expiresInMs),
-        { windowMs: settings.RECEIPT_REDELIVERY_WINDOW_MS, pollMs: settings.RECEIPT_POLL_MS },
+        { windowMs: settings.RECEIPT_REDELIVERY_WINDOW_MS },
         logger,
         hooks?.publishesTwice,
       )
@@ -90,7 +90,7 @@ export async function startReceiptWorker(
       hooks: hooks?.consumer,
     }),
   );
-  relay?.start();
+  relay?.start(settings.RECEIPT_POLL_MS);
   logger.info(
     { queue: rabbit ? `RabbitMQ ${settings.RECEIPT_QUEUE}` : "embedded (the outbox)" },
     "the receipt worker is running",

@@ -17,12 +17,9 @@ export type UndeliveredEvents = (created: { gt: number; lte: number }) => AsyncI
  * its id's key, so an event both roads bring is handled once. Several instances running it at once is harmless: the
  * event keys make each event's handling once, and a cursor moved back by a slower instance only replays.
  */
-export class CatchUp {
+export class CatchUp extends PeriodicJob<number> {
   /** An event younger than one interval is left to its webhook's first delivery. */
   #settleMs = 0;
-  readonly #failed = (error: unknown) =>
-    this.deps.logger.warn({ err: error }, "the catch-up's pass failed; the next one retries");
-  readonly #job = new PeriodicJob(() => this.#pass(), this.#failed);
 
   constructor(
     private readonly deps: {
@@ -34,22 +31,19 @@ export class CatchUp {
       logger: Pick<Logger, "warn">;
       clock?: () => Date;
     },
-  ) {}
+  ) {
+    // Each pass resolves with how many events it handled.
+    super(
+      () => this.#pass(),
+      (error) => deps.logger.warn({ err: error }, "the catch-up's pass failed; the next one retries"),
+    );
+  }
 
   /** A pass now, then one every interval. */
-  start(intervalMs: number): void {
+  override start(intervalMs: number): void {
     this.#settleMs = intervalMs;
-    void this.tick().catch(this.#failed);
-    this.#job.start(intervalMs);
-  }
-
-  stop(): Promise<void> {
-    return this.#job.stop();
-  }
-
-  /** One pass now (sharing one in progress). Resolves with how many events it handled. */
-  tick(): Promise<number> {
-    return this.#job.tick();
+    void this.tick().catch(this.onError);
+    super.start(intervalMs);
   }
 
   async #pass(): Promise<number> {
