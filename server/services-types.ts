@@ -19,6 +19,8 @@ export interface Services {
   redriveCutoffMs: number;
   /** Limits on mutations over HTTP; null: none (in-process tests). */
   throttle: MutationThrottle | null;
+  /** The catch-up road (server/webhooks/catch-up.ts), where webhooks are configured. */
+  catchUp?: { passNow(): Promise<number> } | null;
 }
 
 /** What the HTTP layer needs beyond the procedures' services. */
@@ -35,4 +37,6 @@ export interface LabComposition {
     endpoint: { url: string; apiKey: string };
     beforeStall: () => Promise<void>;
   }): PaymentProvider;
+  /** Whether the shop is down for an order: its webhook refuses the order's events. */
+  shopDown(db: Db, orderId: string): Promise<boolean>;
 }

@@ -24,7 +24,8 @@ export interface AppServices extends HttpServices {
   sweeper: KeySweeper;
   completer: PaymentCompleter;
   /** The provider's webhook: its signing secret and the run-once core its event keys are kept by; null when not configured. */
-  webhooks: { secret: string; runOnce: RunOnce<Tx> } | null;
+  /** `refuses`: the lab's shop-down switch, an endpoint down for an order's events. */
+  webhooks: { secret: string; runOnce: RunOnce<Tx>; refuses(orderId: string): Promise<boolean> } | null;
   /** The catch-up road: the provider's events the webhook may have missed; with the webhook only. */
   catchUp: CatchUp | null;
   /** Stops the background jobs, writes the pending account of attempts, and closes the database and Redis connections. */
@@ -106,7 +107,13 @@ export function createServices(opts: {
     sessionSecret: secretLoader(() => loadServerSecret(db, "session", opts.sessionSecret)),
     sweeper,
     completer,
-    webhooks: opts.webhooks ? { secret: opts.webhooks.secret, runOnce: webhookRunOnce } : null,
+    webhooks: opts.webhooks
+      ? {
+          secret: opts.webhooks.secret,
+          runOnce: webhookRunOnce,
+          refuses: async (orderId) => (await opts.lab?.shopDown(db, orderId)) ?? false,
+        }
+      : null,
     catchUp,
     async close() {
       sweeper.stop();

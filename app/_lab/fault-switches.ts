@@ -66,6 +66,12 @@ export const FAULT_TOGGLES: ReadonlyArray<Toggle & { help: string }> = [
     ...settingToggle("provider.holdReplyMs", WEBHOOK_FIRST_HOLD_MS),
   },
   {
+    id: "shop-down",
+    label: "The shop is down",
+    help: "For this order the provider's answers to the shop's charges are lost, and the shop's webhook answers its events with 503: only the catch-up, which lists the provider's undelivered events, can record the payment.",
+    ...settingToggle("shop.shopDown", true),
+  },
+  {
     id: "naive-client",
     label: "Naive client (counter-example)",
     help: "Pay makes a new key for every attempt against a charge without run-once. With a lost reply, it pays twice.",

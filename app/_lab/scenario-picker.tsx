@@ -9,6 +9,7 @@ import { paymentStory } from "~/app/_lib/story/payment-story";
 import { queueStory } from "~/app/_lib/story/queue-story";
 import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useTRPC } from "~/app/_trpc/provider";
+import { CatchUpButton } from "./catch-up-button";
 import { FAULT_TOGGLES } from "./fault-switches";
 import { SCENARIOS, allOff, switchesFor } from "./scenarios";
 import { StallGuide } from "./stall-guide";
@@ -97,6 +98,7 @@ export function ScenarioPicker({
           {scenario.help === "stall-guide" && switches && (
             <StallGuide orderId={order.id} attempts={attempts} behindProxy={behindProxy} />
           )}
+          {scenario.help === "catch-up" && <CatchUpButton disabled={paying} />}
           {scenario.waitClock && <WaitClock attempts={attempts} />}
           {children}
           <p data-testid="scenario-should-happen">

@@ -24,6 +24,7 @@ const allOn = {
     relayDuplicates: 1,
     poisonMessage: true,
     naiveConsumer: true,
+    shopDown: true,
     aSwitchAddedLater: true,
   },
   provider: {
@@ -53,6 +54,7 @@ it("sets a scenario's switches and turns every other one off, even one added aft
       relayDuplicates: 0,
       poisonMessage: false,
       naiveConsumer: false,
+      shopDown: false,
       aSwitchAddedLater: false,
     },
     provider: NO_PROVIDER_FAULTS,

@@ -13,7 +13,7 @@ export interface Scenario {
   switches: SwitchChange;
   toDo: string;
   /** A part of the page that helps with it: a link to a second tab, or the stall's command and countdown. */
-  help?: "second-tab" | "stall-guide";
+  help?: "second-tab" | "stall-guide" | "catch-up";
   /** Its lesson is how long a request waits: the panel clocks this tab's request against the server's bound. */
   waitClock?: true;
   /** The Pay button stays enabled while a payment is out, so that a person's double-click sends two requests. */
@@ -89,6 +89,16 @@ export const SCENARIOS: readonly Scenario[] = [
     webhook: true,
     shouldHappen:
       "The webhook finds the payment's key held by the request still waiting for the provider, waits for it and shares its record; the request records the charge. One charge, recorded once.",
+  },
+  {
+    id: "webhook-endpoint-down",
+    title: "The webhook endpoint was down",
+    switches: { shop: { shopDown: true } },
+    toDo: "Press Pay: the provider charges, but the shop is down for this order, so neither its answer nor its webhook gets through. When the page stops retrying, press Run the catch-up now (it runs by itself every minute), then turn The shop is down off and wait for the provider's next try.",
+    help: "catch-up",
+    webhook: true,
+    shouldHappen:
+      "Every road of the shop's own fails: the page's retries and the completer get no answer, the webhook's deliveries a 503. The catch-up lists the provider's undelivered event and records the payment under it. The provider's next try, once the shop is up, runs under the same event key and replays the catch-up's answer. One charge, recorded once.",
   },
   {
     id: "decline-then-card",

@@ -37,6 +37,8 @@ export class LabProvider implements PaymentProvider {
     const answer = switches.naiveProviderCalls
       ? await this.#chargeWithAKeyPerTry(request)
       : await this.inner.charge(request, idempotencyKey);
+    if (switches.shopDown)
+      throw new Error("Lab fault: the shop is down: the provider charged, and its answer is lost.");
     if (await spend(this.db, request.orderId, "stallsBetweenHops")) {
       // The page names this process in its kill command (behind the demo's proxy it could be any instance).
       const where = { orderId: request.orderId };

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ageKeyPastRetention } from "./age-key";
 import { labProviderOf } from "./lab-provider";
 import { naiveCharge } from "./naive-charge";
@@ -59,6 +60,11 @@ export const labRouter = router({
     .input(getOrderInput)
     .output(ageKeyOutput)
     .mutation(({ ctx, input }) => ageKeyPastRetention(ctx, input.orderId)),
+
+  /** The catch-up's pass now, fresh events too: the lesson need not wait out its interval. */
+  catchUpNow: sessionProcedure
+    .output(z.number().int())
+    .mutation(async ({ ctx }) => (await ctx.catchUp?.passNow()) ?? 0),
 
   naiveCharge: sessionProcedure
     .input(naiveChargeInput)

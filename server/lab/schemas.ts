@@ -38,6 +38,8 @@ export const shopSwitchesSchema = z.object({
   poisonMessage: z.boolean(),
   /** The receipt consumer sends on every delivery, without its run-once key. */
   naiveConsumer: z.boolean(),
+  /** The shop is down for this order: its webhook answers 503 to the order's events, and the provider's answers are lost. */
+  shopDown: z.boolean(),
 });
 
 export const labSwitchesSchema = z.object({ shop: shopSwitchesSchema, provider: providerFaultsSchema });

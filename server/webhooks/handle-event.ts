@@ -70,7 +70,7 @@ export async function handleEvent(
 }
 
 /** The order and the payment an event's object names in its metadata (a PaymentIntent's), if any. */
-function metadataOf(event: Stripe.Event): { order?: string; payment_key?: string } {
+export function metadataOf(event: Stripe.Event): { order?: string; payment_key?: string } {
   const object = event.data.object as { metadata?: Record<string, string> };
   return object.metadata ?? {};
 }

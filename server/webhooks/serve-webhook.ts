@@ -3,7 +3,7 @@ import { resultHeaders } from "run-once/http";
 import type Stripe from "stripe";
 import { logger } from "service-kit/logger";
 import type { AppServices } from "../services";
-import { handleEvent } from "./handle-event";
+import { handleEvent, metadataOf } from "./handle-event";
 import { WebhookRefusal, verifiedEvent } from "./verified-event";
 
 /** The webhook: each verified event handled under its id's key, answered once its key completed. */
@@ -21,6 +21,9 @@ export async function serveWebhook(services: AppServices, request: Request): Pro
     if (error instanceof WebhookRefusal) return refusal(error.status, error.message);
     throw error;
   }
+  const { order } = metadataOf(event);
+  if (order && (await services.webhooks.refuses(order)))
+    return refusal(503, "The shop is down for this order (the lab's switch): nothing was handled.", 1);
   try {
     const { outcome, result } = await handleEvent(services, services.webhooks.runOnce, event, "webhook");
     return Response.json(

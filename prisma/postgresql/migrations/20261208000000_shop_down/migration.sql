@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "LabSwitches" ADD COLUMN "shopDown" BOOLEAN NOT NULL DEFAULT false;
