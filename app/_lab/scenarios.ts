@@ -94,11 +94,11 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "webhook-endpoint-down",
     title: "The webhook endpoint was down",
     switches: { shop: { shopDown: true } },
-    toDo: "Press Pay: the provider charges, but the shop is down for this order, so neither its answer nor its webhook gets through. When the page stops retrying, press Run the catch-up now (it runs by itself every minute), then turn The shop is down off and wait for the provider's next try.",
+    toDo: "Press Pay: the provider charges, but the shop is down for this order. When the page stops retrying, press Run the catch-up now (it runs by itself every minute), then turn The shop is down off and wait for the provider's next try.",
     help: "catch-up",
     webhook: true,
     shouldHappen:
-      "Every road of the shop's own fails: the page's retries and the completer get no answer, the webhook's deliveries a 503. The catch-up lists the provider's undelivered event and records the payment under it. The provider's next try, once the shop is up, runs under the same event key and replays the catch-up's answer. One charge, recorded once.",
+      "The page's retries, the completer and the webhook's deliveries (503) all fail. The catch-up lists the provider's undelivered event and records the payment under the event's key. Once the shop is up, the provider's next try runs under that key and replays the catch-up's answer. One charge, recorded once.",
   },
   {
     id: "decline-then-card",

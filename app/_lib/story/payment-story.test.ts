@@ -763,7 +763,7 @@ describe("the payment's story, scenario by scenario", () => {
       ["t3", "d2"],
     ]);
     expect(story.webhookDeliveries.map((row) => row.caption)).toEqual([
-      "answered HTTP 503; the shop's server stopped before writing its account of it",
+      "answered HTTP 503; the shop wrote no account of it",
       "ran under the event's id and recorded the payment, as #2",
       'replayed the stored answer of catch-up 2 ("recorded"): recorded nothing',
     ]);

@@ -557,7 +557,7 @@ function webhookCaption(row: WebhookRow, rows: readonly WebhookRow[], known: Kno
   if (delivery === null) {
     const t = row.try!;
     if (t.status !== null)
-      return `answered HTTP ${t.status}; the shop's server stopped before writing its account of it`;
+      return `answered HTTP ${t.status}; the shop wrote no account of it`;
     if (t.error !== null) return `got no answer (${t.error}): the shop's server never answered${retried}`;
     return "in flight";
   }
