@@ -14,6 +14,7 @@ import type { TestApp } from "~/testing/test-app";
 import { PaymentRecord } from "~/app/_components/payment-record";
 import { webhookRetentionProblem } from "../env";
 import { naiveCharge } from "../lab/naive-charge";
+import { setSwitches } from "../lab/switches";
 import { WEBHOOK_KEYSPACE } from "./handle-event";
 import { serveWebhook } from "./serve-webhook";
 import { WEBHOOK_BODY_LIMIT_BYTES } from "./verified-event";
@@ -296,4 +297,29 @@ describe("the key outlives the provider's retries and the catch-up's look-back",
       else expect(webhookRetentionProblem(config)).toBeNull();
     },
   );
+});
+
+test("the shop down for an order (the lab): its roads fail, the catch-up records the payment, and the next try replays it", async ({
+  startApp,
+}) => {
+  const app = await appWithWebhooks(startApp, { lab: true });
+  // A minute's interval, as by default: its own passes leave a fresh event to the webhook.
+  app.services.catchUp!.start(60_000);
+  const { session, order } = await placedOrder(app);
+  await setSwitches(app.services.db, order.id, { shopDown: true });
+  await expect(app.caller(session).payments.charge(chargeBody(order))).rejects.toMatchObject({
+    code: "SERVICE_UNAVAILABLE",
+  });
+  const tries = async () => (await app.services.provider.webhookTriesOf(order.id)) ?? [];
+  await expect.poll(async () => (await tries()).map((t) => t.status)).toContain(503);
+  expect(await app.services.catchUp!.passNow()).toBe(1);
+  expect(await app.services.db.charge.count({ where: { orderId: order.id } })).toBe(1);
+  await setSwitches(app.services.db, order.id, { shopDown: false });
+  await expect.poll(async () => (await tries()).at(-1)?.status, { timeout: 10_000 }).toBe(200);
+  await app.services.account.flush();
+  const { webhookDeliveries } = await app.caller(session).orders.serverAccount({ orderId: order.id });
+  expect(webhookDeliveries.map((d) => [d.road, d.decision, d.outcome])).toEqual([
+    ["catch-up", "executed", "recorded"],
+    ["webhook", "replayed", "recorded"],
+  ]);
 });
