@@ -556,8 +556,7 @@ function webhookCaption(row: WebhookRow, rows: readonly WebhookRow[], known: Kno
     : "; the provider delivers it again";
   if (delivery === null) {
     const t = row.try!;
-    if (t.status !== null)
-      return `answered HTTP ${t.status}; the shop wrote no account of it`;
+    if (t.status !== null) return `answered HTTP ${t.status}; the shop wrote no account of it`;
     if (t.error !== null) return `got no answer (${t.error}): the shop's server never answered${retried}`;
     return "in flight";
   }
