@@ -92,7 +92,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: "webhook-endpoint-down",
-    title: "The webhook endpoint was down",
+    title: "Webhook endpoint down",
     switches: { shop: { shopDown: true } },
     toDo: "Press Pay: the provider charges, but the shop is down for this order. When the page stops retrying, press Run the catch-up now (it runs by itself every minute), then turn The shop is down off and wait for the provider's next try.",
     help: "catch-up",
