@@ -21,7 +21,9 @@ export function CatchUpButton({ disabled }: { disabled: boolean }) {
         <span role="status" className="small" data-testid="catch-up-answer">
           {pass.error
             ? `The catch-up failed: ${pass.error.message}`
-            : `The catch-up handled ${pass.data} event${pass.data === 1 ? "" : "s"}.`}
+            : pass.data === 0
+              ? "The catch-up handled no event: none was due, or another road held its payment's key. Press it again in a moment."
+              : `The catch-up handled ${pass.data} event${pass.data === 1 ? "" : "s"}.`}
         </span>
       )}
     </p>
