@@ -12,7 +12,7 @@ scenarioTest(
     scenario: "webhook-endpoint-down",
     refusals: /status of 503/,
     happened:
-      /^What happened: .* the catch-up recorded the payment from the provider's events.* Then the provider's webhook: \d+ deliveries of 1 event\. .*Delivery \d+ \(payment_intent\.succeeded\) answered HTTP 503; the shop wrote no account of it.* Catch-up \d+ \(payment_intent\.succeeded\) ran under the event's id and recorded the payment, as #\d+\. .*Delivery \d+ \(payment_intent\.succeeded\) replayed the stored answer of catch-up \d+ \("recorded"\): recorded nothing\.$/,
+      /^What happened: .* the catch-up recorded the payment from the provider's events.* Then the provider's webhook: \d+ deliver(?:y|ies) and 1 catch-up of 1 event\. .*Delivery \d+ \(payment_intent\.succeeded\) answered HTTP 503; the shop wrote no account of it.* Catch-up \d+ \(payment_intent\.succeeded\) ran under the event's id and recorded the payment, as #\d+\. .*Delivery \d+ \(payment_intent\.succeeded\) replayed the stored answer of catch-up \d+ \("recorded"\): recorded nothing\.$/,
     charges: 1,
   },
   async ({ shop, page, orderId, providerDb }) => {

@@ -769,6 +769,8 @@ describe("the payment's story, scenario by scenario", () => {
     ]);
     expect(story.whatHappened).toContain("the catch-up recorded the payment from the provider's events");
     expect(story.whatHappened).toContain("#2 (the catch-up, catch-up 2)");
+    // The provider made two tries: the catch-up is counted apart from them.
+    expect(story.webhookSentence).toMatch(/^2 deliveries and 1 catch-up of 1 event\./);
     expect(story.requests[1]!.reply).toBe("none");
   });
 

@@ -613,10 +613,12 @@ function webhookCaption(row: WebhookRow, rows: readonly WebhookRow[], known: Kno
   }
 }
 
-/** The webhook lane in words, numbered as its figure: "2 deliveries of 1 event. Delivery 1 …". */
+/** The webhook lane in words, numbered as its figure: "2 deliveries and 1 catch-up of 1 event. Delivery 1 …". */
 function webhookSentence(rows: readonly WebhookRow[]): string {
   if (rows.length === 0) return "The provider's webhook has not told the shop of this payment yet.";
   const events = new Set(rows.map((row) => row.event)).size;
+  const catchUps = rows.filter((row) => row.delivery?.road === "catch-up").length;
   const told = rows.map((row) => ` ${laneName(row)} (${row.type}) ${row.caption}.`).join("");
-  return `${plural(rows.length, "delivery", "deliveries")} of ${plural(events, "event")}.${told}`;
+  const counted = `${plural(rows.length - catchUps, "delivery", "deliveries")}${catchUps ? ` and ${plural(catchUps, "catch-up")}` : ""}`;
+  return `${counted} of ${plural(events, "event")}.${told}`;
 }
