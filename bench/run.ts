@@ -201,14 +201,9 @@ async function overhead(provider: Provider) {
       met: accountCost <= ACCOUNT_RATIO_MOVE_TARGET,
       how: `payments.charge vs bench.chargeWithoutAccount (its attempt records dropped unwritten), each over the unprotected twin, in the same ${rounds} rounds`,
     });
-    for (const [variant, values] of [
-      ["with run-once", a],
-      ["without", b],
-    ] as const) {
-      for (const p of [50, 90, 99]) {
+    for (const [variant, values] of Object.entries({ "with run-once": a, without: b }))
+      for (const p of [50, 90, 99])
         latencySeries.push({ group: `${label(provider)}, ${variant}`, x: `p${p}`, y: percentile(values, p) });
-      }
-    }
   });
 }
 
@@ -555,7 +550,6 @@ async function engineOverhead(provider: Provider) {
     withoutMs: b,
     roundRatios,
   } = await measureEngineOverhead(url, { rounds, perRound });
-  const postgres = provider === "postgresql";
   const ratio = percentile(a, 50) / percentile(b, 50);
   const addedMs = percentile(a, 50) - percentile(b, 50);
   const how = `one ledger row per call, sequential, ${a.length} + ${b.length} calls in ${rounds} rounds, order reversed each round (per-round ratios ${spreadOf(roundRatios)}); the claim commits on its own, then the row, the bare transaction and the completion go through Prisma's interactive transaction, as the shop writes them`;
@@ -571,7 +565,7 @@ async function engineOverhead(provider: Provider) {
     ...REPORTED,
     how,
   });
-  if (!postgres) return;
+  if (provider !== "postgresql") return;
   const { bareMs, withKeyMs } = await measureKeyWriteFloor(url, { rounds, perRound });
   addRow(provider, 1, {
     case: "Floor of any key in PostgreSQL, p50: one completed row",
