@@ -22,7 +22,7 @@ import { NO_BACKGROUND_JOBS, UNTHROTTLED, removeSqlite, usageOf } from "./proces
 import { costsByArea } from "./cpu-profile";
 import { costPerCharge } from "./cpu-per-charge";
 import type { LoadOptions, LoadResult } from "./load";
-import { spreadOf, tableOf, writeReport } from "./report";
+import { ms, spreadOf, tableOf, writeReport } from "./report";
 import type { Row, Series } from "./report";
 import { runPeers } from "./peers";
 import { orderQueue, seedOrders } from "./seed-orders";
@@ -55,7 +55,6 @@ const latencySeries: Series[] = [];
 const storeSeries: Series[] = [];
 
 const label = (provider: Provider) => (provider === "sqlite" ? "SQLite" : "PostgreSQL");
-const ms = (value: number) => `${value.toFixed(1)} ms`;
 /** A row with no target: its figure is reported. */
 const REPORTED = { target: "report", met: null } as const;
 const addRow = (provider: Provider, instances: number, row: Omit<Row, "database" | "instances">) =>
