@@ -15,21 +15,15 @@ const BATCHES = 10;
 
 /** A checkout's own modules: each build is started and seeded by its own code and its own Prisma client. */
 async function modulesOf(root: string) {
-  const load = (file: string) => import(path.join(root, file));
+  const load = <Module>(file: string) => import(path.join(root, file)) as Promise<Module>;
   const [{ startInstances }, { createDb }, { newSignedSession }, { orderQueue, seedOrders }] =
     await Promise.all([
-      load("server/cluster/instances.ts"),
-      load("server/db/client.ts"),
-      load("testing/signed-session.ts"),
-      load("bench/seed-orders.ts"),
+      load<typeof import("../server/cluster/instances")>("server/cluster/instances.ts"),
+      load<typeof import("../server/db/client")>("server/db/client.ts"),
+      load<typeof import("../testing/signed-session")>("testing/signed-session.ts"),
+      load<typeof import("./seed-orders")>("bench/seed-orders.ts"),
     ]);
-  return { startInstances, createDb, newSignedSession, orderQueue, seedOrders } as {
-    startInstances: typeof import("../server/cluster/instances").startInstances;
-    createDb: typeof import("../server/db/client").createDb;
-    newSignedSession: typeof import("../testing/signed-session").newSignedSession;
-    orderQueue: typeof import("./seed-orders").orderQueue;
-    seedOrders: typeof import("./seed-orders").seedOrders;
-  };
+  return { startInstances, createDb, newSignedSession, orderQueue, seedOrders };
 }
 
 /** One build's shop and provider on a fresh database of their own, ready to be charged. */

@@ -11,7 +11,7 @@ import { ROOT } from "../testing/paths";
 import { dropDatabase, recreateDatabase } from "../testing/postgres-admin";
 import { migrateDatabase } from "service-kit/db/migrate";
 import { percentile } from "./load";
-import { markdownTable, spreadOf } from "./report";
+import { markdownTable, ms, spreadOf } from "./report";
 import {
   REDIS_URL,
   SYSTEM_IDS,
@@ -140,7 +140,6 @@ function report(
   { bareMs, bySystem }: Awaited<ReturnType<typeof latency>>,
   seconds: number,
 ) {
-  const ms = (value: number) => `${value.toFixed(1)} ms`;
   return `# Peers: run-once beside two idempotency libraries
 
 Produced by \`npm run bench -- --peers\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, in ${Math.round(seconds)} s: ${os.cpus().length} cores, Node ${process.version}. A report, not a target.

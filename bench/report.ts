@@ -37,6 +37,8 @@ const frame = (title: string, values: Series[]) => ({
   data: { values },
 });
 
+export const ms = (value: number) => `${value.toFixed(1)} ms`;
+
 /** The range of a list of ratios, for a row's "how". */
 export const spreadOf = (ratios: number[]) =>
   `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;

@@ -22,7 +22,7 @@ import { NO_BACKGROUND_JOBS, UNTHROTTLED, removeSqlite, usageOf } from "./proces
 import { costsByArea } from "./cpu-profile";
 import { costPerCharge } from "./cpu-per-charge";
 import type { LoadOptions, LoadResult } from "./load";
-import { spreadOf, tableOf, writeReport } from "./report";
+import { ms, spreadOf, tableOf, writeReport } from "./report";
 import type { Row, Series } from "./report";
 import { runPeers } from "./peers";
 import { orderQueue, seedOrders } from "./seed-orders";
@@ -55,7 +55,6 @@ const latencySeries: Series[] = [];
 const storeSeries: Series[] = [];
 
 const label = (provider: Provider) => (provider === "sqlite" ? "SQLite" : "PostgreSQL");
-const ms = (value: number) => `${value.toFixed(1)} ms`;
 /** A row with no target: its figure is reported. */
 const REPORTED = { target: "report", met: null } as const;
 const addRow = (provider: Provider, instances: number, row: Omit<Row, "database" | "instances">) =>
@@ -201,14 +200,9 @@ async function overhead(provider: Provider) {
       met: accountCost <= ACCOUNT_RATIO_MOVE_TARGET,
       how: `payments.charge vs bench.chargeWithoutAccount (its attempt records dropped unwritten), each over the unprotected twin, in the same ${rounds} rounds`,
     });
-    for (const [variant, values] of [
-      ["with run-once", a],
-      ["without", b],
-    ] as const) {
-      for (const p of [50, 90, 99]) {
+    for (const [variant, values] of Object.entries({ "with run-once": a, without: b }))
+      for (const p of [50, 90, 99])
         latencySeries.push({ group: `${label(provider)}, ${variant}`, x: `p${p}`, y: percentile(values, p) });
-      }
-    }
   });
 }
 
@@ -555,7 +549,6 @@ async function engineOverhead(provider: Provider) {
     withoutMs: b,
     roundRatios,
   } = await measureEngineOverhead(url, { rounds, perRound });
-  const postgres = provider === "postgresql";
   const ratio = percentile(a, 50) / percentile(b, 50);
   const addedMs = percentile(a, 50) - percentile(b, 50);
   const how = `one ledger row per call, sequential, ${a.length} + ${b.length} calls in ${rounds} rounds, order reversed each round (per-round ratios ${spreadOf(roundRatios)}); the claim commits on its own, then the row, the bare transaction and the completion go through Prisma's interactive transaction, as the shop writes them`;
@@ -571,7 +564,7 @@ async function engineOverhead(provider: Provider) {
     ...REPORTED,
     how,
   });
-  if (!postgres) return;
+  if (provider !== "postgresql") return;
   const { bareMs, withKeyMs } = await measureKeyWriteFloor(url, { rounds, perRound });
   addRow(provider, 1, {
     case: "Floor of any key in PostgreSQL, p50: one completed row",

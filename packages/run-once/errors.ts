@@ -11,12 +11,12 @@ export abstract class RunOnceError extends Error {
 export class KeyInProgressError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_KEY_IN_PROGRESS";
   readonly outcome = "conflict";
+  override readonly name = "KeyInProgressError";
 
   constructor(readonly retryAfterSeconds: number) {
     super(
       "A request with this idempotency key is still in progress. Retry with the same key after Retry-After seconds.",
     );
-    this.name = "KeyInProgressError";
   }
 }
 
@@ -24,13 +24,13 @@ export class KeyInProgressError extends RunOnceError {
 export class KeyReusedError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_KEY_REUSED";
   readonly outcome = "mismatch";
+  override readonly name = "KeyReusedError";
 
   /** The state the key was found in: the grid's row that refused it. */
   constructor(readonly keyState: "in_progress" | "completed") {
     super(
       "This idempotency key was already used with a different request body. Use a new key for a new operation.",
     );
-    this.name = "KeyReusedError";
   }
 }
 
@@ -38,35 +38,25 @@ export class KeyReusedError extends RunOnceError {
 export class LeaseLostError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_LEASE_LOST";
   readonly outcome = "lease_lost";
-
-  constructor() {
-    super(
-      "This attempt ran past its lease and another attempt took the key over; nothing of this attempt was committed. Retry with the same key to get the outcome.",
-    );
-    this.name = "LeaseLostError";
-  }
+  override readonly name = "LeaseLostError";
+  override readonly message =
+    "This attempt ran past its lease and another attempt took the key over; nothing of this attempt was committed. Retry with the same key to get the outcome.";
 }
 
 /** The caller stopped waiting (its client went away); the execution goes on and its outcome is stored. */
 export class CallerGoneError extends RunOnceError {
   readonly reason = "CALLER_GONE";
   readonly outcome = "abandoned";
-
-  constructor() {
-    super("The client went away; the operation continues and its outcome will be replayed.");
-    this.name = "CallerGoneError";
-  }
+  override readonly name = "CallerGoneError";
+  override readonly message =
+    "The client went away; the operation continues and its outcome will be replayed.";
 }
 
 /** A programming error: the operation returned without commit(); nothing is stored and the key is released. */
 export class CommitMissingError extends RunOnceError {
   readonly reason = "IDEMPOTENCY_COMMIT_MISSING";
   readonly outcome = "released";
-
-  constructor() {
-    super(
-      "The operation returned without calling commit(): its side effects would not commit with the key. Call commit().",
-    );
-    this.name = "CommitMissingError";
-  }
+  override readonly name = "CommitMissingError";
+  override readonly message =
+    "The operation returned without calling commit(): its side effects would not commit with the key. Call commit().";
 }

@@ -92,8 +92,7 @@ async function executeAndSettle<Tx>(
   const generation = generationOf(claim.token);
   let committed: { outcome: StoredOutcome; expiresAt: Date } | undefined;
   const execution: Execution<Tx> = {
-    key: request.key,
-    fingerprint: request.fingerprint,
+    ...request,
     decision,
     generation,
     commit: async (work) => {

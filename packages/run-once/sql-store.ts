@@ -138,21 +138,15 @@ export function leaseAndRetention(terms: ClaimTerms) {
 }
 
 /** SQLite returns booleans as 0/1 (or 0n/1n), PostgreSQL as booleans. */
-function isTrue(value: unknown): boolean {
-  return value === true || value === 1 || value === 1n;
-}
+const isTrue = (value: unknown) => value === true || value === 1 || value === 1n;
 
 /** Dates come back as Date objects or ISO strings, depending on the driver. */
-function toDate(value: unknown): Date {
-  return value instanceof Date ? value : new Date(value as string);
-}
+const toDate = (value: unknown) => (value instanceof Date ? value : new Date(value as string));
 
 function toRecord(row: KeyRow): KeyRecord {
   return {
-    id: row.id,
-    fingerprint: row.fingerprint,
+    ...row,
     state: row.state === STORED_STATE.completed ? "completed" : "in_progress",
-    token: row.token,
     lockedUntil: toDate(row.lockedUntil),
     expiresAt: toDate(row.expiresAt),
     outcome: row.outcome === null ? null : (JSON.parse(row.outcome) as StoredOutcome),

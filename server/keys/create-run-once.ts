@@ -37,12 +37,7 @@ export function createRunOnce(opts: {
     settings: { ...opts.settings, ttlMs: opts.webhookKeyTtlMs },
   });
   const journal = new PrismaRequestJournal(opts.db);
-  const account = new Account(journal, {
-    db: opts.db,
-    instance: opts.instance,
-    finalErrors: opts.finalErrors,
-    logger,
-  });
+  const account = new Account(journal, { ...opts, logger });
   const sweepKeysAndTheirAttempts = async (expiredBefore: Date, abandonedBefore: Date) => {
     const deleted = await store.sweep(expiredBefore, abandonedBefore);
     await journal.sweep(abandonedBefore);

@@ -12,9 +12,7 @@ import type { ChargeView } from "./charge-view";
 import { newPaymentKey } from "./payment-key";
 
 /** The key the shop sends the provider for a payment attempt: derived from the attempt's own, so every retry sends it again. */
-function providerKeyOf(paymentKey: string): string {
-  return `${paymentKey}/charge`;
-}
+const providerKeyOf = (paymentKey: string) => `${paymentKey}/charge`;
 
 /** The account's run that works on a payment: the record its charge names, on the road that settles it, sending its calls. */
 interface PaymentRun extends CallRecorder {
@@ -66,13 +64,7 @@ type SavedCall = { paymentMethodId: string; providerCalledAt: Date };
 export async function chargeOrder(deps: ChargeDeps, input: ChargeInput): Promise<ChargeView> {
   const saved = (await savedFirstTry(deps, input)) ?? (await checkedRetry(deps, input));
   try {
-    return await finishPayment(deps, {
-      run: deps.run,
-      orderId: input.orderId,
-      paymentKey: deps.execution.key,
-      amountCents: input.amountCents,
-      ...saved,
-    });
+    return await finishPayment(deps, { ...input, ...saved, run: deps.run, paymentKey: deps.execution.key });
   } catch (error) {
     if (error instanceof DomainError) throw error;
     // Past the recovery point the provider may have charged: never "nothing happened".
@@ -161,16 +153,7 @@ export async function finishPayment(deps: RecoveryDeps, payment: PaymentToFinish
   const late = now.getTime() - payment.providerCalledAt.getTime() > deps.redriveCutoffMs;
   const answer: ChargeAnswer | null = late
     ? await lookUp(deps.provider, payment.orderId, payment.paymentKey)
-    : await deps.provider.charge(
-        {
-          amountCents: payment.amountCents,
-          paymentMethodId: payment.paymentMethodId,
-          orderId: payment.orderId,
-          paymentKey: payment.paymentKey,
-          run: payment.run,
-        },
-        providerKeyOf(payment.paymentKey),
-      );
+    : await deps.provider.charge(payment, providerKeyOf(payment.paymentKey));
   return recordAnswer(deps, payment, answer);
 }
 

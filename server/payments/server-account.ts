@@ -82,13 +82,8 @@ function lifecycleOf(key: string, view: KeyView | undefined, now: Date): KeyLife
   if (view.state === "in_progress") {
     return { key, state: "in_progress", lockedUntil: view.lockedUntil.toISOString(), expiresAt: null };
   }
-  const expired = view.expiresAt.getTime() <= now.getTime();
-  return {
-    key,
-    state: expired ? "expired" : "completed",
-    lockedUntil: null,
-    expiresAt: view.expiresAt.toISOString(),
-  };
+  const state = view.expiresAt.getTime() <= now.getTime() ? "expired" : "completed";
+  return { key, state, lockedUntil: null, expiresAt: view.expiresAt.toISOString() };
 }
 
 /** The delivery a webhook's run names, as recordPaymentEvent keeps it. */

@@ -247,14 +247,13 @@ function requestRow(records: readonly RequestView[], i: number, acts: Acts): Req
   return { ...row, work, takenOverBy, caption: caption(records, { ...row, takenOverBy }, acts) + lost };
 }
 
-/** The run whose execution a duplicate waited for: the one that ran the key's same generation. */
-function executionOf(records: readonly RequestView[], i: number): number | null {
+/** The run whose execution a duplicate waited for, by its number: the one that ran the key's same generation. */
+function executionOf(records: readonly RequestView[], i: number): string {
   const record = records[i]!;
-  if (record.generation === null) return null;
   const j = records.findIndex(
     (r, k) => k !== i && r.key === record.key && r.generation === record.generation && !waitedFor(r),
   );
-  return j === -1 ? null : j + 1;
+  return record.generation === null || j === -1 ? "the execution in flight" : `#${j + 1}`;
 }
 
 const waitedFor = (record: RequestView) =>
@@ -302,10 +301,6 @@ function caption(
       ? "ran without run-once: the card was declined"
       : `ran without run-once: failed (HTTP ${status})`;
   }
-  const shared = () => {
-    const first = executionOf(records, row.n - 1);
-    return first === null ? "the execution in flight" : `#${first}`;
-  };
   switch (record.decision) {
     case null:
       if (takenOverBy === null)
@@ -330,7 +325,7 @@ function caption(
       if (status >= 400) return `replayed the stored failure (HTTP ${status}): charged nothing`;
       return "replayed the stored result: charged nothing";
     case "coalesced":
-      return `waited for ${shared()} and shared its result`;
+      return `waited for ${executionOf(records, row.n - 1)} and shared its result`;
     case "conflict":
       return "waited past the wait bound, and was told 409: retry later";
     case "mismatch":
