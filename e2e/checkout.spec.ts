@@ -94,7 +94,7 @@ test("three clicks across two tabs charge once, and both tabs show the same char
   await shop.expectCharged(second);
   expect(await shop.status(second).textContent()).toBe(await shop.status().textContent());
   // Whichever tab came second waited for the execution in flight: the server says it coalesced.
-  const decisions = [page, second].map((tab) => shop.attempts(tab).last().getAttribute("data-decision"));
+  const decisions = [page, second].map((tab) => shop.tries(tab).last().getAttribute("data-decision"));
   expect((await Promise.all(decisions)).sort()).toEqual(["coalesced", "executed"]);
   await shop.expectServerAnswered(paymentKey, 2);
   await shop.expectLedger(orderId, 1);

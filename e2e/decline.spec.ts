@@ -15,7 +15,7 @@ test("a declined card leaves the order payable: another card pays it, once, unde
   await shop.payButton().click();
   const declined = "Declined: Your card was declined. No charge was made to the card ending 0002.";
   await expect(shop.status()).toContainText(declined);
-  await expect(shop.attempts().first()).toContainText("HTTP 402, declined: a final answer");
+  await expect(shop.tries().first()).toContainText("HTTP 402, declined: a final answer");
   await shop.capture("declined");
 
   // The decline, its reason and the next attempt come from the server: they survive a reload.
@@ -69,7 +69,7 @@ test("a decline is final for its key: it is replayed, never retried into a charg
 
   await shop.payButton().click();
   await expect(shop.status()).toContainText("Declined");
-  await expect(shop.attempts()).toHaveCount(1);
+  await expect(shop.tries()).toHaveCount(1);
 
   // Paying again with that attempt's key replays the stored decline.
   const replay = await page.request.post("/api/trpc/payments.charge", {

@@ -11,7 +11,7 @@ test("a failure before commit releases the key, and the retry charges once", asy
   await shop.payButton().click();
   await shop.expectCharged();
 
-  await shop.expectAttempts({ outcome: "unavailable" }, { decision: "executed" });
+  await shop.expectTries({ outcome: "unavailable" }, { decision: "executed" });
   await expect.poll(() => shop.answerStatuses(paymentKey)).toEqual([503, 200]);
   await shop.capture("failed before commit, then charged");
   await shop.expectLedger(orderId, 1);

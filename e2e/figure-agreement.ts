@@ -48,7 +48,7 @@ export function chargingRun(account: ServerAccount, charge: Order["charges"][num
  * undrawn; and a reply arrow back to the client exactly where the record says a reply reached it.
  */
 async function expectMarksAgree(page: Page, account: ServerAccount, charges: Order["charges"]) {
-  const rows = page.getByTestId("server-lanes").locator("[data-server-attempt]");
+  const rows = page.getByTestId("server-lanes").locator("[data-server-try]");
   const drawn = await rows.evaluateAll((elements) =>
     elements.map((row) => ({
       id: row.getAttribute("data-request-id"),
@@ -95,7 +95,7 @@ export async function expectFigureAgrees(page: Page, orderId: string): Promise<S
   await expect(async () => {
     const account = await readOrder<ServerAccount>(page, "serverAccount", orderId);
     const { charges } = await readOrder<Order>(page, "get", orderId);
-    const drawn = await drawnRows(page, "server-lanes", "data-server-attempt", [
+    const drawn = await drawnRows(page, "server-lanes", "data-server-try", [
       "data-sent-by",
       "data-decision",
       "data-status",

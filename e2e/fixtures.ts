@@ -168,16 +168,16 @@ export class Shop {
     expect((await saved).ok()).toBe(true);
   }
 
-  /** The timeline's attempts: `data-outcome` says how each ended, `data-decision` the server's word. */
-  attempts(page: Page = this.page) {
+  /** The timeline's tries: `data-outcome` says how each ended, `data-decision` the server's word. */
+  tries(page: Page = this.page) {
     return page.locator(".lane");
   }
-  /** Expects exactly these attempts on the timeline, in order, each by how it ended or by the server's word. */
-  async expectAttempts(...expected: Array<{ outcome?: string; decision?: string }>) {
-    await expect(this.attempts()).toHaveCount(expected.length);
+  /** Expects exactly these tries on the timeline, in order, each by how it ended or by the server's word. */
+  async expectTries(...expected: Array<{ outcome?: string; decision?: string }>) {
+    await expect(this.tries()).toHaveCount(expected.length);
     for (const [n, attributes] of expected.entries()) {
       for (const [name, value] of Object.entries(attributes))
-        await expect(this.attempts().nth(n)).toHaveAttribute(`data-${name}`, value);
+        await expect(this.tries().nth(n)).toHaveAttribute(`data-${name}`, value);
     }
   }
 

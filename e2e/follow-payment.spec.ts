@@ -21,8 +21,8 @@ test("after a reload mid-charge the page follows the key in progress and shows t
   await expect(page.getByTestId("order-status")).toHaveText("PAID");
   await expect(shop.status()).toHaveText("Paid. Charged $14.50 to •••• 4242, once.");
   await expect(page.getByRole("button", { name: /^Finish payment/ })).toHaveCount(0);
-  // The attempt the reload cut off says so, and nothing else about it.
-  await expect(shop.attempts().first()).toHaveAttribute("data-outcome", "interrupted");
-  await expect(shop.attempts().first()).not.toContainText(/retr|waited/);
+  // The try the reload cut off says so, and nothing else about it.
+  await expect(shop.tries().first()).toHaveAttribute("data-outcome", "interrupted");
+  await expect(shop.tries().first()).not.toContainText(/retr|waited/);
   await shop.capture("followed payment settled");
 });

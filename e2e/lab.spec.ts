@@ -10,7 +10,7 @@ test("on a wide screen the lab sits beside the Pay button: both in view at once"
   expect(labBox && payBox && labBox.x > payBox.x + payBox.width).toBe(true);
 });
 
-test("a one-shot switch says it is armed for the next attempt, then which attempt spent it", async ({
+test("a one-shot switch says it is armed for the next try, then which try spent it", async ({
   shop,
   page,
   consoleErrors,
@@ -18,12 +18,12 @@ test("a one-shot switch says it is armed for the next attempt, then which attemp
   consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
   await shop.placeOrder({ "espresso-beans": 1 });
   await shop.switchOn(LAB.dropReply);
-  await expect(page.getByTestId("drop-reply-state")).toHaveText("armed for the next attempt");
+  await expect(page.getByTestId("drop-reply-state")).toHaveText("armed for the next try");
   await shop.capture("lab switch armed");
 
   await shop.payButton().click();
   await shop.expectCharged();
-  // Attempt 1 lost its reply: it spent the switch; attempt 2 got the stored result.
+  // Try 1 lost its reply: it spent the switch; try 2 got the stored result.
   await expect(page.getByTestId("drop-reply-state")).toHaveText("spent on try 1");
   await expect(page.getByLabel(LAB.dropReply)).not.toBeChecked();
   await shop.capture("lab switch spent");

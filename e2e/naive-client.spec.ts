@@ -1,6 +1,6 @@
 import { LAB, expect, test } from "./fixtures";
 
-test("the naive client's double charge is shown as damage: charged twice, a key per attempt, the extra charge marked", async ({
+test("the naive client's double charge is shown as damage: charged twice, a key per try, the extra charge marked", async ({
   shop,
   page,
   consoleErrors,
@@ -20,15 +20,13 @@ test("the naive client's double charge is shown as damage: charged twice, a key 
   await expect(page.getByTestId("charge-count")).toHaveText("2 charges for one order: 1 extra.");
   await expect(page.locator("[data-charge-id][data-extra-charge]")).toHaveCount(1);
 
-  // Each attempt shows the key it carried: two attempts, two keys, and the retry flagged.
-  await expect(shop.attempts()).toHaveCount(2);
-  const keys = await shop
-    .attempts()
-    .evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute("data-key")));
+  // Each try shows the key it carried: two tries, two keys, and the retry flagged.
+  await expect(shop.tries()).toHaveCount(2);
+  const keys = await shop.tries().evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute("data-key")));
   expect(keys.every((key) => key?.startsWith("naive_"))).toBe(true);
   expect(new Set(keys).size).toBe(2);
   await expect(page.getByTestId("new-key-warning")).toContainText("Retried with a new key (try 2)");
-  await expect(page.locator(".timeline")).not.toContainText("Every attempt sends the order's payment key");
+  await expect(page.locator(".timeline")).not.toContainText("Every try sends the order's payment key");
   await shop.capture("naive client charged twice");
 
   await shop.expectLedger(orderId, 2);

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
-test("paying offline says so, shows the attempt waiting, and sends it with the same key when the connection returns", async ({
+test("paying offline says so, shows the try waiting, and sends it with the same key when the connection returns", async ({
   shop,
   page,
   context,
@@ -17,8 +17,8 @@ test("paying offline says so, shows the attempt waiting, and sends it with the s
   await expect(shop.status()).toContainText("You are offline.");
   await expect(shop.status()).toContainText("will be sent with its key");
   await expect(page.getByTestId("connection-notice")).toContainText("You are offline.");
-  await expect(shop.attempts().last()).toHaveAttribute("data-outcome", "waiting");
-  await expect(shop.attempts().last()).toContainText("waiting for the connection: not sent yet");
+  await expect(shop.tries().last()).toHaveAttribute("data-outcome", "waiting");
+  await expect(shop.tries().last()).toContainText("waiting for the connection: not sent yet");
   await expect(page.getByRole("button", { name: "Waiting for the connection…" })).toBeDisabled();
   await shop.capture("offline, payment waiting");
 
@@ -26,7 +26,7 @@ test("paying offline says so, shows the attempt waiting, and sends it with the s
   await expect(shop.status()).toHaveText("Paid. Charged $12.00 to •••• 4242, once.");
   // The payment went out once the connection was back, with the order's key.
   await shop.expectServerAnswered(paymentKey, 1);
-  await expect(shop.attempts().last()).toHaveAttribute("data-decision", "executed");
+  await expect(shop.tries().last()).toHaveAttribute("data-decision", "executed");
 });
 
 test("a card field whose script the lost connection cut off loads again when it returns, and the payment goes on", async ({

@@ -11,7 +11,7 @@ const PITFALLS = {
   stuckExecution: "Stuck execution (20 s)",
   partialCommit: "Break: release the key after a partial commit",
   memoryStore: "Break: keys in each instance's memory",
-  keysPerAttempt: "Break: a new key per attempt",
+  keysPerTry: "Break: a new key per try",
   cachedError: "Break: cache error responses forever",
   unboundedWait: "Break: duplicates wait without a bound",
 } as const;
@@ -30,7 +30,7 @@ test.describe("releasing the key after a partial commit", () => {
   }) => {
     consoleErrors.expect(/status of 503/);
     const orderId = await shop.orderWith(PITFALLS.partialCommit);
-    await expect(page.getByTestId("pitfall-fail-after-write-state")).toHaveText("armed for the next attempt");
+    await expect(page.getByTestId("pitfall-fail-after-write-state")).toHaveText("armed for the next try");
     await payInPitfallMode(page);
 
     await expect(page.getByTestId("overcharge")).toContainText("Charged twice");
@@ -38,14 +38,14 @@ test.describe("releasing the key after a partial commit", () => {
     await expect(page.locator(".site-footer")).not.toContainText(
       "Every payment is charged at most once per key",
     );
-    await shop.expectAttempts({ outcome: "unavailable" }, { decision: "executed" });
+    await shop.expectTries({ outcome: "unavailable" }, { decision: "executed" });
     // The server's own account: the first run released its key though its charge was written; the retry ran again.
     const rows = page.getByTestId("server-lanes").locator(".lanes-row");
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(0)).toHaveAttribute("data-decision", "released");
     await expect(rows.nth(0)).toHaveAttribute("data-status", "503");
     await expect(rows.nth(1)).toHaveAttribute("data-decision", "executed");
-    // The one-shot fault says which attempt it broke.
+    // The one-shot fault says which try it broke.
     await expect(page.getByTestId("pitfall-fail-after-write-state")).toHaveText("spent on try 1");
     await shop.capture("pitfall partial commit, charged twice");
     await shop.expectLedger(orderId, 2);
@@ -59,7 +59,7 @@ test.describe("releasing the key after a partial commit", () => {
     await payInPitfallMode(page);
 
     await expect(shop.status()).toContainText("Paid.");
-    await shop.expectAttempts({ decision: "executed" });
+    await shop.expectTries({ decision: "executed" });
     await shop.expectLedger(orderId, 1);
   });
 });
@@ -76,18 +76,18 @@ test("in-memory store: on one instance the switch says it needs two, and honestl
   await payInPitfallMode(page);
 
   await expect(shop.status()).toContainText("Paid.");
-  await expect(shop.attempts().nth(1)).toHaveAttribute("data-decision", "replayed");
+  await expect(shop.tries().nth(1)).toHaveAttribute("data-decision", "replayed");
   await shop.expectLedger(orderId, 1);
 });
 
-test.describe("keys generated per attempt", () => {
+test.describe("keys generated per try", () => {
   test("broken: the naive client's retry carries a new key, and is a second payment", async ({
     shop,
     page,
     consoleErrors,
   }) => {
     consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
-    const orderId = await shop.orderWith(PITFALLS.keysPerAttempt);
+    const orderId = await shop.orderWith(PITFALLS.keysPerTry);
     await expect(page.getByLabel(LAB.naiveClient)).toBeChecked();
     await page.getByRole("button", { name: /^Pay naively/ }).click();
 
@@ -95,7 +95,7 @@ test.describe("keys generated per attempt", () => {
     await shop.expectLedger(orderId, 2);
   });
 
-  test("kept: the order's key on every attempt, and the retry after the lost reply is replayed, not charged again", async ({
+  test("kept: the order's key on every try, and the retry after the lost reply is replayed, not charged again", async ({
     shop,
     consoleErrors,
   }) => {
@@ -106,8 +106,8 @@ test.describe("keys generated per attempt", () => {
     await shop.payButton().click();
     await shop.expectCharged();
 
-    // Attempt 1 committed but its reply was lost; attempt 2 got the stored result.
-    await shop.expectAttempts({ outcome: "network_error" }, { decision: "replayed" });
+    // Try 1 committed but its reply was lost; try 2 got the stored result.
+    await shop.expectTries({ outcome: "network_error" }, { decision: "replayed" });
     await shop.expectServerAnswered(paymentKey, 2);
 
     // The server's own account, drawn as the guide's lanes: the charge whose reply was lost, then the replay.
@@ -145,12 +145,12 @@ test.describe("caching error responses forever", () => {
     const orderId = await shop.orderWith(PITFALLS.cachedError);
     await payInPitfallMode(page);
 
-    const attempts = shop.attempts();
-    await expect(attempts).toHaveCount(DEFAULT_RETRY_SETTINGS.maxAttempts);
-    await expect(attempts.nth(0)).toHaveAttribute("data-decision", "executed");
-    for (let n = 1; n < DEFAULT_RETRY_SETTINGS.maxAttempts; n++) {
-      await expect(attempts.nth(n)).toHaveAttribute("data-outcome", "unavailable");
-      await expect(attempts.nth(n)).toHaveAttribute("data-decision", "replayed");
+    const tries = shop.tries();
+    await expect(tries).toHaveCount(DEFAULT_RETRY_SETTINGS.maxTries);
+    await expect(tries.nth(0)).toHaveAttribute("data-decision", "executed");
+    for (let n = 1; n < DEFAULT_RETRY_SETTINGS.maxTries; n++) {
+      await expect(tries.nth(n)).toHaveAttribute("data-outcome", "unavailable");
+      await expect(tries.nth(n)).toHaveAttribute("data-decision", "replayed");
     }
     await expect(shop.status()).not.toContainText("Paid.");
     expect(await db.charge.count({ where: { orderId } })).toBe(0);
@@ -163,7 +163,7 @@ test.describe("caching error responses forever", () => {
     await payInPitfallMode(page);
 
     await expect(shop.status()).toContainText("Paid.");
-    await shop.expectAttempts({ outcome: "unavailable" }, { decision: "executed" });
+    await shop.expectTries({ outcome: "unavailable" }, { decision: "executed" });
     await shop.expectLedger(orderId, 1);
   });
 });

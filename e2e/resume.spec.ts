@@ -22,7 +22,7 @@ test("a reload in the middle of a payment follows it while its owner's lease is 
   await shop.expectCharged();
 
   // The reload cut try 1 off: its outcome never reached the tab, and no second try was needed.
-  await expect(shop.attempts()).toHaveCount(1);
-  await expect(shop.attempts().nth(0)).toHaveAttribute("data-outcome", "interrupted");
+  await expect(shop.tries()).toHaveCount(1);
+  await expect(shop.tries().nth(0)).toHaveAttribute("data-outcome", "interrupted");
   await shop.expectLedger(orderId, 1);
 });

@@ -131,7 +131,7 @@ async function expectWholePage(page: Page, account: ServerAccount, where: string
   expect(wordless, `${where}: boxes without a word, by decision`).toEqual([]);
   const first = Date.parse(account.requests[0]?.at ?? "");
   const expected = [
-    ...account.requests.map((a) => ["server-lanes", "data-server-attempt", a.at] as const),
+    ...account.requests.map((a) => ["server-lanes", "data-server-try", a.at] as const),
     ...account.providerCalls.map((c) => ["provider-lane", "data-provider-call", c.at] as const),
     // The webhook lane draws the provider's own record of each try where it has one.
     ...pairTries(account).map(

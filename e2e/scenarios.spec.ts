@@ -88,10 +88,8 @@ test("lost reply: the retry with the same key gets the stored result, and the ot
   await expectFigureAgrees(page, orderId);
   // One clock: the figure's #2 arrived between the tab's sending of try 2 and the answer it got (give or take the
   // time the account's read took, by which the page knows the server's clock: a loaded machine's 0.25 s).
-  const figure = secondsOf(
-    (await page.locator('[data-server-attempt="2"] .lanes-caption').textContent()) ?? "",
-  );
-  const lane = shop.attempts().nth(1);
+  const figure = secondsOf((await page.locator('[data-server-try="2"] .lanes-caption').textContent()) ?? "");
+  const lane = shop.tries().nth(1);
   const sent = secondsOf((await lane.locator(".lane-head").textContent()) ?? "");
   const took = Number(/· ([\d.]+) s/.exec((await lane.locator(".lane-outcome").textContent()) ?? "")?.[1]);
   expect(
@@ -317,7 +315,7 @@ scenarioTest(
 );
 
 scenarioTest(
-  "keys per attempt (pitfall): the naive client's retry with a new key charges again",
+  "keys per try (pitfall): the naive client's retry with a new key charges again",
   {
     scenario: "keys-per-attempt",
     items: { "desk-plant": 1 },
@@ -385,18 +383,18 @@ scenarioTest(
     await expect(page.getByLabel("Break: cache error responses forever")).toBeChecked();
 
     await payInPitfallMode(page);
-    const attempts = DEFAULT_RETRY_SETTINGS.maxAttempts;
-    await expect.poll(() => shop.answerStatuses(key)).toEqual(Array.from({ length: attempts }, () => 503));
+    const tries = DEFAULT_RETRY_SETTINGS.maxTries;
+    await expect.poll(() => shop.answerStatuses(key)).toEqual(Array.from({ length: tries }, () => 503));
     const replays = Array.from(
-      { length: attempts - 1 },
+      { length: tries - 1 },
       (_, i) => ` #${i + 2} replayed the stored failure (HTTP 503): charged nothing.`,
     );
     await expect(happened(page)).toHaveText(
-      `What happened: ${attempts} requests reached the server; 0 charges. #1 executed: failed (HTTP 503), and the failure was stored as the key's outcome.${replays.join("")}`,
+      `What happened: ${tries} requests reached the server; 0 charges. #1 executed: failed (HTTP 503), and the failure was stored as the key's outcome.${replays.join("")}`,
     );
     // The page tells the stored failure for what it is, not as a missing answer.
     await expect(shop.status()).toContainText("The server stored a failure as this key's outcome");
-    await expect(shop.attempts().nth(1)).toContainText("a stored failure, replayed");
+    await expect(shop.tries().nth(1)).toContainText("a stored failure, replayed");
   },
 );
 

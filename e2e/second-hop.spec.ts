@@ -44,7 +44,7 @@ test("the provider is slower than the shop's timeout: the shop's retry waits for
   await shop.expectLedger(orderId, 1);
 });
 
-test("the counter-example: a new provider key per attempt, after a lost provider reply, charges twice there", async ({
+test("the counter-example: a new provider key per try, after a lost provider reply, charges twice there", async ({
   shop,
   page,
 }) => {

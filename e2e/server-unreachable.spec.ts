@@ -10,7 +10,7 @@ test("a server that stops answering never makes an order 'not found': the page k
   // The server goes away (a restart, a network failure): no request reaches it.
   await page.route("**/api/trpc/**", (route) => route.abort("connectionrefused"));
 
-  // Every attempt fails; then the order is read again, and that fails too.
+  // Every try fails; then the order is read again, and that fails too.
   await shop.payButton().click();
   await expect(page.getByTestId("connection-notice")).toContainText("Can't reach the server");
   await expect(shop.status()).toContainText("No answer from the server");

@@ -11,7 +11,7 @@ async function durations(lanes: Locator): Promise<number[]> {
   );
 }
 
-test("when every attempt fails, the last one is not called retried, and each retry names the attempt it retried", async ({
+test("when every try fails, the last one is not called retried, and each retry names the try it retried", async ({
   shop,
   page,
   consoleErrors,
@@ -21,16 +21,16 @@ test("when every attempt fails, the last one is not called retried, and each ret
   await page.route(CHARGE, (route) => route.abort("connectionrefused"));
 
   await shop.payButton().click();
-  await expect(shop.attempts()).toHaveCount(5);
-  await expect(shop.attempts().last()).toHaveAttribute("data-outcome", "network_error");
+  await expect(shop.tries()).toHaveCount(5);
+  await expect(shop.tries().last()).toHaveAttribute("data-outcome", "network_error");
   for (const index of [1, 2, 3, 4]) {
-    await expect(shop.attempts().nth(index)).toContainText(`retry of try ${index}`);
+    await expect(shop.tries().nth(index)).toContainText(`retry of try ${index}`);
   }
   // Nothing came after the last one.
-  await expect(shop.attempts().last().locator(".lane-outcome")).not.toContainText("retried");
+  await expect(shop.tries().last().locator(".lane-outcome")).not.toContainText("retried");
   await expect(shop.status()).toContainText("No answer from the server");
-  for (const seconds of await durations(shop.attempts())) expect(seconds).toBeGreaterThanOrEqual(0);
-  await shop.capture("every attempt failed");
+  for (const seconds of await durations(shop.tries())) expect(seconds).toBeGreaterThanOrEqual(0);
+  await shop.capture("every try failed");
 });
 
 test("three quick submits: one execution, two coalesced, none called interrupted, no negative duration", async ({
@@ -48,20 +48,20 @@ test("three quick submits: one execution, two coalesced, none called interrupted
   await shop.expectCharged();
   await shop.expectServerAnswered(paymentKey, 3);
 
-  await expect(shop.attempts()).toHaveCount(3);
+  await expect(shop.tries()).toHaveCount(3);
   const decisions = await shop
-    .attempts()
+    .tries()
     .evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute("data-decision")));
   // The server ran one, and shared it with the others (coalesced), or answered them from the store (replayed).
   const others = decisions.filter((decision) => decision !== "executed");
   expect(others).toHaveLength(2);
   for (const decision of others) expect(decision).toMatch(/^(coalesced|replayed)$/);
   await expect(page.locator('.lane[data-outcome="interrupted"]')).toHaveCount(0);
-  for (const seconds of await durations(shop.attempts())) expect(seconds).toBeGreaterThanOrEqual(0);
+  for (const seconds of await durations(shop.tries())) expect(seconds).toBeGreaterThanOrEqual(0);
   await shop.capture("three quick submits");
 });
 
-test("an attempt cut off by a reload during a backoff says so, and not that it was retried or waited", async ({
+test("a try cut off by a reload during a backoff says so, and not that it was retried or waited", async ({
   shop,
   page,
   consoleErrors,
@@ -83,17 +83,17 @@ test("an attempt cut off by a reload during a backoff says so, and not that it w
     });
   });
   await shop.payButton().click();
-  await expect(shop.attempts().first()).toHaveAttribute("data-outcome", "conflict");
+  await expect(shop.tries().first()).toHaveAttribute("data-outcome", "conflict");
   await page.reload();
 
-  await expect(shop.attempts()).toHaveCount(1);
-  await expect(shop.attempts().first()).toContainText("HTTP 409");
-  await expect(shop.attempts().first()).not.toContainText(/retr|waited/);
+  await expect(shop.tries()).toHaveCount(1);
+  await expect(shop.tries().first()).toContainText("HTTP 409");
+  await expect(shop.tries().first()).not.toContainText(/retr|waited/);
   await expect(shop.payButton()).toHaveText(/^Finish payment/);
   await shop.capture("cut off during a backoff");
 });
 
-test("the axis is real time: a long idle stretch is compressed and marked, and the attempts keep their width", async ({
+test("the axis is real time: a long idle stretch is compressed and marked, and the tries keep their width", async ({
   shop,
   page,
   consoleErrors,
@@ -113,15 +113,15 @@ test("the axis is real time: a long idle stretch is compressed and marked, and t
 
   await expect(page.getByTestId("axis-gap")).toHaveText(/^4\d s idle$/);
   const widths = await shop
-    .attempts()
+    .tries()
     .locator(".lane-bar")
     .evaluateAll((bars) => bars.map((bar) => bar.getBoundingClientRect().width));
   const track = await shop
-    .attempts()
+    .tries()
     .first()
     .locator(".lane-track")
     .evaluate((el) => el.clientWidth);
-  // Without the compression, a 0.1 s attempt next to 40 s of idling would be a sliver of 0.25%.
+  // Without the compression, a 0.1 s try next to 40 s of idling would be a sliver of 0.25%.
   for (const width of widths) expect(width / track).toBeGreaterThan(0.1);
   await expect(page.getByTestId("time-axis")).toContainText("0 s");
   await shop.capture("idle gap compressed");

@@ -78,8 +78,8 @@ export function CardForm({
       )}
       {finishing && (
         <p className="muted small" data-testid="resume-note">
-          An earlier attempt did not report back. Finishing sends the same key: if it was charged, you get
-          that charge, not a second one.
+          An earlier try did not report back. Finishing sends the same key: if it was charged, you get that
+          charge, not a second one.
         </p>
       )}
     </form>

@@ -121,7 +121,7 @@ export function LedgerView() {
                       <ShortId value={entry.idempotencyKey} name="idempotency key" />
                       {entry.naive && (
                         <span className="badge danger" data-testid="naive-mark">
-                          naive client: new key per attempt
+                          naive client: new key per try
                         </span>
                       )}
                     </td>

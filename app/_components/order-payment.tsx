@@ -10,10 +10,10 @@ import type { PaymentProviderEndpoint } from "~/app/_lib/provider-payment-method
 import { useTRPC } from "~/app/_trpc/provider";
 import { untilReachable } from "~/app/_trpc/query-client";
 import { isNotFound, isServerUnreachable } from "~/app/_trpc/server-unreachable";
-import type { Attempt } from "~/app/_trpc/attempt-log";
+import type { TabTry } from "~/app/_trpc/try-log";
 import type { Order } from "~/app/_lib/order";
 import type { ServerAccount } from "~/app/_lib/server-account";
-import { AttemptTimeline } from "./attempt-timeline";
+import { TryTimeline } from "./try-timeline";
 import { useCardField } from "./card-field";
 import { OrderSummary } from "./order-summary";
 import { PaymentCard } from "./payment-card";
@@ -27,7 +27,7 @@ const FOLLOW_MS = 1_000;
 /** What a panel beside the payment (the lab's) is told. */
 export interface PaymentView {
   order: Order;
-  attempts: readonly Attempt[];
+  tries: readonly TabTry[];
   paying: boolean;
 }
 
@@ -87,9 +87,9 @@ function OrderView({
   const account = accountQuery.data;
   const cardField = useCardField(paymentProvider);
   const payment = usePayment(serverOrder, cardField.makePaymentMethod, send);
-  const view = checkoutView(serverOrder, payment.state, payment.attempts, {
+  const view = checkoutView(serverOrder, payment.state, payment.tries, {
     keyHeldElsewhere: heldKey(account, serverOrder) !== null,
-    maxAttempts: DEFAULT_RETRY_SETTINGS.maxAttempts,
+    maxTries: DEFAULT_RETRY_SETTINGS.maxTries,
   });
   const { order } = view;
   return (
@@ -97,7 +97,7 @@ function OrderView({
       <OrderSummary order={order} />
       {/* Before the payment: on a phone, the one column reads what to do before the Pay button. */}
       {aside && (
-        <div className="order-aside">{aside({ order, attempts: payment.attempts, paying: view.busy })}</div>
+        <div className="order-aside">{aside({ order, tries: payment.tries, paying: view.busy })}</div>
       )}
       <PaymentCard
         view={view}
@@ -110,21 +110,21 @@ function OrderView({
       />
       <ServerAccountView
         order={order}
-        attemptsEnded={payment.attempts.filter((attempt) => attempt.endedAt !== null).length}
-        heardAt={payment.attempts.findLast((attempt) => attempt.status !== null)?.endedAt ?? null}
+        triesEnded={payment.tries.filter((tabTry) => tabTry.endedAt !== null).length}
+        heardAt={payment.tries.findLast((tabTry) => tabTry.status !== null)?.endedAt ?? null}
       />
-      <AttemptTimeline
-        attempts={payment.attempts}
+      <TryTimeline
+        tries={payment.tries}
         waitingSince={view.waitingSince}
-        clockOrigin={pageClock(account, accountQuery.dataUpdatedAt, payment.attempts)}
+        clockOrigin={pageClock(account, accountQuery.dataUpdatedAt, payment.tries)}
       />
     </div>
   );
 }
 
 /** The figures' zero on this browser's clock: the order's first request, less the server clock's lead. */
-function pageClock(account: ServerAccount | undefined, readAt: number, attempts: readonly Attempt[]) {
+function pageClock(account: ServerAccount | undefined, readAt: number, tries: readonly TabTry[]) {
   const first = account?.requests[0];
-  if (!account || !first) return attempts[0]?.startedAt ?? null;
+  if (!account || !first) return tries[0]?.startedAt ?? null;
   return Date.parse(first.at) - (Date.parse(account.now) - readAt);
 }

@@ -9,7 +9,7 @@ import { useHydrated } from "~/app/_lib/use-hydrated";
 import { useNow } from "~/app/_lib/use-now";
 import type { CheckoutView } from "~/app/_lib/checkout";
 
-/** The order's key in progress on the server, by the account (another tab, or an attempt cut off by a reload). */
+/** The order's key in progress on the server, by the account (another tab, or a try cut off by a reload). */
 export function heldKey(account: ServerAccount | undefined, order: CheckoutView["order"]) {
   return account
     ? keyInProgress(account, paymentStory(account, order.charges).requests, order.paymentKey)
@@ -48,15 +48,15 @@ export function PaymentStatus({ view, account }: { view: CheckoutView; account: 
     case "card":
       return <p>Sending the card to the payment provider…</p>;
     case "processing":
-      return status.attempt === 1 ? (
+      return status.try === 1 ? (
         <p>Processing the payment of {amount}…</p>
       ) : (
         <p>
           {status.previousStatus === null
             ? "No answer yet"
             : `The server answered HTTP ${status.previousStatus}, not a final answer`}
-          : sending it again with {status.sameKey ? "the same key" : "a new key"} (try {status.attempt}
-          {status.sameKey ? ` of ${status.maxAttempts}` : ""})…
+          : sending it again with {status.sameKey ? "the same key" : "a new key"} (try {status.try}
+          {status.sameKey ? ` of ${status.maxTries}` : ""})…
         </p>
       );
     case "following": {
@@ -97,8 +97,8 @@ export function PaymentStatus({ view, account }: { view: CheckoutView; account: 
       return (
         <p className="alert danger">
           <strong>The server stored a failure as this key&apos;s outcome:</strong> it answers HTTP{" "}
-          {status.status} from its store to every attempt with the key, however fine the card is. A server
-          should store only final answers (a charge, a decline).
+          {status.status} from its store to every try with the key, however fine the card is. A server should
+          store only final answers (a charge, a decline).
         </p>
       );
     case "no_answer":
@@ -113,7 +113,7 @@ export function PaymentStatus({ view, account }: { view: CheckoutView; account: 
   }
 }
 
-/** The order's key is in progress on the server (another tab, or an attempt cut off by a reload). */
+/** The order's key is in progress on the server (another tab, or a try cut off by a reload). */
 function FollowingPayment({ leaseExpiresAt, request }: NonNullable<ReturnType<typeof keyInProgress>>) {
   const hydrated = useHydrated();
   const now = useNow(true, 500);

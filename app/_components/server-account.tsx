@@ -17,13 +17,13 @@ const READ_EVERY_MS = 1_500;
 
 interface ServerAccountViewProps {
   order: Order;
-  attemptsEnded: number;
+  triesEnded: number;
   /** When this tab last heard the server answer: a record read before then is older than what the tab knows. */
   heardAt: number | null;
 }
 
 /** The server's own account of an order's payment, read again whenever this tab's tries change. */
-export function ServerAccountView({ order, attemptsEnded, heardAt }: ServerAccountViewProps) {
+export function ServerAccountView({ order, triesEnded, heardAt }: ServerAccountViewProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const account = useQuery(
@@ -33,7 +33,7 @@ export function ServerAccountView({ order, attemptsEnded, heardAt }: ServerAccou
     void queryClient.invalidateQueries({
       queryKey: trpc.orders.serverAccount.queryKey({ orderId: order.id }),
     });
-  }, [attemptsEnded, order.status, order.id, queryClient, trpc]);
+  }, [triesEnded, order.status, order.id, queryClient, trpc]);
 
   const data = account.data;
   if (!data) return null;

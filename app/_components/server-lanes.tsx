@@ -77,7 +77,7 @@ function LanesRow({ row, sinceFirstMs, serverX, layout, previous }: LanesRowProp
   return (
     <li
       className="lanes-row"
-      data-server-attempt={row.n}
+      data-server-try={row.n}
       data-request-id={request.id}
       data-decision={request.decision ?? "in_flight"}
       data-taken-over-by={row.takenOverBy ?? undefined}
@@ -139,7 +139,7 @@ function RequestDetails({ request }: { request: RequestView }) {
   const fromClient = !(request.sentBy in BY_SERVER);
   const naive = request.sentBy === "naive client";
   return (
-    <div className="attempt-details">
+    <div className="try-details">
       {fromClient ? (
         <>
           <div>
@@ -177,7 +177,7 @@ function RequestDetails({ request }: { request: RequestView }) {
           inside the server, under the payment&apos;s own key: no request crossed the network.
         </p>
       )}
-      <dl className="attempt-facts small">
+      <dl className="try-facts small">
         <dt>{request.decision === null ? "Received by" : "Answered by"}</dt>
         <dd>{request.instance}</dd>
         <dt>Key generation</dt>

@@ -14,7 +14,7 @@ export const FAULT_TOGGLES: ReadonlyArray<Toggle & { help: string }> = [
   {
     id: "fail-before-commit",
     label: "Fail before commit",
-    help: "The attempt fails before the provider is called. The key is released and the retry charges once.",
+    help: "The try fails before the provider is called. The key is released and the retry charges once.",
     ...oneShotToggle("shop.failuresBeforeCommit"),
   },
   {
@@ -38,7 +38,7 @@ export const FAULT_TOGGLES: ReadonlyArray<Toggle & { help: string }> = [
   {
     id: "provider-timeout",
     label: "Provider slow past the shop's timeout",
-    help: "The provider holds the charge past the shop's per-attempt timeout. The shop retries with the same provider key, waits, and gets the one charge.",
+    help: "The provider holds the charge past the shop's per-try timeout. The shop retries with the same provider key, waits, and gets the one charge.",
     ...oneShotToggle("provider.timeouts"),
   },
   {
@@ -74,13 +74,13 @@ export const FAULT_TOGGLES: ReadonlyArray<Toggle & { help: string }> = [
   {
     id: "naive-client",
     label: "Naive client (counter-example)",
-    help: "Pay makes a new key for every attempt against a charge without run-once. With a lost reply, it pays twice.",
+    help: "Pay makes a new key for every try against a charge without run-once. With a lost reply, it pays twice.",
     ...settingToggle("shop.naiveClient", true),
   },
   {
     id: "naive-provider-calls",
     label: "Naive provider calls (counter-example)",
-    help: "The shop calls the provider with a new key per attempt. With a lost provider reply, the provider charges twice, and the ledger's reconciliation flags it.",
+    help: "The shop calls the provider with a new key per try. With a lost provider reply, the provider charges twice, and the ledger's reconciliation flags it.",
     ...settingToggle("shop.naiveProviderCalls", true),
   },
   ...QUEUE_TOGGLES,

@@ -6,7 +6,7 @@ import { useHydrated } from "~/app/_lib/use-hydrated";
 import { TEST_PAYMENT_METHOD } from "~/app/_lib/provider-payment-method";
 import type { PaymentView } from "~/app/_components/order-payment";
 import { useLabTRPC, useLabTRPCClient } from "~/app/_trpc/provider";
-import type { Attempt } from "~/app/_trpc/attempt-log";
+import type { TabTry } from "~/app/_trpc/try-log";
 import { statusOf } from "~/app/_trpc/server-unreachable";
 import { FAULT_TOGGLES } from "./fault-switches";
 import { GridControls } from "./grid-controls";
@@ -26,7 +26,7 @@ interface LabPanelProps extends PaymentView {
 }
 
 /** Demo controls: per-order switches the server honours; absent in production unless LAB_ENABLED=1. */
-export function LabPanel({ order, attempts, paying, behindProxy }: LabPanelProps) {
+export function LabPanel({ order, tries, paying, behindProxy }: LabPanelProps) {
   const trpc = useLabTRPC();
   const queryClient = useQueryClient();
   // A click before React runs would be lost (then put back): the switches wait for it.
@@ -49,7 +49,7 @@ export function LabPanel({ order, attempts, paying, behindProxy }: LabPanelProps
     }),
   );
 
-  const spent = useSpentSwitches(order.id, switches.data, attempts);
+  const spent = useSpentSwitches(order.id, switches.data, tries);
 
   const current = asked ?? switches.data;
   const turn = (next: Switches) => {
@@ -81,7 +81,7 @@ export function LabPanel({ order, attempts, paying, behindProxy }: LabPanelProps
         onTurn={(checked) => turn(changed(shown, toggle.turn(checked)))}
       >
         {toggle.oneShot === "shop.stallsBetweenHops" && on && chosen?.help !== "stall-guide" && (
-          <StallGuide orderId={order.id} attempts={attempts} behindProxy={behindProxy} />
+          <StallGuide orderId={order.id} tries={tries} behindProxy={behindProxy} />
         )}
       </SwitchRow>
     );
@@ -98,7 +98,7 @@ export function LabPanel({ order, attempts, paying, behindProxy }: LabPanelProps
         Fault lab <span className="badge">demo controls</span>
       </h2>
       {!chosen && <p className="muted small">Switches for this order only, honoured by the server.</p>}
-      <ScenarioPicker {...{ order, attempts, paying, behindProxy, turn }} switches={current ?? undefined}>
+      <ScenarioPicker {...{ order, tries, paying, behindProxy, turn }} switches={current ?? undefined}>
         {current && ownFaults.length + ownPitfalls.length > 0 && (
           <ul className="lab-switches" aria-label="The scenario's switches">
             {ownFaults.map((toggle) => faultRow(toggle, true, current))}
@@ -134,11 +134,11 @@ interface SpentState {
 }
 
 /** Which try spent each one-shot switch: the switches are read again whenever a try ends. */
-function useSpentSwitches(orderId: string, switches: Switches | undefined, attempts: readonly Attempt[]) {
+function useSpentSwitches(orderId: string, switches: Switches | undefined, tries: readonly TabTry[]) {
   const trpc = useLabTRPC();
   const queryClient = useQueryClient();
   const [state, setState] = useState<SpentState>(() => ({ armed: armedIn(switches), on: {} }));
-  const lastEnded = attempts.filter((attempt) => attempt.endedAt !== null).at(-1)?.number;
+  const lastEnded = tries.filter((tabTry) => tabTry.endedAt !== null).at(-1)?.number;
 
   useEffect(() => {
     if (lastEnded === undefined) return;
@@ -154,7 +154,7 @@ function useSpentSwitches(orderId: string, switches: Switches | undefined, attem
           };
         }),
       )
-      // A failed read changes nothing: the next attempt's end reads again.
+      // A failed read changes nothing: the next try's end reads again.
       .catch(() => undefined);
   }, [lastEnded, orderId, queryClient, trpc]);
 

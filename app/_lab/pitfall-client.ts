@@ -7,5 +7,5 @@ export const pitfallSender =
   (labClient: TRPCClient<LabAppRouter>): SendCharge =>
   (_client, request, run) =>
     labClient.lab.pitfallCharge.mutate(request, {
-      context: { attempts: run.recorder(request.idempotencyKey), untimed: true },
+      context: { tries: run.recorder(request.idempotencyKey), untimed: true },
     });

@@ -36,8 +36,8 @@ const PITFALLS: PitfallToggle[] = [
   {
     id: "pitfall-keys-per-attempt",
     pitfall: "keys-per-attempt",
-    label: "Break: a new key per attempt",
-    help: "Breaks the rule that the key is made with the intent (the order) and sent on every attempt: this is the naive client, against a charge without run-once. The reply is lost once, and the retry is a new payment.",
+    label: "Break: a new key per try",
+    help: "Breaks the rule that the key is made with the intent (the order) and sent on every try: this is the naive client, against a charge without run-once. The reply is lost once, and the retry is a new payment.",
     isOn: (s) => s.shop.naiveClient,
     turn: (on) => (on ? NAIVE_CLIENT_SETTING : { shop: { naiveClient: false } }),
   },
@@ -58,7 +58,7 @@ const SCENE: PitfallToggle[] = [
   {
     id: "pitfall-mode",
     label: "Pitfall mode: only the key guards",
-    help: "Pay runs the lab's pitfall charge: the shop's charge with its other guards off. The provider gets a new key per execution, a paid order is charged again, and the page's own per-attempt timeout is off, so only the server's run-once rules stand between a retry and a second charge. With no rule broken, they hold.",
+    help: "Pay runs the lab's pitfall charge: the shop's charge with its other guards off. The provider gets a new key per execution, a paid order is charged again, and the page's own per-try timeout is off, so only the server's run-once rules stand between a retry and a second charge. With no rule broken, they hold.",
     isOn: (s) => s.shop.pitfallMode,
     turn: (on) => ({ shop: on ? { pitfallMode: true } : { pitfallMode: false, brokenRule: null } }),
   },
@@ -81,7 +81,7 @@ export const PITFALL_TOGGLES: readonly PitfallToggle[] = [...SCENE, ...PITFALLS]
 
 interface RowProps {
   switches: Switches;
-  /** The attempt that spent each one-shot fault, until it is armed again. */
+  /** The try that spent each one-shot fault, until it is armed again. */
   spentOn: Partial<Record<OneShot, number>>;
   turn: (next: Switches) => void;
   disabled: boolean;

@@ -20,7 +20,7 @@ import { WaitClock } from "./wait-clock";
 /** Guided runs of the guide's failures: what to do, what should happen and, from the server, what did. */
 export function ScenarioPicker({
   order,
-  attempts,
+  tries,
   paying,
   behindProxy,
   switches,
@@ -96,10 +96,10 @@ export function ScenarioPicker({
             </p>
           )}
           {scenario.help === "stall-guide" && switches && (
-            <StallGuide orderId={order.id} attempts={attempts} behindProxy={behindProxy} />
+            <StallGuide orderId={order.id} tries={tries} behindProxy={behindProxy} />
           )}
           {scenario.help === "catch-up" && <CatchUpButton disabled={paying} />}
-          {scenario.waitClock && <WaitClock attempts={attempts} />}
+          {scenario.waitClock && <WaitClock tries={tries} />}
           {children}
           <p data-testid="scenario-should-happen">
             <strong>Should happen:</strong> {scenario.shouldHappen}

@@ -133,7 +133,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: "keys-per-attempt",
-    title: "Pitfall: a new key per attempt",
+    title: "Pitfall: a new key per try",
     switches: NAIVE_CLIENT_SETTING,
     toDo: "Press Pay naively.",
     shouldHappen:

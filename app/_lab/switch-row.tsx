@@ -11,7 +11,7 @@ interface SwitchRowProps {
   children?: ReactNode;
 }
 
-/** One switch of the lab: its checkbox, armed or spent (on which attempt), its help if any, and what goes under. */
+/** One switch of the lab: its checkbox, armed or spent (on which try), its help if any, and what goes under. */
 export function SwitchRow({ toggle, help, on, spentOn, disabled, onTurn, children }: SwitchRowProps) {
   const { id, oneShot } = toggle;
   return (
@@ -30,7 +30,7 @@ export function SwitchRow({ toggle, help, on, spentOn, disabled, onTurn, childre
       </label>
       {oneShot && (
         <p id={`${id}-state`} className="switch-state" data-testid={`${id}-state`}>
-          {on && <span className="badge armed">armed for the next attempt</span>}
+          {on && <span className="badge armed">armed for the next try</span>}
           {!on && spentOn !== undefined && <span className="badge spent">spent on try {spentOn}</span>}
         </p>
       )}

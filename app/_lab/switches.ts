@@ -18,7 +18,7 @@ export function changed(switches: Switches, change: SwitchChange): Switches {
   };
 }
 
-/** The switches each attempt spends one unit of, at the shop or at the provider. */
+/** The switches each try spends one unit of, at the shop or at the provider. */
 export const ONE_SHOTS = [
   "shop.dropReplies",
   "shop.failuresBeforeCommit",
@@ -30,7 +30,7 @@ export const ONE_SHOTS = [
 export type OneShot = (typeof ONE_SHOTS)[number];
 type Setting = `shop.${keyof Switches["shop"]}` | `provider.${keyof Switches["provider"]}`;
 
-/** How many attempts a one-shot switch is still armed for. */
+/** How many tries a one-shot switch is still armed for. */
 export function countOf(switches: Switches, oneShot: OneShot): number {
   const [side, name] = oneShot.split(".") as ["shop" | "provider", string];
   return (switches[side] as Record<string, number | boolean>)[name] as number;
@@ -42,7 +42,7 @@ export interface Toggle {
   label: string;
   isOn: (switches: Switches) => boolean;
   turn: (on: boolean) => SwitchChange;
-  /** The fault it arms for one attempt, whose state (armed, spent) it shows. */
+  /** The fault it arms for one try, whose state (armed, spent) it shows. */
   oneShot?: OneShot;
 }
 
@@ -55,7 +55,7 @@ export function settingToggle(setting: Setting, armed: number | true): Pick<Togg
   };
 }
 
-/** A one-shot switch's checkbox: on arms it for the next attempt, off disarms it. */
+/** A one-shot switch's checkbox: on arms it for the next try, off disarms it. */
 export function oneShotToggle(oneShot: OneShot): Pick<Toggle, "isOn" | "turn" | "oneShot"> {
   return { oneShot, ...settingToggle(oneShot, 1) };
 }

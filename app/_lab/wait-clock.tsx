@@ -3,7 +3,7 @@
 import { DEFAULT_RETRY_SETTINGS } from "retry-policy";
 import { formatDuration } from "~/app/_lib/duration";
 import { useNow } from "~/app/_lib/use-now";
-import type { Attempt } from "~/app/_trpc/attempt-log";
+import type { TabTry } from "~/app/_trpc/try-log";
 
 /** How long the server lets a duplicate wait before its 409 (DEFAULT_RUN_ONCE_SETTINGS.waitMs; the demo keeps it). */
 const WAIT_BOUND_MS = 5_000;
@@ -11,10 +11,10 @@ const WAIT_BOUND_MS = 5_000;
 const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
 
 /** How long this tab's request has waited for its answer, against the bound the rule puts on a duplicate's wait. */
-export function WaitClock({ attempts }: { attempts: readonly Attempt[] }) {
-  const waiting = attempts.filter((attempt) => attempt.outcome === "in_flight").at(-1);
+export function WaitClock({ tries }: { tries: readonly TabTry[] }) {
+  const waiting = tries.filter((tabTry) => tabTry.outcome === "in_flight").at(-1);
   const now = useNow(waiting !== undefined, 100);
-  const last = waiting ?? attempts.at(-1);
+  const last = waiting ?? tries.at(-1);
   if (!last) return null;
 
   if (waiting) {
@@ -25,8 +25,8 @@ export function WaitClock({ attempts }: { attempts: readonly Attempt[] }) {
         {waited > WAIT_BOUND_MS
           ? `, past the ${WAIT_BOUND_MS / 1000} s bound at which the rule answers a duplicate 409 with Retry-After.`
           : `; the rule's bound for a duplicate is ${WAIT_BOUND_MS / 1000} s.`}{" "}
-        In pitfall mode its own {DEFAULT_RETRY_SETTINGS.attemptTimeoutMs / 1000} s timeout is off: only the
-        server ends the wait.
+        In pitfall mode its own {DEFAULT_RETRY_SETTINGS.tryTimeoutMs / 1000} s timeout is off: only the server
+        ends the wait.
       </p>
     );
   }

@@ -77,7 +77,7 @@ describe("the customer's view", () => {
           );
           const view = checkoutView(order(paid, key as Order["paymentKeyState"]), state, [], {
             keyHeldElsewhere: false,
-            maxAttempts: 5,
+            maxTries: 5,
           });
           const known = paid || state.heard !== null;
           expect(view.status.kind === "paid").toBe(known);

@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import type { Attempt, AttemptOutcome } from "~/app/_trpc/attempt-log";
+import type { TabTry, TryOutcome } from "~/app/_trpc/try-log";
 import type { AppRouter } from "~/server/trpc/routers/_app";
 import type { Order } from "./order";
 
@@ -56,8 +56,8 @@ export type PaymentStatusView =
   | { kind: "card" }
   | {
       kind: "processing";
-      attempt: number;
-      maxAttempts: number;
+      try: number;
+      maxTries: number;
       sameKey: boolean;
       previousStatus: number | null;
     }
@@ -84,7 +84,7 @@ export interface CheckoutView {
 }
 
 /** Outcomes that leave the charge unknown: only the same key, sent again, can tell. */
-const UNKNOWN_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set<AttemptOutcome>([
+const UNKNOWN_OUTCOMES: ReadonlySet<TryOutcome> = new Set<TryOutcome>([
   "in_flight",
   "interrupted",
   "network_error",
@@ -94,9 +94,9 @@ const UNKNOWN_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set<AttemptOutcome>([
 ]);
 
 /** A failure the server says it ran or replayed: its stored answer (a server that stores failures), not a missing one. */
-export function isStoredFailure(attempt: Attempt): boolean {
+export function isStoredFailure(tabTry: TabTry): boolean {
   return (
-    attempt.outcome === "unavailable" && (attempt.decision === "replayed" || attempt.decision === "executed")
+    tabTry.outcome === "unavailable" && (tabTry.decision === "replayed" || tabTry.decision === "executed")
   );
 }
 
@@ -134,13 +134,13 @@ function knownOrder(order: Order, heard: Charge | null): Order {
 export function checkoutView(
   serverOrder: Order,
   state: CheckoutState,
-  attempts: readonly Attempt[],
-  { keyHeldElsewhere, maxAttempts }: { keyHeldElsewhere: boolean; maxAttempts: number },
+  tries: readonly TabTry[],
+  { keyHeldElsewhere, maxTries }: { keyHeldElsewhere: boolean; maxTries: number },
 ): CheckoutView {
   const order = knownOrder(serverOrder, state.heard);
   const { step } = state;
   const busy = step.name === "card" || step.name === "charging" || step.name === "offline";
-  const last = attempts.at(-1);
+  const last = tries.at(-1);
   const finishing =
     order.status === "PENDING" &&
     !busy &&
@@ -161,13 +161,13 @@ export function checkoutView(
   if (step.name === "offline") return view({ kind: "offline" });
   if (step.name === "card") return view({ kind: "card" });
   if (step.name === "charging") {
-    const run = Math.max(0, ...attempts.map((attempt) => attempt.run));
-    const ofRun = attempts.filter((attempt) => attempt.run === run);
+    const run = Math.max(0, ...tries.map((tabTry) => tabTry.run));
+    const ofRun = tries.filter((tabTry) => tabTry.run === run);
     return view({
       kind: "processing",
-      attempt: Math.max(1, ofRun.length),
-      maxAttempts,
-      sameKey: new Set(ofRun.map((attempt) => attempt.key)).size <= 1,
+      try: Math.max(1, ofRun.length),
+      maxTries,
+      sameKey: new Set(ofRun.map((tabTry) => tabTry.key)).size <= 1,
       previousStatus: ofRun.at(-2)?.status ?? null,
     });
   }

@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { curlOf, responseHeadersOf } from "./server-account";
 import type { RequestView } from "./server-account";
 
-const attempt: RequestView = {
+const request: RequestView = {
   id: "a1",
   at: "2026-12-03T10:00:00.000Z",
   instance: "host:3000",
@@ -23,14 +23,14 @@ const attempt: RequestView = {
 };
 
 it("rebuilds the answer's headers from the server's account", () => {
-  expect(responseHeadersOf(attempt)).toEqual([
+  expect(responseHeadersOf(request)).toEqual([
     ["Run-Once-Request", "a1"],
     ["Idempotency-Decision", "replayed"],
     ["Idempotent-Replayed", "true"],
     ["Idempotency-Key-Expires", "Fri, 04 Dec 2026 10:00:00 GMT"],
   ]);
   expect(
-    responseHeadersOf({ ...attempt, decision: "conflict", retryAfterSeconds: 3, keyExpiresAt: null }),
+    responseHeadersOf({ ...request, decision: "conflict", retryAfterSeconds: 3, keyExpiresAt: null }),
   ).toEqual([
     ["Run-Once-Request", "a1"],
     ["Retry-After", "3"],
@@ -38,7 +38,7 @@ it("rebuilds the answer's headers from the server's account", () => {
 });
 
 it("copies a request as curl that replays as pasted: its key, the session, and the body as sent", () => {
-  const curl = curlOf(attempt, "http://localhost:3000", "sid.sig");
+  const curl = curlOf(request, "http://localhost:3000", "sid.sig");
   expect(curl).toContain("-H 'Idempotency-Key: pay_1'");
   expect(curl).toContain("-b 'checkout_session=sid.sig'");
   expect(curl).toContain(
@@ -48,7 +48,7 @@ it("copies a request as curl that replays as pasted: its key, the session, and t
 });
 
 it("asks for a session the page was not given, rather than inventing one", () => {
-  const curl = curlOf(attempt, "http://x", null);
+  const curl = curlOf(request, "http://x", null);
   expect(curl).toContain("-b 'checkout_session=SESSION'");
   expect(curl).toContain("# SESSION: this browser's checkout_session cookie");
 });

@@ -1,6 +1,6 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "~/server/trpc/routers/_app";
-import { SERVER_DECISIONS } from "~/app/_trpc/attempt-log";
+import { SERVER_DECISIONS } from "~/app/_trpc/try-log";
 
 /** The server's own account of an order's payment runs (orders.serverAccount). */
 export type ServerAccount = inferRouterOutputs<AppRouter>["orders"]["serverAccount"];

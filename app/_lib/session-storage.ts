@@ -1,4 +1,4 @@
-/** sessionStorage lives as long as the tab (a submission key, an attempt log); failures are tolerated. */
+/** sessionStorage lives as long as the tab (a submission key, a try log); failures are tolerated. */
 function tolerant<T>(act: (storage: Storage) => T, otherwise: T): T {
   try {
     return act(window.sessionStorage);

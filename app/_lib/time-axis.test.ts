@@ -14,7 +14,7 @@ describe("the timeline's time axis", () => {
     expect(axis.ticks.map((tick) => tick.label)).toEqual(["0.0 s", "0.5 s", "1.0 s", "1.5 s", "2.0 s"]);
   });
 
-  it("compresses a long idle stretch into a marked gap, so earlier attempts keep their width", () => {
+  it("compresses a long idle stretch into a marked gap, so earlier tries keep their width", () => {
     const axis = timeAxis([
       { start: 0, end: 1_000 },
       { start: 41_000, end: 42_000 },
@@ -28,7 +28,7 @@ describe("the timeline's time axis", () => {
         label: "40 s idle",
       },
     ]);
-    // Each attempt takes nearly half the width, not 1/42 of it.
+    // Each try takes nearly half the width, not 1/42 of it.
     expect(axis.x(1_000) - axis.x(0)).toBeCloseTo(0.46);
     expect(axis.x(42_000) - axis.x(41_000)).toBeCloseTo(0.46);
     expect(axis.x(21_000)).toBeCloseTo(0.5);
@@ -52,7 +52,7 @@ describe("the timeline's time axis", () => {
     for (const tick of axis.ticks) expect(axis.x(tick.at)).toBeCloseTo(tick.x);
   });
 
-  it("keeps overlapping attempts (a double-click, a second tab) in one busy stretch", () => {
+  it("keeps overlapping tries (a double-click, a second tab) in one busy stretch", () => {
     const axis = timeAxis([
       { start: 0, end: 3_000 },
       { start: 100, end: 3_100 },

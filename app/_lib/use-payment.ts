@@ -5,7 +5,7 @@ import { TRPCClientError } from "@trpc/client";
 import type { TRPCClient } from "@trpc/client";
 import type { inferRouterInputs } from "@trpc/server";
 import { useCallback, useReducer, useRef, useSyncExternalStore } from "react";
-import type { Attempt, AttemptRun } from "~/app/_trpc/attempt-log";
+import type { TabTry, TryRun } from "~/app/_trpc/try-log";
 import { describeFailure } from "~/app/_trpc/links";
 import { useTRPC, useTRPCClient } from "~/app/_trpc/provider";
 import { isRetryable } from "retry-policy";
@@ -13,7 +13,7 @@ import type { AppRouter } from "~/server/trpc/routers/_app";
 import { STARTED, checkout, isStoredFailure } from "./checkout";
 import type { Charge, ChargeAnswer, Step } from "./checkout";
 import type { Order } from "./order";
-import { tabAttemptLog } from "./tab-attempt-log";
+import { tabTryLog } from "./tab-try-log";
 
 /** The charge's input, always with the order's key. */
 type ChargeRequest = Required<inferRouterInputs<AppRouter>["payments"]["charge"]>;
@@ -22,18 +22,18 @@ type ChargeRequest = Required<inferRouterInputs<AppRouter>["payments"]["charge"]
 export type SendCharge = (
   client: TRPCClient<AppRouter>,
   request: ChargeRequest,
-  run: AttemptRun,
+  run: TryRun,
 ) => Promise<Charge>;
 
 /** The one way to pay: the order's own key, retried by the links with that same key. */
 const sendCharge: SendCharge = (client, request, run) =>
-  client.payments.charge.mutate(request, { context: { attempts: run.recorder(request.idempotencyKey) } });
+  client.payments.charge.mutate(request, { context: { tries: run.recorder(request.idempotencyKey) } });
 
 /** What the card field made of the card: a PaymentMethod's id, or why none. */
 export type MadePaymentMethod =
   { ok: true; id: string } | { ok: false; reason: "invalid" | "refused" | "no_answer"; message: string };
 
-const NO_ATTEMPTS: readonly Attempt[] = [];
+const NO_TRIES: readonly TabTry[] = [];
 
 /** Resolves at once when online, else when the connection returns. */
 function untilOnline(): Promise<void> {
@@ -48,13 +48,13 @@ function untilOnline(): Promise<void> {
 }
 
 /** The server's answer to the charge, as the customer's view takes it. */
-function answerOf(error: unknown, attempts: readonly Attempt[]): ChargeAnswer {
+function answerOf(error: unknown, tries: readonly TabTry[]): ChargeAnswer {
   if (!(error instanceof TRPCClientError)) return { kind: "no_answer" };
   if ((error.data as { code?: string } | undefined)?.code === "PAYMENT_REQUIRED") {
     return { kind: "declined", reason: error.message };
   }
   if (!isRetryable(describeFailure(error))) return { kind: "refused", message: error.message };
-  const last = attempts.at(-1);
+  const last = tries.at(-1);
   return last && isStoredFailure(last)
     ? { kind: "stored_failure", status: last.status ?? 503 }
     : { kind: "no_answer" };
@@ -69,11 +69,11 @@ export function usePayment(
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
-  const attempts = useSyncExternalStore(
-    useCallback((listener: () => void) => tabAttemptLog(order.id).subscribe(listener), [order.id]),
-    () => tabAttemptLog(order.id).attempts,
+  const tries = useSyncExternalStore(
+    useCallback((listener: () => void) => tabTryLog(order.id).subscribe(listener), [order.id]),
+    () => tabTryLog(order.id).tries,
     // The log lives in the tab; the server's render has none.
-    () => NO_ATTEMPTS,
+    () => NO_TRIES,
   );
   const [state, dispatch] = useReducer(checkout, STARTED);
   const runs = useRef(0);
@@ -107,14 +107,14 @@ export function usePayment(
       paymentMethodId,
     };
     // One run of tries in the tab's log, however often the connection cuts it: every try carries the same key.
-    const tries = tabAttemptLog(order.id).startRun();
+    const tryRun = tabTryLog(order.id).startRun();
     let answer: ChargeAnswer = { kind: "no_answer" };
     do {
       if (!onlineManager.isOnline()) await offline();
       step({ name: "charging" });
-      answer = await send(client, request, tries).then(
+      answer = await send(client, request, tryRun).then(
         (charge): ChargeAnswer => ({ kind: "charged", charge }),
-        (error: unknown) => answerOf(error, tabAttemptLog(order.id).attempts),
+        (error: unknown) => answerOf(error, tabTryLog(order.id).tries),
       );
     } while (answer.kind === "no_answer" && !onlineManager.isOnline());
     // The page shows the server's account of the payment: read it again.
@@ -128,5 +128,5 @@ export function usePayment(
     await reread;
   };
 
-  return { state, attempts, pay: (finishing: boolean) => void pay({ finishing }) };
+  return { state, tries, pay: (finishing: boolean) => void pay({ finishing }) };
 }

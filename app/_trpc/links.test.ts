@@ -1,7 +1,7 @@
 import { createTRPCClient } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import type { AppRouter } from "~/server/trpc/routers/_app";
-import { AttemptLog } from "./attempt-log";
+import { TryLog } from "./try-log";
 import { createLinks } from "./links";
 import type { RetrySettings } from "retry-policy";
 
@@ -13,10 +13,10 @@ import type { RetrySettings } from "retry-policy";
 type Step = (init: RequestInit | undefined) => Promise<Response>;
 
 const settings: RetrySettings = {
-  maxAttempts: 4,
+  maxTries: 4,
   baseDelayMs: 1,
   maxDelayMs: 5,
-  attemptTimeoutMs: 200,
+  tryTimeoutMs: 200,
   deadlineMs: 5_000,
 };
 
@@ -41,7 +41,7 @@ const failing = (status: number, code: string, headers: Record<string, string> =
 const networkError: Step = async () => {
   throw new TypeError("fetch failed");
 };
-/** Never answers; gives up only when the attempt's signal aborts. */
+/** Never answers; gives up only when the try's signal aborts. */
 const silence: Step = (init) =>
   new Promise((_, reject) => {
     init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
@@ -90,7 +90,7 @@ describe("the client's retries", () => {
     expect(requests).toHaveLength(1);
   });
 
-  it("gives up at the attempt cap", async () => {
+  it("gives up at the try cap", async () => {
     const { client, requests } = clientWith([networkError, networkError, networkError, networkError, ok()]);
     await expect(client.payments.charge.mutate(charge)).rejects.toThrow();
     expect(requests).toHaveLength(4);
@@ -114,10 +114,10 @@ describe("the client's retries", () => {
     expect(second?.body).toBe(first?.body);
   });
 
-  it("an untimed operation waits past the per-attempt timeout for the server's answer: one request", async () => {
+  it("an untimed operation waits past the per-try timeout for the server's answer: one request", async () => {
     const slowAnswer: Step = (init) =>
       new Promise((resolve, reject) => {
-        setTimeout(() => resolve(ok()(init)), settings.attemptTimeoutMs * 2);
+        setTimeout(() => resolve(ok()(init)), settings.tryTimeoutMs * 2);
         init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
       });
     const untimed = clientWith([slowAnswer]);
@@ -125,7 +125,7 @@ describe("the client's retries", () => {
       untimed.client.payments.charge.mutate(charge, { context: { untimed: true } }),
     ).resolves.toEqual(success);
     expect(untimed.requests).toHaveLength(1);
-    // The same answer, timed: the attempt is cut off at the timeout and sent again.
+    // The same answer, timed: the try is cut off at the timeout and sent again.
     const timed = clientWith([slowAnswer, ok()]);
     await expect(timed.client.payments.charge.mutate(charge)).resolves.toEqual(success);
     expect(timed.requests).toHaveLength(2);
@@ -139,28 +139,28 @@ describe("the client's retries", () => {
     expect(requests).toHaveLength(1);
   });
 
-  it("logs every attempt with the server's decision word", async () => {
+  it("logs every try with the server's decision word", async () => {
     const { client } = clientWith([
       silence,
       failing(409, "CONFLICT", { "Retry-After": "0", "Idempotency-Decision": "executed" }),
       ok({ "Idempotency-Decision": "coalesced", "Idempotent-Replayed": "true" }),
     ]);
-    const log = new AttemptLog();
-    const attempts = log.startRun().recorder("pay_1");
-    await client.payments.charge.mutate(charge, { context: { attempts } });
-    expect(log.attempts.map(({ outcome, decision }) => [outcome, decision])).toEqual([
+    const log = new TryLog();
+    const tries = log.startRun().recorder("pay_1");
+    await client.payments.charge.mutate(charge, { context: { tries } });
+    expect(log.tries.map(({ outcome, decision }) => [outcome, decision])).toEqual([
       ["timed_out", null],
       ["conflict", "executed"],
       ["succeeded", "coalesced"],
     ]);
-    expect(log.attempts[2]).toMatchObject({ number: 3, run: 1, key: "pay_1", status: 200 });
+    expect(log.tries[2]).toMatchObject({ number: 3, run: 1, key: "pay_1", status: 200 });
   });
 
   it("records no decision for an answer without the header", async () => {
     const { client } = clientWith([ok()]);
-    const log = new AttemptLog();
-    await client.payments.charge.mutate(charge, { context: { attempts: log.startRun().recorder("pay_1") } });
-    expect(log.attempts[0]).toMatchObject({ outcome: "succeeded", decision: null });
+    const log = new TryLog();
+    await client.payments.charge.mutate(charge, { context: { tries: log.startRun().recorder("pay_1") } });
+    expect(log.tries[0]).toMatchObject({ outcome: "succeeded", decision: null });
   });
 
   it("retries a read answered 503 with Retry-After as it retries a payment, after Retry-After", async () => {

@@ -3,22 +3,22 @@ import type { Operation, TRPCLink } from "@trpc/client";
 // The core's browser-safe entry: its index also brings the database stores.
 import { IDEMPOTENCY_HEADERS } from "run-once/http";
 import type { AppRouter } from "~/server/trpc/routers/_app";
-import { SERVER_DECISIONS } from "./attempt-log";
-import type { AttemptAnswer, AttemptRecorder, ServerDecision } from "./attempt-log";
+import { SERVER_DECISIONS } from "./try-log";
+import type { TryAnswer, TryRecorder, ServerDecision } from "./try-log";
 import { DEFAULT_RETRY_SETTINGS, decideRetry, parseRetryAfter } from "retry-policy";
-import type { AttemptFailure, RetrySettings } from "retry-policy";
+import type { TryFailure, RetrySettings } from "retry-policy";
 
 /** What a caller may put in an operation's context (`{ context: ... }` on a call). */
 interface OperationContext extends Record<string, unknown> {
-  attempts?: AttemptRecorder;
+  tries?: TryRecorder;
   startedAt?: number;
   /** false: the caller retries by itself (only the lab's naive client does). */
   retries?: boolean;
-  /** true: no per-attempt timeout, the attempt waits as long as the server (the lab's pitfall mode, whose lessons are the server's waits). */
+  /** true: no per-try timeout, the try waits as long as the server (the lab's pitfall mode, whose lessons are the server's waits). */
   untimed?: boolean;
 }
 
-/** One retry policy for every answer (retry-policy); queries batched, mutations alone under a per-attempt timeout. */
+/** One retry policy for every answer (retry-policy); queries batched, mutations alone under a per-try timeout. */
 export function createLinks({
   url,
   settings = DEFAULT_RETRY_SETTINGS,
@@ -45,13 +45,13 @@ export function createLinks({
         return delay;
       },
     }),
-    loggerLink({ logger: recordAttempt }),
+    loggerLink({ logger: recordTry }),
     splitLink({
       condition: (op) => op.type === "mutation",
       true: splitLink({
         condition: (op) => (op.context as OperationContext).untimed === true,
         true: httpLink({ url, fetch: transport }),
-        false: httpLink({ url, fetch: fetchWithTimeout(transport, settings.attemptTimeoutMs) }),
+        false: httpLink({ url, fetch: fetchWithTimeout(transport, settings.tryTimeoutMs) }),
       }),
       false: httpBatchLink({ url, fetch: transport }),
     }),
@@ -62,7 +62,7 @@ let decidedDelayMs = 0;
 
 function rememberDecision(
   op: Operation,
-  attempts: number,
+  tries: number,
   error: TRPCClientError<AppRouter>,
   settings: RetrySettings,
   random: () => number,
@@ -73,12 +73,12 @@ function rememberDecision(
   // A read that got no answer at all is the page's to show and ask again (query-client.ts).
   if (op.type === "query" && failure.kind !== "http") return false;
   const elapsed = Date.now() - (context.startedAt ?? Date.now());
-  const decision = decideRetry(failure, attempts, elapsed, settings, random);
+  const decision = decideRetry(failure, tries, elapsed, settings, random);
   decidedDelayMs = decision.delayMs;
   return decision.retry;
 }
 
-export function describeFailure(error: TRPCClientError<AppRouter>): AttemptFailure {
+export function describeFailure(error: TRPCClientError<AppRouter>): TryFailure {
   const response = responseOf(error.meta);
   if (response) {
     // A batch's response may carry several statuses (207): the call's own is in its error.
@@ -96,29 +96,29 @@ export function describeFailure(error: TRPCClientError<AppRouter>): AttemptFailu
   return { kind: "network" };
 }
 
-/** A per-attempt timeout, left running to cover the body (Node may collect AbortSignal.timeout's timer). */
+/** A per-try timeout, left running to cover the body (Node may collect AbortSignal.timeout's timer). */
 function fetchWithTimeout(transport: typeof fetch, timeoutMs: number): typeof fetch {
   return (input, init) => {
-    const attempt = new AbortController();
-    setTimeout(() => attempt.abort(new DOMException("The attempt timed out.", "TimeoutError")), timeoutMs);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new DOMException("The try timed out.", "TimeoutError")), timeoutMs);
     const outer = init?.signal;
-    if (outer?.aborted) attempt.abort(outer.reason);
-    outer?.addEventListener("abort", () => attempt.abort(outer.reason), { once: true });
-    return transport(input, { ...init, signal: attempt.signal });
+    if (outer?.aborted) controller.abort(outer.reason);
+    outer?.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+    return transport(input, { ...init, signal: controller.signal });
   };
 }
 
 type LoggerOptions = Parameters<NonNullable<Parameters<typeof loggerLink>[0]>["logger"] & object>[0];
 
-function recordAttempt(opts: LoggerOptions) {
-  const recorder = (opts.context as OperationContext).attempts;
+function recordTry(opts: LoggerOptions) {
+  const recorder = (opts.context as OperationContext).tries;
   if (opts.direction === "up") recorder?.started(Date.now());
-  else recorder?.ended(Date.now(), attemptAnswer(opts.result));
+  else recorder?.ended(Date.now(), tryAnswer(opts.result));
 }
 
 const NO_ANSWER = { timeout: "timed_out", network: "network_error", cancelled: "cancelled" } as const;
 
-function attemptAnswer(result: unknown): AttemptAnswer {
+function tryAnswer(result: unknown): TryAnswer {
   if (result instanceof TRPCClientError) {
     const failure = describeFailure(result as TRPCClientError<AppRouter>);
     if (failure.kind !== "http") return { outcome: NO_ANSWER[failure.kind], status: null, decision: null };

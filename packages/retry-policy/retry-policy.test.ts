@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { decideRetry, isRetryable, parseRetryAfter } from "./retry-policy";
-import type { AttemptFailure, RetrySettings } from "./retry-policy";
+import type { TryFailure, RetrySettings } from "./retry-policy";
 
 const settings: RetrySettings = {
-  maxAttempts: 5,
+  maxTries: 5,
   baseDelayMs: 100,
   maxDelayMs: 1_000,
-  attemptTimeoutMs: 5_000,
+  tryTimeoutMs: 5_000,
   deadlineMs: 10_000,
 };
-const http = (status: number, retryAfterSeconds: number | null = null): AttemptFailure => ({
+const http = (status: number, retryAfterSeconds: number | null = null): TryFailure => ({
   kind: "http",
   status,
   retryAfterSeconds,
@@ -44,25 +44,25 @@ describe("which failures are retried", () => {
 
 describe("backoff", () => {
   it("waits a full-jitter delay within [0, min(max, base * 2^(n-1)))", () => {
-    for (const [attempt, ceiling] of [
+    for (const [tryNumber, ceiling] of [
       [1, 100],
       [2, 200],
       [3, 400],
       [4, 800],
     ] as const) {
-      expect(decideRetry({ kind: "network" }, attempt, 0, settings, () => 0).delayMs).toBe(0);
-      const top = decideRetry({ kind: "network" }, attempt, 0, settings, () => 0.999_999).delayMs;
+      expect(decideRetry({ kind: "network" }, tryNumber, 0, settings, () => 0).delayMs).toBe(0);
+      const top = decideRetry({ kind: "network" }, tryNumber, 0, settings, () => 0.999_999).delayMs;
       expect(top).toBeLessThan(ceiling);
       expect(top).toBeGreaterThanOrEqual(ceiling - 1);
     }
   });
 
   it("caps the delay at maxDelayMs", () => {
-    const wide = { ...settings, maxAttempts: 20 };
+    const wide = { ...settings, maxTries: 20 };
     expect(decideRetry({ kind: "network" }, 15, 0, wide, () => 0.999).delayMs).toBeLessThan(1_000);
   });
 
-  it("stops at the attempt cap", () => {
+  it("stops at the try cap", () => {
     expect(decideRetry({ kind: "network" }, 4, 0, settings).retry).toBe(true);
     expect(decideRetry({ kind: "network" }, 5, 0, settings).retry).toBe(false);
   });

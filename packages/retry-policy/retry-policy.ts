@@ -1,27 +1,27 @@
 /** When a mutation is retried: only an unknown outcome or a 429, never a final answer (the client's half). */
 
 export interface RetrySettings {
-  /** Attempts in all, the first included. */
-  maxAttempts: number;
+  /** Tries in all, the first included. */
+  maxTries: number;
   /** Backoff before retry n is uniform in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))] ("full jitter"). */
   baseDelayMs: number;
   maxDelayMs: number;
-  /** One attempt's budget: above the server's wait bound (5 s), so a busy key answers 409 before the client gives up. */
-  attemptTimeoutMs: number;
+  /** One try's budget: above the server's wait bound (5 s), so a busy key answers 409 before the client gives up. */
+  tryTimeoutMs: number;
   /** The whole operation's budget, backoffs included: no retry starts past it. */
   deadlineMs: number;
 }
 
 export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
-  maxAttempts: 5,
+  maxTries: 5,
   baseDelayMs: 300,
   maxDelayMs: 5_000,
-  attemptTimeoutMs: 8_000,
+  tryTimeoutMs: 8_000,
   deadlineMs: 45_000,
 };
 
-/** What an attempt's failure tells about the outcome. */
-export type AttemptFailure =
+/** What a try's failure tells about the outcome. */
+export type TryFailure =
   | { kind: "network" } // no response: the request may or may not have arrived
   | { kind: "timeout" } // no response in time: same
   | { kind: "cancelled" } // the caller gave up: not ours to retry
@@ -30,7 +30,7 @@ export type AttemptFailure =
 /** The outcome is unknown or undecided (ask again with the key), or nothing ran yet (429). */
 const RETRYABLE_STATUSES = new Set([409, 429, 502, 503, 504]);
 
-export function isRetryable(failure: AttemptFailure): boolean {
+export function isRetryable(failure: TryFailure): boolean {
   switch (failure.kind) {
     case "network":
     case "timeout":
@@ -42,16 +42,16 @@ export function isRetryable(failure: AttemptFailure): boolean {
   }
 }
 
-/** Whether, and after how long, to retry after `attempt` (from 1) failed `elapsedMs` after the first began. */
+/** Whether, and after how long, to retry after try `tryNumber` (from 1) failed `elapsedMs` after the first began. */
 export function decideRetry(
-  failure: AttemptFailure,
-  attempt: number,
+  failure: TryFailure,
+  tryNumber: number,
   elapsedMs: number,
   settings: RetrySettings,
   random: () => number = Math.random,
 ): { retry: boolean; delayMs: number } {
-  if (!isRetryable(failure) || attempt >= settings.maxAttempts) return { retry: false, delayMs: 0 };
-  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (attempt - 1));
+  if (!isRetryable(failure) || tryNumber >= settings.maxTries) return { retry: false, delayMs: 0 };
+  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (tryNumber - 1));
   const jittered = Math.floor(random() * ceiling);
   const retryAfterMs =
     failure.kind === "http" && failure.retryAfterSeconds !== null ? failure.retryAfterSeconds * 1000 : 0;

@@ -25,7 +25,7 @@ export class LabProvider implements PaymentProvider {
   ) {
     this.pitfallProvider = new HttpPaymentProvider({
       ...endpoint,
-      retry: { ...PROVIDER_RETRY_SETTINGS, maxAttempts: 1 },
+      retry: { ...PROVIDER_RETRY_SETTINGS, maxTries: 1 },
     });
   }
 
@@ -63,7 +63,7 @@ export class LabProvider implements PaymentProvider {
       try {
         return await this.pitfallProvider.charge(request, `naive_${randomUUID()}`);
       } catch (error) {
-        if (!(error instanceof ProviderUnavailableError) || attempt >= PROVIDER_RETRY_SETTINGS.maxAttempts)
+        if (!(error instanceof ProviderUnavailableError) || attempt >= PROVIDER_RETRY_SETTINGS.maxTries)
           throw error;
         await sleep(PROVIDER_RETRY_SETTINGS.baseDelayMs);
       }

@@ -6,7 +6,7 @@ import { providerFaultsSchema } from "service-kit/lab/provider-faults";
 
 const count = z.number().int().min(0).max(5);
 
-/** The rules of the guide's "Pitfalls" the lab's pitfall charge can break, one at a time (keys per attempt: the naive client). */
+/** The rules of the guide's "Pitfalls" the lab's pitfall charge can break, one at a time (keys per try: the naive client). */
 export const brokenRuleSchema = z.enum(["partial-commit", "memory-store", "cached-error", "unbounded-wait"]);
 export type BrokenRule = z.infer<typeof brokenRuleSchema>;
 
@@ -14,13 +14,13 @@ export type BrokenRule = z.infer<typeof brokenRuleSchema>;
 export const shopSwitchesSchema = z.object({
   /** Replies of committed charges to lose on the way back to the browser. */
   dropReplies: count,
-  /** Attempts to fail before the provider is called. */
+  /** Tries to fail before the provider is called. */
   failuresBeforeCommit: count,
-  /** Attempts to hold between the provider's charge and the shop's record: the window to kill a server in. */
+  /** Tries to hold between the provider's charge and the shop's record: the window to kill a server in. */
   stallsBetweenHops: count,
-  /** The browser makes a new key per attempt, against a charge without run-once. */
+  /** The browser makes a new key per try, against a charge without run-once. */
   naiveClient: z.boolean(),
-  /** The shop calls the provider with a new key per attempt. */
+  /** The shop calls the provider with a new key per try. */
   naiveProviderCalls: z.boolean(),
   /** Pay runs the lab's pitfall charge, whose only guard is the key (see server/lab/pitfalls/). */
   pitfallMode: z.boolean(),
@@ -54,7 +54,7 @@ export const setLabSwitchesInput = z.strictObject({
 export const naiveChargeInput = z.strictObject({
   orderId: orderIdSchema,
   amountCents: chargeInput.shape.amountCents,
-  /** The naive client's mistake: a key made afresh for every attempt. */
+  /** The naive client's mistake: a key made afresh for every try. */
   attemptKey: idempotencyKeySchema,
   paymentMethodId: chargeInput.shape.paymentMethodId,
 });

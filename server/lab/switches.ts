@@ -23,7 +23,7 @@ export async function setSwitches(db: Db, orderId: string, switches: Partial<Sho
   return shopSwitchesSchema.parse(row);
 }
 
-/** Spends one unit of a counter atomically: of two racing attempts, one gets the last unit. */
+/** Spends one unit of a counter atomically: of two racing tries, one gets the last unit. */
 export async function spend(
   db: Db,
   orderId: string,

@@ -128,7 +128,7 @@ describe("paying through Stripe's client", () => {
     const quick = new HttpPaymentProvider({
       url: provider.url,
       apiKey: provider.apiKey,
-      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 10, attemptTimeoutMs: 2_000, deadlineMs: 5_000 },
+      retry: { maxTries: 2, baseDelayMs: 10, maxDelayMs: 10, tryTimeoutMs: 2_000, deadlineMs: 5_000 },
     });
     await expect(quick.charge(payment("ord_u", 300), "pay_u/charge")).rejects.toThrow(
       ProviderUnavailableError,

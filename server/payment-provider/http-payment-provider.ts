@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import Stripe from "stripe";
 import { decideRetry } from "retry-policy";
-import type { AttemptFailure, RetrySettings } from "retry-policy";
+import type { TryFailure, RetrySettings } from "retry-policy";
 import { IDEMPOTENCY_HEADERS } from "run-once/http";
 import { CardDeclinedError, failureOf } from "./stripe-errors";
 import { z } from "zod";
@@ -19,12 +19,12 @@ import type {
 /** How long the provider holds a duplicate of a charge in progress before its 409 (Stripe-like; provider/ IDEMPOTENCY_WAIT_MS). */
 export const PROVIDER_WAIT_BOUND_MS = 5_000;
 
-/** Each attempt outlasts the provider's wait bound, so its 409 and Retry-After reach the shop. */
+/** Each try outlasts the provider's wait bound, so its 409 and Retry-After reach the shop. */
 export const PROVIDER_RETRY_SETTINGS: RetrySettings = {
-  maxAttempts: 5,
+  maxTries: 5,
   baseDelayMs: 200,
   maxDelayMs: 2_000,
-  attemptTimeoutMs: PROVIDER_WAIT_BOUND_MS + 3_000,
+  tryTimeoutMs: PROVIDER_WAIT_BOUND_MS + 3_000,
   deadlineMs: 20_000,
 };
 
@@ -142,11 +142,11 @@ export class HttpPaymentProvider implements PaymentProvider {
               paymentKey: opts.paymentKey ?? null,
               try: tryNumber,
             });
-      let failure: AttemptFailure;
+      let failure: TryFailure;
       try {
         // The shop's key on every call: the client's own dies with the call.
         const answer = await call({
-          timeout: settings.attemptTimeoutMs,
+          timeout: settings.tryTimeoutMs,
           ...(key === undefined ? {} : { idempotencyKey: key }),
         });
         replied?.(replyOf(answer.lastResponse));
@@ -190,7 +190,7 @@ const triesSchema = z.object({
   ),
 });
 
-function describe(failure: AttemptFailure): string {
+function describe(failure: TryFailure): string {
   return failure.kind === "http" ? `HTTP ${failure.status}` : failure.kind;
 }
 

@@ -31,11 +31,11 @@ describe("the shop's timeouts to the provider", () => {
     const held = first.charge(request, "k_wait/charge").catch(() => null);
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    // The shop's duplicate, with its default timeouts, over two attempts: a 409 after the provider's
+    // The shop's duplicate, with its default timeouts, over two tries: a 409 after the provider's
     // wait bound, its Retry-After honoured, then the first charge, shared.
     const shop = new HttpPaymentProvider({
       ...endpoint,
-      retry: { ...PROVIDER_RETRY_SETTINGS, maxAttempts: 2 },
+      retry: { ...PROVIDER_RETRY_SETTINGS, maxTries: 2 },
     });
     const startedAt = Date.now();
     const answer = await shop.charge(request, "k_wait/charge");

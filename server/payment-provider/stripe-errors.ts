@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { parseRetryAfter } from "retry-policy";
-import type { AttemptFailure } from "retry-policy";
+import type { TryFailure } from "retry-policy";
 
 /** Statuses that say nothing final about the work: a key in use elsewhere, a gateway or the provider down. */
 const UNKNOWN_OUTCOME_STATUSES = [409, 502, 503, 504];
@@ -18,7 +18,7 @@ export class CardDeclinedError extends Error {
 }
 
 /** Stripe's errors in the shop's terms: unknown outcome to retry, decline, or bug (thrown). */
-export function failureOf(error: unknown): AttemptFailure {
+export function failureOf(error: unknown): TryFailure {
   if (error instanceof Stripe.errors.StripeCardError) {
     throw new CardDeclinedError(messageOf(error), error.payment_method?.card?.last4 ?? "");
   }

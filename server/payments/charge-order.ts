@@ -29,7 +29,7 @@ export function refuseMismatch(
   if (key !== order.paymentKey) {
     throw new DomainError(
       "PAYMENT_KEY_MISMATCH",
-      "The idempotency key must be the order's current paymentKey (from orders.place or orders.get); a key made per attempt would allow a second charge.",
+      "The idempotency key must be the order's current paymentKey (from orders.place or orders.get); a key made per try would allow a second charge.",
     );
   }
   if (amountCents !== order.totalCents) {

@@ -9,7 +9,7 @@ export const chargeInput = z.strictObject({
     .int({ message: "amountCents is a whole number of cents" })
     .positive({ message: "amountCents must be positive" })
     .max(100_000_000, { message: "amountCents is at most 100000000" }),
-  /** Must be the order's paymentKey: the server refuses keys made per attempt. */
+  /** Must be the order's paymentKey: the server refuses keys made per try. */
   idempotencyKey: idempotencyKeySchema.optional(),
   /** The PaymentMethod the browser created at the provider (or a test one, pm_card_visa): never a card number. */
   paymentMethodId: z.string().regex(/^pm_[A-Za-z0-9_]{1,100}$/, {

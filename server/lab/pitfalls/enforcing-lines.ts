@@ -1,6 +1,6 @@
 import type { BrokenRule } from "../schemas";
 
-/** The guide's pitfalls as the lab shows them: its four broken rules, and the naive client's key per attempt. */
+/** The guide's pitfalls as the lab shows them: its four broken rules, and the naive client's key per try. */
 export type PitfallId = BrokenRule | "keys-per-attempt";
 
 /** Where the shop keeps each rule: a file and a marker text in it (not a line number, which edits move). */

@@ -176,9 +176,9 @@ describe("payments.charge refusals leave no key behind", () => {
     const { session, order } = await placedOrder(app);
 
     await expect(
-      app.caller(session).payments.charge(chargeBody(order, "made-per-attempt-1")),
+      app.caller(session).payments.charge(chargeBody(order, "made-per-try-1")),
     ).rejects.toMatchObject({ code: "BAD_REQUEST", reason: "PAYMENT_KEY_MISMATCH" });
-    expect(await keyRows(app, "made-per-attempt-1")).toBe(0);
+    expect(await keyRows(app, "made-per-try-1")).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(0);
   });
 
@@ -193,7 +193,7 @@ describe("payments.charge refusals leave no key behind", () => {
     await expect(stranger.payments.charge(charge)).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await keyRows(app, order.paymentKey)).toBe(0);
     expect(await chargeCount(app, order.id)).toBe(0);
-    // The owner's key was never touched by the stranger's attempt.
+    // The owner's key was never touched by the stranger's try.
     await expect(app.caller(owner).payments.charge(charge)).resolves.toMatchObject({
       status: "captured",
     });

@@ -45,7 +45,7 @@ export const ledgerCountersOutput = z.object({
   /** Requests answered with a key's stored result or with an execution in flight (replayed or coalesced). */
   answeredFromStore: z.number().int(),
   charges: z.number().int(),
-  /** Charges beyond each order's first: the damage of a new key per attempt (the lab's naive client). */
+  /** Charges beyond each order's first: the damage of a new key per try (the lab's naive client). */
   extraCharges: z.number().int(),
   declinedAttempts: z.number().int(),
 });

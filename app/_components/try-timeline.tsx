@@ -4,19 +4,19 @@ import { formatDuration } from "~/app/_lib/duration";
 import { timeAxis } from "~/app/_lib/time-axis";
 import type { TimeAxis } from "~/app/_lib/time-axis";
 import { useNow } from "~/app/_lib/use-now";
-import type { Attempt, ServerDecision } from "~/app/_trpc/attempt-log";
+import type { TabTry, ServerDecision } from "~/app/_trpc/try-log";
 import { ShortId } from "./short-id";
 
 const DECISIONS: Record<ServerDecision, string> = {
   executed: "executed: the server ran the charge",
   replayed: "replayed: the server answered with the stored result and charged nothing",
-  coalesced: "coalesced: the server waited for the attempt in flight and shared its result",
-  taken_over: "taken over: the first owner's lease had run out, so this attempt ran the charge",
+  coalesced: "coalesced: the server waited for the try in flight and shared its result",
+  taken_over: "taken over: the first owner's lease had run out, so this try ran the charge",
   expired: "executed again: the key's stored result had expired",
 };
 
 /** Outcomes in which no answer reached the tab: a retry comes after giving up, not after an answer. */
-const NO_ANSWER = new Set<Attempt["outcome"]>(["timed_out", "network_error", "cancelled", "interrupted"]);
+const NO_ANSWER = new Set<TabTry["outcome"]>(["timed_out", "network_error", "cancelled", "interrupted"]);
 
 const FINAL_ANSWERS: Record<number, string> = {
   400: "refused",
@@ -26,27 +26,27 @@ const FINAL_ANSWERS: Record<number, string> = {
   422: "the key was used for another request",
 };
 
-/** What an attempt's answer said, in words; the server's decision word when it gave one. */
-function describe(attempt: Attempt): string {
-  switch (attempt.outcome) {
+/** What a try's answer said, in words; the server's decision word when it gave one. */
+function describe(tabTry: TabTry): string {
+  switch (tabTry.outcome) {
     case "in_flight":
       return "waiting for the answer";
     case "succeeded":
-      return attempt.decision
-        ? DECISIONS[attempt.decision]
+      return tabTry.decision
+        ? DECISIONS[tabTry.decision]
         : "charged with no idempotency check: nothing stops a second charge";
     case "final_error":
-      return `HTTP ${attempt.status}, ${FINAL_ANSWERS[attempt.status ?? 0] ?? "refused"}: a final answer${
-        attempt.decision === "replayed" ? ", replayed from the store" : ""
+      return `HTTP ${tabTry.status}, ${FINAL_ANSWERS[tabTry.status ?? 0] ?? "refused"}: a final answer${
+        tabTry.decision === "replayed" ? ", replayed from the store" : ""
       }`;
     case "conflict":
-      return "HTTP 409: the key was busy with another attempt";
+      return "HTTP 409: the key was busy with another try";
     case "unavailable":
       // A server that stores failures (the lab's pitfall) says so in its decision header.
-      if (attempt.decision === "replayed") return `HTTP ${attempt.status}: a stored failure, replayed`;
-      if (attempt.decision === "executed")
-        return `HTTP ${attempt.status}: the server ran it and stored the failure as the key's outcome`;
-      return `HTTP ${attempt.status}: the server did not finish, and released the key: a retry runs it again`;
+      if (tabTry.decision === "replayed") return `HTTP ${tabTry.status}: a stored failure, replayed`;
+      if (tabTry.decision === "executed")
+        return `HTTP ${tabTry.status}: the server ran it and stored the failure as the key's outcome`;
+      return `HTTP ${tabTry.status}: the server did not finish, and released the key: a retry runs it again`;
     case "timed_out":
       return "no answer in time: outcome unknown";
     case "network_error":
@@ -58,30 +58,30 @@ function describe(attempt: Attempt): string {
   }
 }
 
-interface AttemptTimelineProps {
-  attempts: readonly Attempt[];
+interface TryTimelineProps {
+  tries: readonly TabTry[];
   waitingSince: number | null;
   /** The page's one clock: the order's first request, on this browser's clock (null: this tab's first try). */
   clockOrigin: number | null;
 }
 
 /** This tab's tries on a real time axis, long idle stretches compressed so that the tries do not shrink to slivers. */
-export function AttemptTimeline({ attempts, waitingSince, clockOrigin }: AttemptTimelineProps) {
-  const live = waitingSince !== null || attempts.some((attempt) => attempt.outcome === "in_flight");
+export function TryTimeline({ tries, waitingSince, clockOrigin }: TryTimelineProps) {
+  const live = waitingSince !== null || tries.some((tabTry) => tabTry.outcome === "in_flight");
   const now = useNow(live);
-  if (attempts.length === 0 && waitingSince === null) return null;
+  if (tries.length === 0 && waitingSince === null) return null;
 
-  const end = (attempt: Attempt) =>
-    Math.max(attempt.startedAt, attempt.endedAt ?? (attempt.outcome === "in_flight" ? now : 0));
+  const end = (tabTry: TabTry) =>
+    Math.max(tabTry.startedAt, tabTry.endedAt ?? (tabTry.outcome === "in_flight" ? now : 0));
   const spans = [
-    ...attempts.map((attempt) => ({ start: attempt.startedAt, end: end(attempt) })),
+    ...tries.map((tabTry) => ({ start: tabTry.startedAt, end: end(tabTry) })),
     ...(waitingSince === null ? [] : [{ start: waitingSince, end: Math.max(waitingSince, now) }]),
   ];
   const origin = clockOrigin ?? Math.min(...spans.map((span) => span.start));
   // A try is sent before the server records its arrival: the first may stand before the clock's zero.
   const at = (t: number) => `${t < origin ? "−" : "+"}${formatDuration(Math.abs(t - origin))}`;
   const axis = timeAxis(spans, { since: origin });
-  const newKeyRetries = attempts.filter((attempt) => retriedWithNewKey(attempts, attempt));
+  const newKeyRetries = tries.filter((tabTry) => retriedWithNewKey(tries, tabTry));
 
   return (
     <section className="card timeline" aria-labelledby="timeline-heading">
@@ -92,24 +92,24 @@ export function AttemptTimeline({ attempts, waitingSince, clockOrigin }: Attempt
       </p>
       {newKeyRetries.length > 0 && (
         <p className="alert danger small" data-testid="new-key-warning">
-          Retried with a new key ({newKeyRetries.map((attempt) => `try ${attempt.number}`).join(", ")}): the
+          Retried with a new key ({newKeyRetries.map((tabTry) => `try ${tabTry.number}`).join(", ")}): the
           server cannot tell such a retry from a new payment.
         </p>
       )}
       <ol className="lanes">
-        {attempts.map((attempt) => {
-          const retry = retryOf(attempts, attempt);
+        {tries.map((tabTry) => {
+          const retry = retryOf(tries, tabTry);
           return (
             <li
-              key={attempt.number}
+              key={tabTry.number}
               className="lane"
-              data-outcome={attempt.outcome}
-              data-decision={attempt.decision ?? undefined}
-              data-key={attempt.key}
+              data-outcome={tabTry.outcome}
+              data-decision={tabTry.decision ?? undefined}
+              data-key={tabTry.key}
             >
               <p className="lane-head">
-                <strong>Try {attempt.number}</strong> {at(attempt.startedAt)}{" "}
-                <ShortId value={attempt.key} name="try's key" />
+                <strong>Try {tabTry.number}</strong> {at(tabTry.startedAt)}{" "}
+                <ShortId value={tabTry.key} name="try's key" />
                 {retry && (
                   <span className="muted">
                     {" "}
@@ -117,16 +117,14 @@ export function AttemptTimeline({ attempts, waitingSince, clockOrigin }: Attempt
                     at {at(retry.endedAt!)}
                   </span>
                 )}
-                {retriedWithNewKey(attempts, attempt) && <span className="badge danger">new key</span>}
+                {retriedWithNewKey(tries, tabTry) && <span className="badge danger">new key</span>}
               </p>
-              <Track axis={axis} start={attempt.startedAt} end={end(attempt)} bar={barClass(attempt)} />
+              <Track axis={axis} start={tabTry.startedAt} end={end(tabTry)} bar={barClass(tabTry)} />
               <p className="lane-outcome">
-                {describe(attempt)}
-                {attempt.outcome === "succeeded" && attempt.status !== null
-                  ? ` (HTTP ${attempt.status})`
-                  : ""}
-                {attempt.endedAt !== null || attempt.outcome === "in_flight" ? (
-                  <span className="muted"> · {formatDuration(end(attempt) - attempt.startedAt)}</span>
+                {describe(tabTry)}
+                {tabTry.outcome === "succeeded" && tabTry.status !== null ? ` (HTTP ${tabTry.status})` : ""}
+                {tabTry.endedAt !== null || tabTry.outcome === "in_flight" ? (
+                  <span className="muted"> · {formatDuration(end(tabTry) - tabTry.startedAt)}</span>
                 ) : null}
               </p>
             </li>
@@ -135,7 +133,7 @@ export function AttemptTimeline({ attempts, waitingSince, clockOrigin }: Attempt
         {waitingSince !== null && (
           <li className="lane" data-outcome="waiting">
             <p className="lane-head">
-              <strong>Try {attempts.length + 1}</strong>{" "}
+              <strong>Try {tries.length + 1}</strong>{" "}
               <span className="muted">waiting for the connection: not sent yet</span>
             </p>
             <Track axis={axis} start={waitingSince} end={Math.max(waitingSince, now)} bar="bar-waiting" />
@@ -190,20 +188,20 @@ function Axis({ axis }: { axis: TimeAxis }) {
   );
 }
 
-/** The attempt this one retried: the previous one of the same call, once it ended. */
-function retryOf(attempts: readonly Attempt[], attempt: Attempt) {
-  const previous = attempts.findLast((other) => other.run === attempt.run && other.number < attempt.number);
+/** The try this one retried: the previous one of the same call, once it ended. */
+function retryOf(tries: readonly TabTry[], tabTry: TabTry) {
+  const previous = tries.findLast((other) => other.run === tabTry.run && other.number < tabTry.number);
   return previous?.endedAt === null ? undefined : previous;
 }
 
-function retriedWithNewKey(attempts: readonly Attempt[], attempt: Attempt): boolean {
-  const retry = retryOf(attempts, attempt);
-  return retry !== undefined && retry.key !== attempt.key;
+function retriedWithNewKey(tries: readonly TabTry[], tabTry: TabTry): boolean {
+  const retry = retryOf(tries, tabTry);
+  return retry !== undefined && retry.key !== tabTry.key;
 }
 
-function barClass(attempt: Attempt): string {
-  if (attempt.outcome === "succeeded") return `bar-${attempt.decision ?? "unchecked"}`;
-  return `bar-${attempt.outcome}`;
+function barClass(tabTry: TabTry): string {
+  if (tabTry.outcome === "succeeded") return `bar-${tabTry.decision ?? "unchecked"}`;
+  return `bar-${tabTry.outcome}`;
 }
 
 function percent(fraction: number): string {

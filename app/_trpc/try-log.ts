@@ -1,69 +1,69 @@
-/** A payment's attempts as this tab saw them, filled by the links: what really went over the wire. */
+/** A payment's tries as this tab saw them, filled by the links: what really went over the wire. */
 
 /** What the server said it did, in its Idempotency-Decision header. */
 export const SERVER_DECISIONS = ["executed", "replayed", "coalesced", "taken_over", "expired"] as const;
 export type ServerDecision = (typeof SERVER_DECISIONS)[number];
 
-export type AttemptOutcome =
+export type TryOutcome =
   | "in_flight"
   | "succeeded" // a 2xx answer: `decision` says how the server came by it
   | "final_error" // a final answer that is not a success (declined, refused)
   | "conflict" // 409: the key was still in progress elsewhere
   | "unavailable" // 429: throttled, nothing done; 502/503/504: nothing committed, or unknown
-  | "timed_out" // no answer within the attempt's timeout: outcome unknown
+  | "timed_out" // no answer within the try's timeout: outcome unknown
   | "network_error" // no answer at all: outcome unknown
   | "cancelled"
   | "interrupted"; // the page was reloaded or closed before the answer came
 
-export interface Attempt {
+export interface TabTry {
   number: number;
-  /** The click (or other call) this attempt belongs to: retries share their run. */
+  /** The click (or other call) this try belongs to: retries share their run. */
   run: number;
   /** The idempotency key the request carried. */
   key: string;
   startedAt: number;
-  /** Null while in flight, and for an attempt whose page died without a word. */
+  /** Null while in flight, and for a try whose page died without a word. */
   endedAt: number | null;
-  outcome: AttemptOutcome;
+  outcome: TryOutcome;
   status: number | null;
   decision: ServerDecision | null;
 }
 
-/** What the links report about the attempts of one operation. */
-export interface AttemptRecorder {
+/** What the links report about the tries of one operation. */
+export interface TryRecorder {
   started(at: number): void;
-  ended(at: number, answer: AttemptAnswer): void;
+  ended(at: number, answer: TryAnswer): void;
 }
 
-export type AttemptAnswer = Pick<Attempt, "outcome" | "status" | "decision">;
+export type TryAnswer = Pick<TabTry, "outcome" | "status" | "decision">;
 
-/** One call's attempts: its recorders share a run number. */
-export interface AttemptRun {
-  /** A recorder for requests that carry `key` (the naive client makes one per attempt). */
-  recorder(key: string): AttemptRecorder;
+/** One call's tries: its recorders share a run number. */
+export interface TryRun {
+  /** A recorder for requests that carry `key` (the naive client makes one per try). */
+  recorder(key: string): TryRecorder;
 }
 
-/** Every attempt of a tab's payment, for the timeline; concurrent calls record into the one log. */
-export class AttemptLog {
-  readonly #attempts: Attempt[];
+/** Every try of a tab's payment, for the timeline; concurrent calls record into the one log. */
+export class TryLog {
+  readonly #tries: TabTry[];
   readonly #listeners = new Set<() => void>();
-  #snapshot: readonly Attempt[];
+  #snapshot: readonly TabTry[];
   #runs: number;
 
   /** `restored`: from before a reload (one then in flight was cut off); `persist` hears of every change. */
   constructor(
-    restored: readonly Attempt[] = [],
-    private readonly persist: (attempts: readonly Attempt[]) => void = () => undefined,
+    restored: readonly TabTry[] = [],
+    private readonly persist: (tries: readonly TabTry[]) => void = () => undefined,
   ) {
-    this.#attempts = restored.map((attempt) =>
-      attempt.outcome === "in_flight" ? { ...attempt, outcome: "interrupted" as const } : { ...attempt },
+    this.#tries = restored.map((tabTry) =>
+      tabTry.outcome === "in_flight" ? { ...tabTry, outcome: "interrupted" as const } : { ...tabTry },
     );
     this.#snapshot = this.#copy();
-    this.#runs = Math.max(0, ...this.#attempts.map((attempt) => attempt.run));
+    this.#runs = Math.max(0, ...this.#tries.map((tabTry) => tabTry.run));
   }
 
   /** An unchanging copy, replaced on every change (what React's useSyncExternalStore needs). */
-  get attempts(): readonly Attempt[] {
+  get tries(): readonly TabTry[] {
     return this.#snapshot;
   }
 
@@ -72,25 +72,25 @@ export class AttemptLog {
     return () => this.#listeners.delete(listener);
   }
 
-  startRun(): AttemptRun {
+  startRun(): TryRun {
     const run = ++this.#runs;
     return { recorder: (key) => this.#recorder(run, key) };
   }
 
-  /** The page is going away (a reload, a closed tab): attempts in flight end now, with no answer. */
+  /** The page is going away (a reload, a closed tab): tries in flight end now, with no answer. */
   interruptInFlight(at: number) {
-    const inFlight = this.#attempts.filter((attempt) => attempt.outcome === "in_flight");
-    for (const attempt of inFlight) Object.assign(attempt, { outcome: "interrupted", endedAt: at });
+    const inFlight = this.#tries.filter((tabTry) => tabTry.outcome === "in_flight");
+    for (const tabTry of inFlight) Object.assign(tabTry, { outcome: "interrupted", endedAt: at });
     if (inFlight.length > 0) this.#changed();
   }
 
-  #recorder(run: number, key: string): AttemptRecorder {
-    // Retries of one operation are sequential: the recorder's latest attempt is the one answered.
-    let current: Attempt | undefined;
+  #recorder(run: number, key: string): TryRecorder {
+    // Retries of one operation are sequential: the recorder's latest try is the one answered.
+    let current: TabTry | undefined;
     return {
       started: (at) => {
         current = {
-          number: this.#attempts.length + 1,
+          number: this.#tries.length + 1,
           run,
           key,
           startedAt: at,
@@ -99,7 +99,7 @@ export class AttemptLog {
           status: null,
           decision: null,
         };
-        this.#attempts.push(current);
+        this.#tries.push(current);
         this.#changed();
       },
       ended: (at, answer) => {
@@ -110,8 +110,8 @@ export class AttemptLog {
     };
   }
 
-  #copy(): readonly Attempt[] {
-    return this.#attempts.map((attempt) => ({ ...attempt }));
+  #copy(): readonly TabTry[] {
+    return this.#tries.map((tabTry) => ({ ...tabTry }));
   }
 
   #changed() {
