@@ -36,7 +36,7 @@ const BASE_PORT = Number(process.env.BENCH_BASE_PORT ?? 3301);
 const QUICK = process.argv.includes("--quick");
 /** payments.charge against its unprotected twin, p50 and p99, on both databases (issue 26). */
 const APP_RATIO_TARGET = 1.1;
-/** What the server's account of attempts may add to that ratio (issue 15: written off the request's path). */
+/** What the server's account of runs may add to that ratio (issue 15: written off the request's path). */
 const ACCOUNT_RATIO_MOVE_TARGET = 0.02;
 /** Per charge before Prisma 7, measured side by side: the shop's CPU must fall to 0.7× (issue 36). */
 const BEFORE_PRISMA_7 = {
@@ -194,7 +194,7 @@ async function overhead(provider: Provider) {
     const ratioWithout = percentile(withoutAccount, 50) / percentile(b, 50);
     const accountCost = percentile(a, 50) / percentile(b, 50) - ratioWithout;
     addRow(provider, 1, {
-      case: "The account of attempts: overhead ratio moved by",
+      case: "The account of runs: overhead ratio moved by",
       result: `${accountCost >= 0 ? "+" : ""}${accountCost.toFixed(3)} (p50 ratio without its writes ${ratioWithout.toFixed(2)}×)`,
       target: `≤ ${ACCOUNT_RATIO_MOVE_TARGET}`,
       met: accountCost <= ACCOUNT_RATIO_MOVE_TARGET,
@@ -221,7 +221,7 @@ async function storm(provider: Provider, instances: number) {
       if (warmUp.status !== 200)
         throw new Error(`the warm-up charge answered ${warmUp.status}: ${warmUp.text}`);
     }
-    await sleep(500); // its account of attempts is written once quiet for 200 ms
+    await sleep(500); // its account of runs is written once quiet for 200 ms
     const before = await countersOfAll(cluster);
 
     const total = 1000;
@@ -237,14 +237,14 @@ async function storm(provider: Provider, instances: number) {
       };
     });
     const lastAnswerMs = performance.now() - startedAt;
-    await sleep(5_500); // the account of attempts (and replay counts) is written within 5 s: counted too
+    await sleep(5_500); // the account of runs (and replay counts) is written within 5 s: counted too
     const after = await countersOfAll(cluster);
     const queries = after.queries - before.queries;
     const decisions = Object.entries(after.outcomes).map(
       ([outcome, count]) => [outcome, count - (before.outcomes[outcome] ?? 0)] as const,
     );
     const executions = await db.charge.count({ where: { orderId: order!.id } });
-    // The one execution (about 11 statements, BEGIN not logged) and the batched account of attempts.
+    // The one execution (about 11 statements, BEGIN not logged) and the batched account of runs.
     const constant = 20;
     addRow(provider, instances, {
       case: "Storm: executions",
@@ -263,7 +263,7 @@ async function storm(provider: Provider, instances: number) {
       result: String(queries),
       target: `≤ 3 × ${instances} + ${constant} = ${3 * instances + constant}`,
       met: queries <= 3 * instances + constant,
-      how: "db_queries_total from /api/metrics (Prisma's query log and the owners' sessions, BEGIN left out), before and after, background jobs paused; the constant covers the one execution and the batched account of attempts",
+      how: "db_queries_total from /api/metrics (Prisma's query log and the owners' sessions, BEGIN left out), before and after, background jobs paused; the constant covers the one execution and the batched account of runs",
     });
     addRow(provider, instances, {
       case: "Storm: time to the last answer",

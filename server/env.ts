@@ -48,7 +48,7 @@ const envSchema = z.object({
   PAYMENT_COMPLETER_INTERVAL_MS: milliseconds(5_000),
   /** Past this, a stranded payment is only looked up: the provider may have forgotten its key. */
   PAYMENT_REDRIVE_CUTOFF_MS: milliseconds(12 * 60 * 60 * 1000),
-  /** The port `next start` listens on: names this instance in the server's account of tries. */
+  /** The port `next start` listens on: names this instance in the server's account of runs. */
   PORT: z.coerce.number().int().positive().optional(),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** The fault-injection lab: on in development, off in production unless LAB_ENABLED=1. */

@@ -28,7 +28,7 @@ export interface AppServices extends HttpServices {
   webhooks: { secret: string; runOnce: RunOnce<Tx>; refuses(orderId: string): Promise<boolean> } | null;
   /** The catch-up road: the provider's events the webhook may have missed; with the webhook only. */
   catchUp: CatchUp | null;
-  /** Stops the background jobs, writes the pending account of tries, and closes the database and Redis connections. */
+  /** Stops the background jobs, writes the pending account of runs, and closes the database and Redis connections. */
   close(): Promise<void>;
 }
 

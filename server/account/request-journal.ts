@@ -12,7 +12,7 @@ const KEYS_PER_STATEMENT = 100;
 /** Rows per upsert: 17 bound values each, far under either database's limit (SQLite's 32,766). */
 const ROWS_PER_STATEMENT = 500;
 
-/** The account of attempts in "RequestRecord", written in batches, off the requests' path. */
+/** The account of runs in "RequestRecord", written in batches, off the requests' path. */
 export class PrismaRequestJournal implements RequestJournal {
   constructor(private readonly db: Db) {}
 

@@ -74,7 +74,7 @@ async function statements(): Promise<number> {
 
 test(`answers a storm of ${STORM} duplicates of a completed key without a statement each`, async () => {
   const { storm } = await paidOrder();
-  // The account of tries is written once quiet for 200 ms: the payment's before, the storm's batch after.
+  // The account of runs is written once quiet for 200 ms: the payment's before, the storm's batch after.
   await sleep(1_000);
   const before = await statements();
   const answers = await storm(STORM);

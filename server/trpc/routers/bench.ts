@@ -41,7 +41,7 @@ export const benchRouter = router({
       return chargeOrder({ ...ctx, execution: run.claimed(execution), run }, input);
     }),
 
-  /** payments.charge as served, except that its account of tries is never written. */
+  /** payments.charge as served, except that its account of runs is never written. */
   chargeWithoutAccount: sessionProcedure
     .use(({ ctx, next }) => next({ ctx: { account: new Account(nowhere, ctx.account.deps) } }))
     .input(chargeInput)
