@@ -47,16 +47,14 @@ export async function idempotent<T extends object>(
 function keepingRequest(commit: Commit, requestId: string): Commit {
   return async (run) => {
     const executed = await commit(async (tx) => {
-      const body = await run(tx).catch((error: unknown) => tagRequest(error, requestId));
+      const body = await run(tx).catch((error: unknown) => {
+        if (error instanceof ProviderError) error.request ??= requestId;
+        throw error;
+      });
       return { request: requestId, body } satisfies Executed;
     });
     return executed.body;
   };
-}
-
-function tagRequest(error: unknown, requestId: string): never {
-  if (error instanceof ProviderError) error.request ??= requestId;
-  throw error;
 }
 
 function originalRequestOf({ outcome }: RunResult): string | undefined {

@@ -34,9 +34,7 @@ export class ProviderMetrics implements RunOnceObserver {
     this.#roundTrips.inc();
   };
 
-  countBegin = (): void => {
-    this.#roundTrips.inc();
-  };
+  countBegin = (): void => this.#roundTrips.inc();
 
   constructor() {
     for (const outcome of RUN_ONCE_OUTCOMES) this.#outcomes.inc({ outcome }, 0);

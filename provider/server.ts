@@ -35,20 +35,16 @@ export async function startProvider(opts: {
 }) {
   const metrics = new ProviderMetrics();
   const db = createProviderDb(opts.databaseUrl, { onQuery: metrics.countQuery, onBegin: metrics.countBegin });
-  const {
-    store,
-    watcher,
-    close: closeStore,
-  } = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger, metrics.countQuery);
+  const keys = runOnceStoreFor<ProviderTx>(opts.databaseUrl, db, logger, metrics.countQuery);
   const runOnce = new RunOnce<ProviderTx>({
-    store,
-    watcher,
+    store: keys.store,
+    watcher: keys.watcher,
     finalErrors: providerFinalErrors,
     settings: opts.settings,
     observer: metrics,
     logger,
   });
-  const sweeper = new KeySweeper(store, { abandonedGraceMs: runOnce.settings.abandonedGraceMs, logger });
+  const sweeper = new KeySweeper(keys.store, { abandonedGraceMs: runOnce.settings.abandonedGraceMs, logger });
   sweeper.start(60_000);
   const retentionMs = opts.eventRetentionMs ?? EVENT_RETENTION_DEFAULT_MS;
   const eventSweeper = new PeriodicJob(
@@ -83,7 +79,7 @@ export async function startProvider(opts: {
       await eventSweeper.stop();
       await deliverer?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await closeStore();
+      await keys.close();
       await db.$disconnect();
     },
   };

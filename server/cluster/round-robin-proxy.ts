@@ -43,27 +43,21 @@ export async function startRoundRobinProxy(opts: {
       if (!upstream.complete) response.socket?.resetAndDestroy();
     });
   });
-  const onError = (
-    error: Error,
-    target: string,
-    request: http.IncomingMessage,
-    response: http.ServerResponse,
-  ) => {
-    const refused = (error as NodeJS.ErrnoException).code === "ECONNREFUSED";
-    if (!refused || response.headersSent) {
-      response.socket?.resetAndDestroy();
-      return;
-    }
-    restingUntil.set(target, Date.now() + REFUSED_INSTANCE_REST_MS);
-    response.writeHead(502, { "content-type": "text/plain; charset=utf-8" });
-    response.end(`The instance at ${target} refused the connection: it is down. Retry.\n`);
-    request.resume();
-  };
 
   const server = http.createServer((request, response) => {
     const target = nextTarget(`${request.method} ${request.url?.split("?")[0]}`);
     response.setHeader(SERVED_BY_HEADER, target);
-    proxy.web(request, response, { target }, (error) => onError(error, target, request, response));
+    proxy.web(request, response, { target }, (error) => {
+      const refused = (error as NodeJS.ErrnoException).code === "ECONNREFUSED";
+      if (!refused || response.headersSent) {
+        response.socket?.resetAndDestroy();
+        return;
+      }
+      restingUntil.set(target, Date.now() + REFUSED_INSTANCE_REST_MS);
+      response.writeHead(502, { "content-type": "text/plain; charset=utf-8" });
+      response.end(`The instance at ${target} refused the connection: it is down. Retry.\n`);
+      request.resume();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

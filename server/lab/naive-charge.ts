@@ -1,6 +1,6 @@
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { REQUEST_RECORD_HEADER } from "../account/accounted-run";
-import type { Account, AccountedRun } from "../account/accounted-run";
+import type { Account } from "../account/accounted-run";
 import type { Db, Tx } from "../db/client";
 import { DomainError } from "../errors";
 import { findSessionOrder } from "../orders/order-view";
@@ -34,46 +34,31 @@ export async function naiveCharge(
     answers: { ok: 200, error: statusOf },
   });
   if (deps.http && !deps.http.isBatch) deps.http.responseHeaders.set(REQUEST_RECORD_HEADER, run.id);
+  const providerKey = `${attemptKey}/charge`;
   // No key was looked at: it ran, whatever it answered.
   try {
-    const charge = await chargeNaively(deps, order.id, run, input);
+    const answer = await deps.provider.charge(
+      { ...body, orderId: order.id, paymentKey: attemptKey, run },
+      providerKey,
+    );
+    if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);
+    const charge = await deps.db.$transaction(async (tx) => {
+      const written = await writeCharge(tx, answer.charged, {
+        orderId: order.id,
+        idempotencyKey: attemptKey,
+        providerKey,
+        recordedBy: run.id,
+        naive: true,
+      });
+      await run.writtenIn(tx);
+      return toChargeView(written);
+    });
     run.ended({ unkeyed: true });
     return charge;
   } catch (error) {
     run.ended({ unkeyed: true }, statusOf(error));
     throw error;
   }
-}
-
-async function chargeNaively(
-  deps: { db: Db; provider: PaymentProvider },
-  orderId: string,
-  run: AccountedRun,
-  input: { amountCents: number; attemptKey: string; paymentMethodId: string },
-): Promise<ChargeView> {
-  const providerKey = `${input.attemptKey}/charge`;
-  const answer = await deps.provider.charge(
-    {
-      amountCents: input.amountCents,
-      paymentMethodId: input.paymentMethodId,
-      orderId,
-      paymentKey: input.attemptKey,
-      run,
-    },
-    providerKey,
-  );
-  if ("declined" in answer) throw new DomainError("CARD_DECLINED", answer.declined.reason);
-  return deps.db.$transaction(async (tx) => {
-    const charge = await writeCharge(tx, answer.charged, {
-      orderId,
-      idempotencyKey: input.attemptKey,
-      providerKey,
-      recordedBy: run.id,
-      naive: true,
-    });
-    await run.writtenIn(tx);
-    return toChargeView(charge);
-  });
 }
 
 /** The lab's charges as the ledger keeps them: the provider's charge, and its order paid. */

@@ -62,9 +62,7 @@ export class AppMetrics implements RunOnceObserver {
     this.#roundTrips.inc();
   };
 
-  countBegin = (): void => {
-    this.#roundTrips.inc();
-  };
+  countBegin = (): void => this.#roundTrips.inc();
 
   observe(event: RunOnceEvent): void {
     this.#outcomes.inc({ procedure: event.scope.path, outcome: event.outcome });

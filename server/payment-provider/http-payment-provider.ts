@@ -152,15 +152,12 @@ export class HttpPaymentProvider implements PaymentProvider {
         replied?.(replyOf(answer.lastResponse));
         return answer;
       } catch (error) {
-        replied?.(
-          error instanceof Stripe.errors.StripeError
-            ? replyOf(error)
-            : { status: null, decision: null, requestId: null },
-        );
+        replied?.(replyOf(error instanceof Stripe.errors.StripeError ? error : {}));
         failure = failureOf(error);
       }
       const decision = decideRetry(failure, tryNumber, Date.now() - startedAt, settings);
-      if (!decision.retry) throw new ProviderUnavailableError(describe(failure));
+      if (!decision.retry)
+        throw new ProviderUnavailableError(failure.kind === "http" ? `HTTP ${failure.status}` : failure.kind);
       await sleep(decision.delayMs);
     }
   }
@@ -189,10 +186,6 @@ const triesSchema = z.object({
       .transform(({ duration_ms, ...sent }) => ({ ...sent, durationMs: duration_ms })),
   ),
 });
-
-function describe(failure: TryFailure): string {
-  return failure.kind === "http" ? `HTTP ${failure.status}` : failure.kind;
-}
 
 /** The charge a PaymentIntent made, from its expanded latest charge; none unless it succeeded. */
 function chargeOf(intent: Stripe.PaymentIntent): ProviderCharge | null {

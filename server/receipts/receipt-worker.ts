@@ -64,9 +64,8 @@ export async function startReceiptWorker(
       )
     : null;
   const keys = runOnceStoreFor<Tx>(databaseUrl, db, logger);
-  const journal = new PrismaRequestJournal(db);
   const never = { isFinal: () => false };
-  const account = new Account(journal, {
+  const account = new Account(new PrismaRequestJournal(db), {
     db,
     instance: instanceName(undefined),
     finalErrors: never,

@@ -12,11 +12,7 @@ const CURSOR = "payment provider events";
 /** The provider's events in a range of `created` seconds its webhook has not delivered, newest first. */
 export type UndeliveredEvents = (created: { gt: number; lte: number }) => AsyncIterable<Stripe.Event>;
 
-/**
- * The catch-up road: the provider's undelivered events since a durable cursor, each handled as the webhook does, under
- * its id's key, so an event both roads bring is handled once. Several instances running it at once is harmless: the
- * event keys make each event's handling once, and a cursor moved back by a slower instance only replays.
- */
+/** The catch-up road: undelivered events since a durable cursor, each under its id's key, so any road or instance handles it once. */
 export class CatchUp extends PeriodicJob<number> {
   /** An event younger than one interval is left to its webhook's first delivery. */
   #settleMs = 0;
