@@ -52,6 +52,25 @@ test("the stall switch says how to kill this server, and counts the seconds left
   await expect(page.getByTestId("stall-between-hops-state")).toHaveText("spent on try 1");
 });
 
+test("Pay pressed while a scenario's switches are being saved waits for them, then pays as they say", async ({
+  shop,
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.expect(/net::ERR_INCOMPLETE_CHUNKED_ENCODING/);
+  await shop.placeOrder({ notebook: 1 });
+  // The save is held back, so that Pay is surely pressed before it lands.
+  await page.route(/\/api\/trpc\/lab\.setSwitches/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.getByLabel("Try a scenario").selectOption("lost-reply");
+  await shop.payButton().click();
+  await shop.expectCharged();
+  // The server dropped try 1's reply, as the scenario's switch said: try 2 got the stored one.
+  await shop.expectTries({ outcome: "network_error" }, { decision: "replayed" });
+});
+
 test("before React runs, the lab's controls are disabled: a click then would be lost, and put back", async ({
   shop,
   page,

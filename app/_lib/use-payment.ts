@@ -26,7 +26,7 @@ export type SendCharge = (
 ) => Promise<Charge>;
 
 /** The one way to pay: the order's own key, retried by the links with that same key. */
-const sendCharge: SendCharge = (client, request, run) =>
+export const sendCharge: SendCharge = (client, request, run) =>
   client.payments.charge.mutate(request, { context: { tries: run.recorder(request.idempotencyKey) } });
 
 /** What the card field made of the card: a PaymentMethod's id, or why none. */
