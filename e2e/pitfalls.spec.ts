@@ -268,7 +268,7 @@ test("each pitfall links to the line of the shop that keeps its rule, marked on 
   const expected: Record<string, string> = {
     "pitfall-partial-commit": "store.complete(claim, worked.outcome, context.completedAt(), tx)",
     "pitfall-memory-store": 'ON CONFLICT ("scope", "path", "key") DO NOTHING',
-    "pitfall-keys-per-attempt": "const paymentKey = newPaymentKey();",
+    "pitfall-keys-per-try": "const paymentKey = newPaymentKey();",
     "pitfall-cached-error": "FINAL_CODES.has(toTrpcError(error).code)",
     "pitfall-unbounded-wait": "withinWait(inFlight, this.settings.waitMs)",
   };

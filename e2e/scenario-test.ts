@@ -13,7 +13,7 @@ import { pairTries } from "../app/_lib/story/payment-story";
 /** Where the screenshots of the scenarios' final states are kept after the run. */
 const KEPT = path.join("test-results", "scenarios");
 /** With TOUR_SCREENSHOTS=1, these scenarios' final states (SQLite, 1280 px) are written for the README's Tour. */
-const TOUR = new Set(["lost-reply", "double-click", "keys-per-attempt"]);
+const TOUR = new Set(["lost-reply", "double-click", "keys-per-try"]);
 const TOUR_FOLDER = path.join("docs", "tour");
 const TOUR_CLIP = { x: 0, y: 0, width: DESKTOP.width, height: 1500 };
 

@@ -317,7 +317,7 @@ scenarioTest(
 scenarioTest(
   "keys per try (pitfall): the naive client's retry with a new key charges again",
   {
-    scenario: "keys-per-attempt",
+    scenario: "keys-per-try",
     items: { "desk-plant": 1 },
     refusals: /net::ERR_INCOMPLETE_CHUNKED_ENCODING/,
     happened:

@@ -7,7 +7,7 @@ export function breakingRule(rule: BrokenRule): SwitchChange {
   return { shop: { pitfallMode: true, brokenRule: rule, ...fault.shop }, provider: fault.provider };
 }
 
-/** The keys-per-attempt pitfall: the naive client, with one lost reply to retry after. */
+/** The keys-per-try pitfall: the naive client, with one lost reply to retry after. */
 export const NAIVE_CLIENT_SETTING: SwitchChange = { shop: { naiveClient: true, dropReplies: 1 } };
 
 const RULE_FAULTS: Record<BrokenRule, SwitchChange> = {

@@ -15,7 +15,7 @@ export interface PitfallToggle extends Toggle {
 }
 
 /** Turning a rule's switch on puts the order in pitfall mode, breaks that rule alone and arms its fault. */
-const breaking = (pitfall: Exclude<PitfallId, "keys-per-attempt">) => ({
+const breaking = (pitfall: Exclude<PitfallId, "keys-per-try">) => ({
   id: `pitfall-${pitfall}`,
   pitfall,
   isOn: (s: Switches) => s.shop.pitfallMode && s.shop.brokenRule === pitfall,
@@ -34,8 +34,8 @@ const PITFALLS: PitfallToggle[] = [
     ...breaking("memory-store"),
   },
   {
-    id: "pitfall-keys-per-attempt",
-    pitfall: "keys-per-attempt",
+    id: "pitfall-keys-per-try",
+    pitfall: "keys-per-try",
     label: "Break: a new key per try",
     help: "Breaks the rule that the key is made with the intent (the order) and sent on every try: this is the naive client, against a charge without run-once. The reply is lost once, and the retry is a new payment.",
     isOn: (s) => s.shop.naiveClient,

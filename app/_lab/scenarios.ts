@@ -132,7 +132,7 @@ export const SCENARIOS: readonly Scenario[] = [
       "The worker sends the receipt under the key receipt:<order> and dies before its ack; npm start starts it again, the queue redelivers (the embedded queue after 10 s), and the key replays it: one receipt.",
   },
   {
-    id: "keys-per-attempt",
+    id: "keys-per-try",
     title: "Pitfall: a new key per try",
     switches: NAIVE_CLIENT_SETTING,
     toDo: "Press Pay naively.",

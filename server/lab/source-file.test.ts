@@ -7,7 +7,7 @@ import { enforcingLineIn, readShownSource } from "./source-file";
 const KEPT_BY: Record<PitfallId, RegExp> = {
   "partial-commit": /store\.complete\(.*\btx\)/,
   "memory-store": /ON CONFLICT .* DO NOTHING/,
-  "keys-per-attempt": /paymentKey = newPaymentKey\(\)/,
+  "keys-per-try": /paymentKey = newPaymentKey\(\)/,
   "cached-error": /isFinal: .*FINAL_CODES\.has/,
   "unbounded-wait": /withinWait\(.*settings\.waitMs\)/,
 };

@@ -1,7 +1,7 @@
 import type { BrokenRule } from "../schemas";
 
 /** The guide's pitfalls as the lab shows them: its four broken rules, and the naive client's key per try. */
-export type PitfallId = BrokenRule | "keys-per-attempt";
+export type PitfallId = BrokenRule | "keys-per-try";
 
 /** Where the shop keeps each rule: a file and a marker text in it (not a line number, which edits move). */
 export const ENFORCING_LINES: Record<PitfallId, { path: string; marker: string }> = {
@@ -13,7 +13,7 @@ export const ENFORCING_LINES: Record<PitfallId, { path: string; marker: string }
     path: "packages/run-once/sql-store.ts",
     marker: 'ON CONFLICT ("scope", "path", "key") DO NOTHING',
   },
-  "keys-per-attempt": {
+  "keys-per-try": {
     path: "server/orders/place-order.ts",
     marker: "const paymentKey = newPaymentKey();",
   },
