@@ -4,7 +4,7 @@ export const PROVIDER_DEFAULT_DATABASE_URL = "file:./data/provider.db";
 /** Where `npm start` runs the provider unless PAYMENT_PROVIDER_URL points at one already running. */
 export const PROVIDER_DEFAULT_PORT = 4010;
 
-/** How long the lab's "timeout" fault holds a request: past the shop's per-attempt timeout (8 s). */
+/** How long the lab's "timeout" fault holds a request: past the shop's per-try timeout (8 s). */
 export const PROVIDER_DEFAULT_TIMEOUT_HOLD_MS = 9_000;
 
 /** How long the provider retries an undelivered webhook event: three days, as Stripe does. */

@@ -23,7 +23,7 @@ interface ProviderAnswer {
   error?: { type?: string; message?: string };
 }
 
-/** One attempt's budget: past it the field says the provider did not answer (the shop's own attempts get 8 s). */
+/** One try's budget: past it the field says the provider did not answer (the shop's own tries get 8 s). */
 const TIMEOUT_MS = 8_000;
 
 /** Creates a card PaymentMethod, as Stripe.js does from its frame: the number goes to the provider only. */

@@ -9,7 +9,7 @@ export const providerFaultsSchema = z.object({
   dropReplies: count,
   /** Requests the provider answers 503 before doing anything. */
   unavailable: count,
-  /** Charges the card network holds past the shop's per-attempt timeout. */
+  /** Charges the card network holds past the shop's per-try timeout. */
   timeouts: count,
   /** Latency the card network adds to every charge. */
   delayMs: milliseconds,
