@@ -54,7 +54,10 @@ export function receiptConsumer(deps: {
       throw error;
     }
     await recordStep(db, { ...about, id: delivery.id, step: "delivered", decision });
-    deps.logger.info({ orderId: event.orderId, delivery: count, decision }, "receipt settled; acknowledging");
+    deps.logger.info(
+      { orderId: event.orderId, delivery: count, deliveryId: delivery.id, decision },
+      "receipt settled; acknowledging",
+    );
     await hooks?.beforeAck?.(event.orderId);
     await db.queueStep.update({ where: { id: delivery.id }, data: { ackedAt: new Date() } });
   };

@@ -50,14 +50,16 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
       }
       return ids;
     })();
+    const aimedAt: string[] = [];
     for (let kill = 0; kill < kills; kill++) {
       const index = kill % workers.length;
       // Raced with the payments, so that a failed payment fails the test instead of starving it of lines.
-      await Promise.race([
+      const settled = await Promise.race([
         workers[index]!.next((line) => line.msg === "receipt settled; acknowledging"),
         paying,
       ]);
       await workers[index]!.kill("SIGKILL");
+      aimedAt.push((settled as { deliveryId: string }).deliveryId);
       workers[index] = start();
       all.push(workers[index]!);
     }
@@ -78,12 +80,14 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
     const replayed = all
       .flatMap((worker) => worker.lines)
       .filter((line) => line.decision === "replayed").length;
-    return { orders, replayed };
+    // A kill that came after its delivery's ack was recorded stranded nothing (a machine slower than ACK_DELAY_MS).
+    const late = await bed.db.queueStep.count({ where: { id: { in: aimedAt }, ackedAt: { not: null } } });
+    return { orders, replayed, stranding: kills - late };
   }
 
   test("SIGKILL between the receipt and the ack, many times under load: one receipt per paid order, none lost", async () => {
     const kills = 10;
-    const { orders, replayed } = await killBetweenReceiptAndAck(kills);
+    const { orders, replayed, stranding } = await killBetweenReceiptAndAck(kills);
 
     const perOrder = await receiptsPerOrder(bed.db);
     expect([...perOrder.keys()].sort()).toEqual([...orders].sort());
@@ -98,10 +102,11 @@ describe.each(["embedded", "rabbitmq"] as const)("on the %s queue", (kind) => {
       const marks = rows.flatMap((row) => (row.kind === "delivery" ? row.receipts : []));
       expect(marks).toHaveLength(1);
     }
-    // Every kill stranded a settled message: its redelivery was answered from the key.
-    expect(replayed).toBeGreaterThanOrEqual(kills);
+    // Every kill between a receipt and its ack stranded a settled message: its redelivery was answered from the key.
+    expect(stranding).toBeGreaterThanOrEqual(kills / 2);
+    expect(replayed).toBeGreaterThanOrEqual(stranding);
     console.log(
-      `${kind}: ${kills} kills, ${orders.length} paid orders, ${perOrder.size} receipts, ${replayed} redeliveries replayed`,
+      `${kind}: ${kills} kills (${stranding} between receipt and ack), ${orders.length} paid orders, ${perOrder.size} receipts, ${replayed} redeliveries replayed`,
     );
   }, 420_000);
 
