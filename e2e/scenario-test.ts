@@ -110,7 +110,7 @@ export function secondsOf(label: string): number {
 }
 
 /**
- * What every scenario's end state must be, at each width: no accessibility violation of any impact; a word in
+ * What every scenario's end state must be, at each width: no accessibility violation of any impact; a whole word in
  * every box of every lane; and one clock, the order's first request, for every lane's "+x s".
  */
 async function expectWholePage(page: Page, account: ServerAccount, where: string) {
@@ -121,14 +121,13 @@ async function expectWholePage(page: Page, account: ServerAccount, where: string
     ),
     where,
   ).toEqual([]);
-  const wordless = await page
-    .locator(".lanes-work")
-    .evaluateAll((boxes) =>
-      boxes
-        .filter((box) => !box.textContent?.trim())
-        .map((box) => box.closest("[data-decision]")?.getAttribute("data-decision") ?? "?"),
-    );
-  expect(wordless, `${where}: boxes without a word, by decision`).toEqual([]);
+  const wordless = await page.locator(".lanes-work").evaluateAll((boxes) =>
+    boxes
+      // A word wrapped out of its box's one line is cut off: only its first word shows.
+      .filter((box) => !box.textContent?.trim() || box.scrollHeight > box.clientHeight)
+      .map((box) => box.closest("[data-decision]")?.getAttribute("data-decision") ?? "?"),
+  );
+  expect(wordless, `${where}: boxes without a whole word, by decision`).toEqual([]);
   const first = Date.parse(account.requests[0]?.at ?? "");
   const expected = [
     ...account.requests.map((a) => ["server-lanes", "data-server-try", a.at] as const),
