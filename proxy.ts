@@ -25,14 +25,8 @@ const sessionSecret = secretLoader(async () => {
 });
 
 /**
- * What a page may load and who may frame it. Everything the shop loads comes
- * from its own origin, and it talks to its own origin only; the one frame it
- * may hold is the payment provider's card field, whose origin is known only at
- * run time (hence here, not in next.config.ts).
- * Scripts and styles also need 'unsafe-inline': the pages are prerendered, and
- * Next's inline bootstrap scripts could only carry a per-request nonce on pages
- * rendered per request. In development React also evaluates code for its error
- * overlay ('unsafe-eval').
+ * What a page may load and who may frame it: its own origin, and the provider's card field (known only at run time).
+ * 'unsafe-inline': prerendered pages cannot carry a per-request nonce; in development React's overlay needs 'unsafe-eval'.
  * @see https://nextjs.org/docs/app/guides/content-security-policy#without-nonces
  */
 const contentSecurityPolicy = [
@@ -57,12 +51,7 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
-/**
- * Gives every visitor an anonymous session on the first request, or when its
- * cookie is not one the server signed. The new id goes into the request too,
- * so that this very request (a curl call without a cookie jar, say) already
- * has a session.
- */
+/** Gives a visitor without a signed cookie a session, set on this very request too (curl without a cookie jar). */
 async function withSession(request: NextRequest): Promise<NextResponse> {
   // Next answers a path it cannot decode with a bare 500; it is the client's mistake.
   if (!isDecodable(request.nextUrl.pathname)) {

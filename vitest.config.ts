@@ -21,11 +21,7 @@ const scoped =
       ]
     : [];
 
-/**
- * The suite runs twice: on SQLite (the default store) and on PostgreSQL (the
- * shared store of several instances). Tests that only make sense on one
- * provider are named *.sqlite.test.ts or *.postgresql.test.ts.
- */
+/** The suite runs on SQLite (the default) and on PostgreSQL (the shared store); *.sqlite/*.postgresql.test.ts on one only. */
 export default defineConfig({
   resolve: { alias },
   test: {
