@@ -121,12 +121,12 @@ test("a provider that does not answer is said so in the form, and nothing goes t
   consoleErrors,
 }) => {
   consoleErrors.expect(/ERR_FAILED/);
-  await shop.placeOrder({ notebook: 1 });
-  // Routed for the whole context: the request comes from the field's frame, of another origin.
+  // Routed for the whole context, before the field's frame (of another origin) exists: a route set after it missed it once.
   await page.context().route(
     (url) => url.pathname === "/v1/payment_methods",
     (route) => route.abort(),
   );
+  await shop.placeOrder({ notebook: 1 });
   const requests = recordRequests(page);
   await shop.payButton().click();
   // Past the field's own 15 s wait, should the frame not have loaded yet: the same words.
