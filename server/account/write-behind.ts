@@ -1,17 +1,16 @@
-/** Batches writes when quiet, at most `maxDelayMs` late or `maxGroups` keys big (to keep loops short). */
+/** Batches writes until quiet, or at once when `maxGroups` keys or `maxItems` items wait: never by the clock, so a slow storm costs what a fast one does. */
 export class WriteBehind<T> {
   #pending = new Map<string, T>();
   #groups = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
-  #oldestPendingAt: number | undefined;
   #writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly write: (batch: T[]) => Promise<void>,
     private readonly groupOf: (item: T) => string,
     private readonly quietMs = 200,
-    private readonly maxDelayMs = 5_000,
     private readonly maxGroups = 100,
+    private readonly maxItems = 2_000,
   ) {}
 
   /** The item pending under `id`, to change in place before it is written. */
@@ -27,15 +26,10 @@ export class WriteBehind<T> {
   put(id: string, item: T): void {
     this.#pending.set(id, item);
     this.#groups.add(this.groupOf(item));
-    const now = Date.now();
-    this.#oldestPendingAt ??= now;
     clearTimeout(this.#timer);
     // A full batch goes on the next turn, so that a request's arrival and its ending in one turn share a row.
-    const wait =
-      this.#groups.size >= this.maxGroups
-        ? 0
-        : Math.max(0, Math.min(this.quietMs, this.#oldestPendingAt + this.maxDelayMs - now));
-    this.#timer = setTimeout(() => void this.flush(), wait);
+    const full = this.#groups.size >= this.maxGroups || this.#pending.size >= this.maxItems;
+    this.#timer = setTimeout(() => void this.flush(), full ? 0 : this.quietMs);
     this.#timer.unref();
   }
 
@@ -48,7 +42,6 @@ export class WriteBehind<T> {
   flush(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#oldestPendingAt = undefined;
     const batch = [...this.#pending.values()];
     this.#pending = new Map();
     this.#groups = new Set();

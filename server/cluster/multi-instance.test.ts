@@ -40,7 +40,7 @@ test(`charges once for ${duplicates} concurrent duplicates spread round-robin ov
   expect(await providerDb.charge.count({ where: { orderRef: order.id } })).toBe(1);
   const metrics = await (await fetch(`${cluster.provider.url}/metrics`)).text();
   expect(/^provider_charge_executions_total (\d+)$/m.exec(metrics)?.[1]).toBe("1");
-  // Each instance writes its replay counts in batches, within 5 s.
+  // Each instance writes its replay counts in a batch once quiet.
   await expect
     .poll(
       async () =>
