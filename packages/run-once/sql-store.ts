@@ -41,16 +41,15 @@ export class SqlIdempotencyStore<Tx extends SqlClient> implements IdempotencySto
   async claim(scope: KeyScope, terms: ClaimTerms): Promise<{ claimed: Claim } | { existing: KeyRecord }> {
     const claimed = { id: randomUUID(), token: randomUUID() };
     const { lockedUntil, expiresAt } = leaseAndRetention(terms);
-    const inserted = await this.db.$queryRaw<Array<{ id: string }>>`
+    const inserted = await this.db.$executeRaw`
       INSERT INTO "IdempotencyKey"
         ("id", "scope", "path", "key", "fingerprint", "state", "token",
          "lockedUntil", "expiresAt", "createdAt")
       VALUES
         (${claimed.id}, ${scope.caller}, ${scope.path}, ${scope.key}, ${terms.fingerprint}, 'IN_PROGRESS',
          ${claimed.token}, ${lockedUntil}, ${expiresAt}, ${terms.now})
-      ON CONFLICT ("scope", "path", "key") DO NOTHING
-      RETURNING "id"`;
-    if (inserted.length === 1) return { claimed };
+      ON CONFLICT ("scope", "path", "key") DO NOTHING`;
+    if (inserted === 1) return { claimed };
     const existing = await this.read(scope);
     // The holder vanished between our insert and this read: the key is absent again.
     return existing ? { existing } : this.claim(scope, terms);
