@@ -26,13 +26,14 @@ async function modulesOf(root: string) {
   return { startInstances, createDb, newSignedSession, orderQueue, seedOrders };
 }
 
-/** One build's shop and provider on a fresh database of their own, ready to be charged. */
-async function startSide(
+/** One build's shop and provider on a fresh database of their own, ready to be charged; `nodeArgs` for the shop. */
+export async function startSide(
   root: string,
   index: number,
   provider: "sqlite" | "postgresql",
   basePort: number,
   charges: number,
+  nodeArgs: string[] = [],
 ) {
   const { startInstances, createDb, newSignedSession, orderQueue, seedOrders } = await modulesOf(root);
   const name = `idem_bench_cpu_${index}`;
@@ -47,6 +48,7 @@ async function startSide(
     count: 1,
     basePort: basePort + 20 * index,
     providerPort: basePort + 20 * index + 10,
+    nodeArgs,
     env: { LAB_ENABLED: "0", ...UNTHROTTLED, ...NO_BACKGROUND_JOBS },
   });
   const db = createDb(url);
@@ -67,8 +69,7 @@ async function startSide(
             orderId: order.id,
             amountCents: order.totalCents,
             idempotencyKey: order.paymentKey,
-            // Builds before PaymentIntents took a card number, and paid 4242 without one.
-            ...(index === 0 ? { paymentMethodId: "pm_card_visa" } : {}),
+            paymentMethodId: "pm_card_visa",
           });
         },
       });
@@ -76,6 +77,7 @@ async function startSide(
       if (ok !== amount) throw new Error(`${amount - ok} of ${amount} charges failed (${root})`);
     },
     usage: () => usageOf(cluster),
+    pid: shop.process.pid!,
     async stop() {
       await db.$disconnect();
       await cluster.stop();

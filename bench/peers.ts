@@ -23,7 +23,7 @@ import {
 } from "./peers-systems";
 import type { Answer, System } from "./peers-systems";
 
-const DUPLICATES = 200;
+export const DUPLICATES = 200;
 /** How long a key may stay stuck after the crash before the report gives up on it. */
 const STUCK_CAP_MS = 15_000;
 const LATENCY = { rounds: 6, perRound: 150 };
@@ -44,7 +44,12 @@ async function duplicates(system: System, db: Db) {
   const startedAt = performance.now();
   const answers = await Promise.all(Array.from({ length: DUPLICATES }, () => system.call(key, "ok")));
   const lastAnswerMs = performance.now() - startedAt;
-  return { executions: await executions(db, key), answers: tally(answers), lastAnswerMs };
+  return {
+    executions: await executions(db, key),
+    answers: tally(answers),
+    succeeded: answers.filter((answer) => answer.ok).length,
+    lastAnswerMs,
+  };
 }
 
 /** A child is SIGKILLed mid-transaction; the time from the kill to a retry's success is time stuck. */
@@ -114,6 +119,7 @@ async function latency(systems: System[], db: Db) {
   }
   const [bareArm, ...systemArms] = arms;
   const bareMs = percentile(bareArm!.samples, 50);
+  const bareP99Ms = percentile(bareArm!.samples, 99);
   const bySystem = new Map(
     systemArms.map(({ id, samples, roundMedians }) => [
       id,
@@ -121,28 +127,27 @@ async function latency(systems: System[], db: Db) {
         p50: percentile(samples, 50),
         p99: percentile(samples, 99),
         ratio: percentile(samples, 50) / bareMs,
+        p99Ratio: percentile(samples, 99) / bareP99Ms,
         spread: roundMedians.map((median, round) => median / bareArm!.roundMedians[round]!),
       },
     ]),
   );
-  return { bareMs, bySystem };
+  return { bareMs, bareP99Ms, bySystem };
 }
 
-type Measured = {
+export type PeersLatency = Awaited<ReturnType<typeof latency>>;
+
+export type Measured = {
   system: System;
   duplicates: Awaited<ReturnType<typeof duplicates>>;
   crash: Awaited<ReturnType<typeof crash>>;
   failure: Awaited<ReturnType<typeof failureBeforeCommit>>;
 };
 
-function report(
-  measured: Measured[],
-  { bareMs, bySystem }: Awaited<ReturnType<typeof latency>>,
-  seconds: number,
-) {
+function report(measured: Measured[], { bareMs, bareP99Ms, bySystem }: PeersLatency, seconds: number) {
   return `# Peers: run-once beside two idempotency libraries
 
-Produced by \`npm run bench -- --peers\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, in ${Math.round(seconds)} s: ${os.cpus().length} cores, Node ${process.version}. A report, not a target.
+Produced by \`npm run bench -- --peers\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, in ${Math.round(seconds)} s: ${os.cpus().length} cores, Node ${process.version}. Run-once's rows and targets are in latest.md.
 Every system guards the same side effect, one ledger row written in a PostgreSQL transaction through the shop's
 Prisma client; run-once keeps its keys in the same PostgreSQL database, the peers in the local Redis, each set up as
 its README gives it.
@@ -191,20 +196,27 @@ ${markdownTable(
 ## Latency
 
 Sequential calls on fresh keys, ${LATENCY.rounds} rounds of ${LATENCY.perRound}, every system and the bare side effect (p50 ${ms(bareMs)}) taking
-turns call by call.
+turns call by call; the bare side effect's p99 is ${ms(bareP99Ms)}.
 
 ${markdownTable(
-  ["system", "p50", "p99", "p50 ÷ bare", "per-round ratios"],
+  ["system", "p50", "p99", "p50 ÷ bare", "p99 ÷ bare's", "per-round p50 ratios"],
   measured.map(({ system }) => {
     const l = bySystem.get(system.id)!;
-    return [system.id, ms(l.p50), ms(l.p99), `${l.ratio.toFixed(2)}×`, spreadOf(l.spread)];
+    return [
+      system.id,
+      ms(l.p50),
+      ms(l.p99),
+      `${l.ratio.toFixed(2)}×`,
+      `${l.p99Ratio.toFixed(2)}×`,
+      spreadOf(l.spread),
+    ];
   }),
 )}
 `;
 }
 
-/** Measures every system on a PostgreSQL database of its own, writes bench/results/peers.md, returns its text. */
-export async function runPeers(): Promise<string> {
+/** Measures every system on a PostgreSQL database of its own, writes bench/results/peers.md, returns it and its figures. */
+export async function runPeers(): Promise<{ text: string; measured: Measured[]; latency: PeersLatency }> {
   const startedAt = Date.now();
   const name = "idem_bench_peers";
   const url = await recreateDatabase(name);
@@ -227,9 +239,10 @@ export async function runPeers(): Promise<string> {
       });
       console.log(`peers: ${system.id} measured`);
     }
-    const text = report(measured, await latency(systems, db), (Date.now() - startedAt) / 1000);
+    const latencies = await latency(systems, db);
+    const text = report(measured, latencies, (Date.now() - startedAt) / 1000);
     writeFileSync(path.join(ROOT, "bench/results/peers.md"), text);
-    return text;
+    return { text, measured, latency: latencies };
   } finally {
     for (const system of systems)
       await system.close().catch((error: unknown) => console.error(`peers: ${system.id}:`, error));

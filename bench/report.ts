@@ -68,6 +68,8 @@ export async function writeReport(opts: {
   rows: Row[];
   latency: Series[];
   storeSize: Series[];
+  /** Pictures already in `directory` (the flame graphs), shown after the charts. */
+  pictures: Array<{ title: string; file: string }>;
   directory: string;
   elapsedSeconds: number;
 }): Promise<string> {
@@ -86,7 +88,7 @@ ${table}
 ![Latency percentiles](latency.svg)
 
 ![Keys in the store over time](store-size.svg)
-`;
+${opts.pictures.map(({ title, file }) => `\n![${title}](${file})\n`).join("")}`;
   writeFileSync(path.join(opts.directory, "latest.md"), markdown);
 
   writeFileSync(
