@@ -13,16 +13,16 @@ export interface Frame {
   url: string;
 }
 
-/** Where a charge's CPU can go, by the code on the stack (a sample counts for every area on its stack). */
-export const AREAS: Array<[string, RegExp]> = [
-  ["Prisma client and its WASM query compiler", /@prisma\/client|^wasm:/],
-  ["the pg driver and its sockets", /node_modules\/pg/],
-  ["async_hooks (Next's AsyncLocalStorage on every promise)", /async_hooks/],
-  ["fetch (undici) to the provider", /undici/],
-  ["Next's server (routing, web streams)", /node_modules\/next\/|webstreams/],
-  ["the app's bundle (tRPC, run-once, zod, handlers)", /\.next\/server\/chunks/],
-  ["logging (pino)", /pino|sonic-boom|thread-stream/],
-  ["the garbage collector", /^\(garbage collector\)$/],
+/** Where a charge's CPU can go, by the code on the stack (a sample counts for every area on its stack), and its hue in a flame graph. */
+export const AREAS: Array<[string, RegExp, string]> = [
+  ["Prisma client and its WASM query compiler", /@prisma\/client|^wasm:/, "#e8743b"],
+  ["the pg driver and its sockets", /node_modules\/pg/, "#d6a03a"],
+  ["async_hooks (Next's AsyncLocalStorage on every promise)", /async_hooks/, "#9c6ade"],
+  ["fetch (undici) to the provider", /undici/, "#4aa3a2"],
+  ["Next's server (routing, web streams)", /node_modules\/next\/|webstreams/, "#5b8def"],
+  ["the app's bundle (tRPC, run-once, zod, handlers)", /\.next\/server\/chunks/, "#e35d6a"],
+  ["logging (pino)", /pino|sonic-boom|thread-stream/, "#8ab65e"],
+  ["the garbage collector", /^\(garbage collector\)$/, "#a0a0a0"],
 ];
 
 /** A V8 CPU profile's samples in its last `windowMs`: each stack, root first, with the microseconds it stood for. */

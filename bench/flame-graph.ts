@@ -10,8 +10,8 @@ interface Node {
 
 const WIDTH = 1200;
 const ROW = 16;
-/** One hue per area of cpu-profile.ts, grey for the rest (Node's own, the idle loop's). */
-const HUES = ["#e8743b", "#d6a03a", "#9c6ade", "#4aa3a2", "#5b8def", "#e35d6a", "#8ab65e", "#a0a0a0"];
+/** The hue of code in no area (Node's own, the idle loop's): the garbage collector's grey. */
+const OTHER_HUE = "#a0a0a0";
 
 const labelOf = ({ name, url }: Frame) => {
   const file = url.includes("node_modules/") ? url.split("node_modules/").at(-1)! : path.basename(url);
@@ -43,14 +43,14 @@ export function flameGraph(stacks: ReturnType<typeof stacksOf>, title: string): 
     const width = (node.micros / root.micros) * WIDTH;
     if (width < 0.3) return;
     depth = Math.max(depth, level);
-    const area = AREAS.findIndex(([, pattern]) => pattern.test(node.frame.url));
+    const hue = AREAS.find(([, pattern]) => pattern.test(node.frame.url))?.[2] ?? OTHER_HUE;
     const label = labelOf(node.frame);
     const fits = Math.floor(width / 6.5);
     const text = label.length <= fits ? label : width > 40 ? node.frame.name.slice(0, fits) : "";
     const share = ((node.micros / root.micros) * 100).toFixed(1);
     rects.push(
       `<g transform="translate(${x.toFixed(1)},-${(level + 1) * ROW})"><title>${escape(label)}: ${share}%</title>` +
-        `<rect width="${width.toFixed(1)}" height="${ROW - 1}" fill="${HUES[area === -1 ? HUES.length - 1 : area]}"/>` +
+        `<rect width="${width.toFixed(1)}" height="${ROW - 1}" fill="${hue}"/>` +
         (text ? `<text x="3" y="${ROW - 4}">${escape(text)}</text>` : "") +
         `</g>`,
     );
@@ -61,7 +61,7 @@ export function flameGraph(stacks: ReturnType<typeof stacksOf>, title: string): 
     }
   };
   draw(root, 0, 0);
-  const legend = AREAS.map(([area], index) => `<tspan fill="${HUES[index]}">■</tspan> ${escape(area)}`);
+  const legend = AREAS.map(([area, , hue]) => `<tspan fill="${hue}">■</tspan> ${escape(area)}`);
   const top = 3 * ROW;
   const height = top + (depth + 2) * ROW;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" font-family="sans-serif" font-size="11">
